@@ -1,0 +1,261 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// PartitionInput is everything needed to classify one group partition.
+type PartitionInput struct {
+	Committed *int64
+	Offsets   PartitionOffsets
+	Topic     *Topic
+	// CommittedTimestamp is the timestamp of the record at Committed, when fetched.
+	CommittedTimestamp *time.Time
+	Now                time.Time
+	// GroupError is set when the group's commits could not be read.
+	GroupError *Error
+}
+
+// Classify computes a group partition's lag, status and derived numbers as
+// KAFKA-NOTES.md defines them. Topic and partition are left for the caller.
+func Classify(in PartitionInput) GroupPartition {
+	o := in.Offsets
+	p := GroupPartition{Low: o.Low, High: o.High, LastStable: o.LastStable, Committed: in.Committed}
+	if in.GroupError != nil {
+		p.Status, p.Error = StatusUnknown, in.GroupError
+		return p
+	}
+	if in.Committed != nil && o.High != nil {
+		p.Lag = Ptr(*o.High - *in.Committed)
+	}
+	if in.CommittedTimestamp != nil {
+		p.CommittedTimestamp = StampOf(*in.CommittedTimestamp)
+	}
+	if o.Error != nil || o.Low == nil || o.High == nil {
+		p.Status, p.Error = StatusUnknown, o.Error
+		return p
+	}
+	low, high := *o.Low, *o.High
+	if in.Committed == nil {
+		p.Status = StatusMissing
+		return p
+	}
+	c := *in.Committed
+	switch {
+	case c < low:
+		p.Status, p.Lost = StatusExpired, Ptr(low-c)
+		return p
+	case c > high:
+		p.Status, p.Beyond = StatusAhead, Ptr(c-high)
+		return p
+	}
+	if c == high {
+		p.TimeLagMs = Ptr(int64(0))
+	} else if in.CommittedTimestamp != nil {
+		p.TimeLagMs = Ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
+	}
+	t := in.Topic
+	if t == nil || !t.ConfigKnown() {
+		// Without the topic's configs at-risk cannot be ruled out.
+		p.Status = StatusUnknown
+		if t != nil {
+			p.Error = t.Error
+		}
+		return p
+	}
+	timed := t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0
+	if timed && in.CommittedTimestamp != nil && c < high {
+		exp := in.CommittedTimestamp.Add(time.Duration(*t.RetentionMs) * time.Millisecond)
+		p.ExpiresInMs = Ptr(exp.Sub(in.Now).Milliseconds())
+	}
+	if !timed || c == high {
+		p.Status = StatusOK
+		return p
+	}
+	if o.RiskOffset == nil {
+		p.Status = StatusUnknown
+		return p
+	}
+	risk := *o.RiskOffset
+	if risk < 0 { // no record at or after the threshold: every stored record is older
+		risk = high
+	}
+	if c < risk {
+		p.Status = StatusAtRisk
+	} else {
+		p.Status = StatusOK
+	}
+	return p
+}
+
+// RiskThreshold is the timestamp T for the at-risk lookup of a topic: the first
+// offset whose timestamp is ≥ T is the first record that retention cannot delete
+// within the window. ok is false when the topic has no time retention.
+func RiskThreshold(t Topic, now time.Time, window time.Duration) (time.Time, bool) {
+	if !t.ConfigKnown() || !t.Deletes() || t.RetentionMs == nil || *t.RetentionMs < 0 {
+		return time.Time{}, false
+	}
+	return now.Add(-time.Duration(*t.RetentionMs) * time.Millisecond).Add(window), true
+}
+
+func policyHas(policy, want string) bool {
+	for _, p := range strings.Split(policy, ",") {
+		if strings.TrimSpace(p) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// AssembleOptions tune Assemble.
+type AssembleOptions struct {
+	// Topics keeps only partitions of these topics (describe --topic); empty keeps all.
+	Topics []string
+}
+
+// Assemble classifies every group partition of an observation and computes the
+// rollups. The partitions of a group are those with a commit, those assigned to a
+// member, and the other partitions of every topic the group has a commit on.
+func Assemble(obs Observation, opt AssembleOptions) Snapshot {
+	s := Snapshot{
+		Cluster: Cluster{
+			Bootstrap:               obs.Bootstrap,
+			Brokers:                 obs.Brokers,
+			TakenAt:                 Stamp{obs.TakenAt},
+			OffsetsRetentionMinutes: obs.OffsetsRetentionMinutes,
+		},
+		Groups: make([]Group, 0, len(obs.Groups)),
+		Topics: []Topic{},
+		Errors: append([]Error{}, obs.Errors...),
+	}
+	usedTopics := map[string]bool{}
+	for _, g := range obs.Groups {
+		grp := assembleGroup(g, obs, opt.Topics)
+		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 {
+			continue
+		}
+		for _, p := range grp.Partitions {
+			usedTopics[p.Topic] = true
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	for name := range usedTopics {
+		if t, ok := obs.Topics[name]; ok {
+			s.Topics = append(s.Topics, t)
+		}
+	}
+	slices.SortFunc(s.Topics, func(a, b Topic) int { return strings.Compare(a.Topic, b.Topic) })
+	SortGroupsWorstFirst(s.Groups)
+	return s
+}
+
+func assembleGroup(g GroupObservation, obs Observation, only []string) Group {
+	grp := Group{
+		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
+		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
+		Counts: Counts{}, Partitions: []GroupPartition{}, Error: g.Error,
+	}
+	if grp.Members == nil {
+		grp.Members = []Member{}
+	}
+	if g.State == "Empty" && obs.OffsetsRetentionMinutes != nil {
+		grp.OffsetsExpireAfterMs = Ptr(*obs.OffsetsRetentionMinutes * 60_000)
+	}
+	owner := map[TP]*MemberRef{}
+	for i := range grp.Members {
+		m := &grp.Members[i]
+		for _, a := range m.Assignments {
+			for _, p := range a.Partitions {
+				owner[TP{a.Topic, p}] = &m.MemberRef
+			}
+		}
+	}
+	for _, tp := range groupPartitions(g, owner, obs.Topics) {
+		if len(only) > 0 && !slices.Contains(only, tp.Topic) {
+			continue
+		}
+		in := PartitionInput{Offsets: obs.Offsets[tp], Now: obs.TakenAt, GroupError: g.Error}
+		if c, ok := g.Committed[tp]; ok {
+			in.Committed = Ptr(c)
+			if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
+				in.CommittedTimestamp = &ts
+			}
+		}
+		if t, ok := obs.Topics[tp.Topic]; ok {
+			in.Topic = &t
+		}
+		p := Classify(in)
+		p.Topic, p.Partition, p.Member = tp.Topic, tp.Partition, owner[tp]
+		if p.Error != nil && p.Error.Partition == nil && p.Error.Group == nil {
+			p.Error = p.Error.WithPartition(tp)
+		}
+		grp.Partitions = append(grp.Partitions, p)
+	}
+	rollup(&grp)
+	return grp
+}
+
+// groupPartitions returns the sorted partition set of a group.
+func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[string]Topic) []TP {
+	set := map[TP]bool{}
+	for tp := range g.Committed {
+		set[tp] = true
+		if t, ok := topics[tp.Topic]; ok {
+			for i := 0; i < t.Partitions; i++ {
+				set[TP{tp.Topic, int32(i)}] = true
+			}
+		}
+	}
+	for tp := range owner {
+		set[tp] = true
+	}
+	out := make([]TP, 0, len(set))
+	for tp := range set {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, CompareTP)
+	return out
+}
+
+// CompareTP orders by topic, then partition.
+func CompareTP(a, b TP) int {
+	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return int(a.Partition) - int(b.Partition)
+}
+
+// rollup computes a group's counts, worst status and total lag. totalLag sums the
+// positive lags of partitions with a commit, so a partition ahead cannot hide a
+// backlog elsewhere.
+func rollup(g *Group) {
+	g.Counts, g.TotalLag, g.WorstStatus = Counts{}, 0, StatusOK
+	if g.Error != nil {
+		g.WorstStatus = StatusUnknown
+	}
+	for _, p := range g.Partitions {
+		g.Counts[p.Status]++
+		g.WorstStatus = max(g.WorstStatus, p.Status)
+		if p.Lag != nil && *p.Lag > 0 {
+			g.TotalLag += *p.Lag
+		}
+	}
+}
+
+// SortGroupsWorstFirst orders groups by worst status, then total lag, then name.
+func SortGroupsWorstFirst(gs []Group) {
+	slices.SortStableFunc(gs, func(a, b Group) int {
+		if a.WorstStatus != b.WorstStatus {
+			return int(b.WorstStatus) - int(a.WorstStatus)
+		}
+		if a.TotalLag != b.TotalLag {
+			if a.TotalLag > b.TotalLag {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Group, b.Group)
+	})
+}

@@ -1,0 +1,57 @@
+package model
+
+import "time"
+
+// Observation is what internal/kafka read from a cluster, unclassified. Assemble
+// turns it into a Snapshot; keeping the two apart lets every classification rule be
+// tested without a broker.
+type Observation struct {
+	Bootstrap string
+	Brokers   int
+	TakenAt   time.Time
+	// RiskWindow is the window the risk offsets were looked up for.
+	RiskWindow              time.Duration
+	OffsetsRetentionMinutes *int64
+	Groups                  []GroupObservation
+	Topics                  map[string]Topic
+	Offsets                 map[TP]PartitionOffsets
+	// CommittedTimestamps holds the timestamp of the record at a committed offset,
+	// keyed by partition and offset, for the ones that were fetched.
+	CommittedTimestamps map[TPO]time.Time
+	Errors              []Error
+}
+
+// TPO names one offset of one partition.
+type TPO struct {
+	TP
+	Offset int64
+}
+
+// GroupObservation is one group as listed, described and offset-fetched.
+type GroupObservation struct {
+	Group        string
+	Type         string
+	State        string
+	ProtocolType string
+	Protocol     string
+	Coordinator  int32
+	Members      []Member
+	// Committed holds the group's committed offsets; nil when they could not be read
+	// (then Error says why).
+	Committed map[TP]int64
+	Error     *Error
+}
+
+// PartitionOffsets are the watermarks of one partition and the result of the
+// at-risk timestamp lookup.
+type PartitionOffsets struct {
+	Low        *int64
+	High       *int64
+	LastStable *int64
+	// RiskOffset is the first offset whose timestamp is at or after
+	// now − retention.ms + risk window: a committed offset below it points at a
+	// record that retention may delete within the window. nil when not looked up
+	// (no time retention) or when the lookup failed.
+	RiskOffset *int64
+	Error      *Error
+}

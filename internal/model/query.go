@@ -1,0 +1,24 @@
+package model
+
+import "time"
+
+// Query says what a snapshot should cover.
+type Query struct {
+	// Groups limits the snapshot to these groups (and fetches only what they need);
+	// empty means every consumer group.
+	Groups []string
+	// Topics keeps only partitions of these topics; Kafka has no topic→group
+	// index, so every selected group's offsets are still read.
+	Topics []string
+	// RiskWindow is how far ahead at-risk looks (default 24h).
+	RiskWindow time.Duration
+	// FetchBudget bounds the bytes fetched to learn committed-record timestamps
+	// (time lag, expires-in); 0 fetches none.
+	FetchBudget int64
+}
+
+// DefaultRiskWindow is the --risk-window default.
+const DefaultRiskWindow = 24 * time.Hour
+
+// DefaultFetchBudget is the --fetch-budget default (4 MiB).
+const DefaultFetchBudget = 4 << 20

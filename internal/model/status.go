@@ -1,0 +1,122 @@
+// Package model is offsettui's pure domain: what a cluster snapshot holds, how each
+// group partition is classified (KAFKA-NOTES.md), rollups, reset planning and the
+// parsers for user input. It does no I/O and knows nothing of sarama or bubbletea.
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Status classifies one group partition. The zero value is StatusOK; higher values
+// are worse, so severity comparisons are plain integer comparisons.
+type Status int
+
+// Statuses, best first. Sorting "worst first" uses the reverse of this order.
+const (
+	StatusOK Status = iota
+	StatusAtRisk
+	StatusMissing
+	StatusAhead
+	StatusExpired
+	StatusUnknown
+)
+
+// AllStatuses lists every status worst first, the order INTERFACE.md uses.
+var AllStatuses = []Status{StatusUnknown, StatusExpired, StatusAhead, StatusMissing, StatusAtRisk, StatusOK}
+
+var statusNames = map[Status]string{
+	StatusOK:      "ok",
+	StatusAtRisk:  "at-risk",
+	StatusMissing: "missing",
+	StatusAhead:   "ahead",
+	StatusExpired: "expired",
+	StatusUnknown: "unknown",
+}
+
+// String returns the status name used in JSON ("at-risk").
+func (s Status) String() string {
+	if n, ok := statusNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("status(%d)", int(s))
+}
+
+// Badge returns the upper-case text badge shown in tables ("AT-RISK"), so that a
+// status never depends on color alone.
+func (s Status) Badge() string {
+	switch s {
+	case StatusOK:
+		return "OK"
+	case StatusAtRisk:
+		return "AT-RISK"
+	case StatusMissing:
+		return "MISSING"
+	case StatusAhead:
+		return "AHEAD"
+	case StatusExpired:
+		return "EXPIRED"
+	default:
+		return "UNKNOWN"
+	}
+}
+
+// ParseStatus is the inverse of String.
+func ParseStatus(s string) (Status, error) {
+	for st, n := range statusNames {
+		if n == s {
+			return st, nil
+		}
+	}
+	return StatusUnknown, fmt.Errorf("unknown status %q", s)
+}
+
+// MarshalJSON writes the status name.
+func (s Status) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// UnmarshalJSON reads a status name.
+func (s *Status) UnmarshalJSON(b []byte) error {
+	var n string
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	st, err := ParseStatus(n)
+	if err != nil {
+		return err
+	}
+	*s = st
+	return nil
+}
+
+// Counts holds how many partitions have each status. Only non-zero counts are kept,
+// so the JSON reads {"expired":1}.
+type Counts map[Status]int
+
+// MarshalJSON writes the counts keyed by status name.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	m := make(map[string]int, len(c))
+	for s, n := range c {
+		if n > 0 {
+			m[s.String()] = n
+		}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads counts keyed by status name.
+func (c *Counts) UnmarshalJSON(b []byte) error {
+	var m map[string]int
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	out := Counts{}
+	for k, n := range m {
+		st, err := ParseStatus(k)
+		if err != nil {
+			return err
+		}
+		out[st] = n
+	}
+	*c = out
+	return nil
+}

@@ -1,0 +1,158 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// TP names one topic partition.
+type TP struct {
+	Topic     string
+	Partition int32
+}
+
+// String renders "topic-partition" as Kafka's tools do.
+func (tp TP) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
+
+// Stamp is a point in time that marshals as RFC 3339 in UTC with milliseconds,
+// the one time format of offsettui's JSON.
+type Stamp struct{ time.Time }
+
+// StampLayout is the JSON time layout.
+const StampLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// MarshalJSON writes e.g. "2026-11-29T08:53:36.123Z".
+func (s Stamp) MarshalJSON() ([]byte, error) {
+	return json.Marshal(s.UTC().Format(StampLayout))
+}
+
+// UnmarshalJSON reads any RFC 3339 time.
+func (s *Stamp) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return err
+	}
+	s.Time = t
+	return nil
+}
+
+// StampOf returns a pointer to a Stamp of t.
+func StampOf(t time.Time) *Stamp { return &Stamp{t} }
+
+// Snapshot is everything offsettui knows about a cluster at one moment, classified.
+type Snapshot struct {
+	Cluster Cluster `json:"cluster"`
+	Groups  []Group `json:"groups"`
+	Topics  []Topic `json:"topics"`
+	Errors  []Error `json:"errors"`
+}
+
+// Cluster describes the cluster a snapshot was taken of.
+type Cluster struct {
+	Bootstrap               string `json:"bootstrap"`
+	Brokers                 int    `json:"brokers"`
+	TakenAt                 Stamp  `json:"takenAt"`
+	OffsetsRetentionMinutes *int64 `json:"offsetsRetentionMinutes"`
+}
+
+// Group is one consumer group with its classified partitions and rollups.
+type Group struct {
+	Group        string `json:"group"`
+	Type         string `json:"type"`
+	State        string `json:"state"`
+	ProtocolType string `json:"protocolType"`
+	// Protocol is the assignor of a classic group ("range") or "" when unknown.
+	Protocol    string   `json:"protocol"`
+	Coordinator int32    `json:"coordinator"`
+	Members     []Member `json:"members"`
+	TotalLag    int64    `json:"totalLag"`
+	WorstStatus Status   `json:"worstStatus"`
+	Counts      Counts   `json:"counts"`
+	// OffsetsExpireAfterMs is set for Empty groups: after this long without members
+	// the broker may delete the group's commits (offsets.retention.minutes).
+	OffsetsExpireAfterMs *int64           `json:"offsetsExpireAfterMs"`
+	Partitions           []GroupPartition `json:"partitions"`
+	Error                *Error           `json:"error"`
+}
+
+// Topics returns the distinct topics of the group's partitions, in order.
+func (g *Group) Topics() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range g.Partitions {
+		if !seen[p.Topic] {
+			seen[p.Topic] = true
+			out = append(out, p.Topic)
+		}
+	}
+	return out
+}
+
+// MemberRef identifies a group member without its assignment.
+type MemberRef struct {
+	MemberID string `json:"memberId"`
+	ClientID string `json:"clientId"`
+	Host     string `json:"host"`
+}
+
+// Member is a live group member and what it is assigned.
+type Member struct {
+	MemberRef
+	Assignments []Assignment `json:"assignments"`
+}
+
+// Assignment lists the partitions of one topic assigned to a member.
+type Assignment struct {
+	Topic      string  `json:"topic"`
+	Partitions []int32 `json:"partitions"`
+}
+
+// GroupPartition is one partition as one group sees it. Pointers are null in JSON
+// when the value is absent or could not be read; they are never zero-filled.
+type GroupPartition struct {
+	Topic              string     `json:"topic"`
+	Partition          int32      `json:"partition"`
+	Low                *int64     `json:"low"`
+	High               *int64     `json:"high"`
+	LastStable         *int64     `json:"lastStable"`
+	Committed          *int64     `json:"committed"`
+	Lag                *int64     `json:"lag"`
+	Status             Status     `json:"status"`
+	Lost               *int64     `json:"lost"`
+	Beyond             *int64     `json:"beyond"`
+	CommittedTimestamp *Stamp     `json:"committedTimestamp"`
+	TimeLagMs          *int64     `json:"timeLagMs"`
+	ExpiresInMs        *int64     `json:"expiresInMs"`
+	Member             *MemberRef `json:"member"`
+	Error              *Error     `json:"error"`
+}
+
+// TP returns the partition's topic partition.
+func (p *GroupPartition) TP() TP { return TP{p.Topic, p.Partition} }
+
+// Topic is a topic's size and the configs that decide what retention deletes.
+type Topic struct {
+	Topic          string `json:"topic"`
+	Partitions     int    `json:"partitions"`
+	CleanupPolicy  string `json:"cleanupPolicy"`
+	RetentionMs    *int64 `json:"retentionMs"`
+	RetentionBytes *int64 `json:"retentionBytes"`
+	Error          *Error `json:"error"`
+}
+
+// Deletes reports whether the cleanup policy includes delete (retention by time or size).
+func (t *Topic) Deletes() bool { return policyHas(t.CleanupPolicy, "delete") }
+
+// Compacts reports whether the cleanup policy includes compact.
+func (t *Topic) Compacts() bool { return policyHas(t.CleanupPolicy, "compact") }
+
+// ConfigKnown reports whether the topic's configs were read.
+func (t *Topic) ConfigKnown() bool { return t.Error == nil && t.CleanupPolicy != "" }
+
+// Ptr returns a pointer to v; handy for the many optional numbers.
+func Ptr[T any](v T) *T { return &v }

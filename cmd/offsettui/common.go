@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/demo"
+	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/spf13/pflag"
+)
+
+// common holds the flags every command shares.
+type common struct {
+	bootstrap     string
+	commandConfig string
+	demo          bool
+	timeout       string
+	riskWindow    string
+	readOnly      bool
+	debug         string
+	output        string
+
+	timeoutD    time.Duration
+	riskWindowD time.Duration
+}
+
+func (c *common) register(fs *pflag.FlagSet) {
+	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "host:port[,host:port] (env KAFKA_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&c.commandConfig, "command-config", "", "Kafka client.properties file (TLS, SASL)")
+	fs.BoolVar(&c.demo, "demo", false, "run against the embedded demo cluster")
+	fs.StringVar(&c.timeout, "timeout", "10s", "per-request timeout (Go or ISO-8601 duration)")
+	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY=1)")
+	fs.StringVar(&c.debug, "debug", "", "write debug logs to this file")
+	fs.StringVarP(&c.output, "output", "o", "table", "output format: table or json")
+}
+
+// validate checks the common flags; the error names the flag.
+func (c *common) validate() error {
+	var err error
+	if c.timeoutD, err = model.ParseDuration(c.timeout); err != nil {
+		return fmt.Errorf("--timeout: %w", err)
+	}
+	if c.timeoutD <= 0 {
+		return fmt.Errorf("--timeout: must be positive, got %q", c.timeout)
+	}
+	if c.riskWindowD, err = model.ParseDuration(c.riskWindow); err != nil {
+		return fmt.Errorf("--risk-window: %w", err)
+	}
+	if c.riskWindowD < 0 {
+		return fmt.Errorf("--risk-window: must not be negative, got %q", c.riskWindow)
+	}
+	if c.output != "table" && c.output != "json" {
+		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
+	}
+	if v := os.Getenv("OFFSETTUI_READ_ONLY"); v == "1" || strings.EqualFold(v, "true") {
+		c.readOnly = true
+	}
+	if c.bootstrap == "" {
+		c.bootstrap = os.Getenv("KAFKA_BOOTSTRAP_SERVERS")
+	}
+	if c.demo && c.bootstrap != "" && os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != c.bootstrap {
+		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
+	}
+	if !c.demo && c.bootstrap == "" {
+		return fmt.Errorf("no cluster: pass --bootstrap-server host:port (or set KAFKA_BOOTSTRAP_SERVERS), or --demo")
+	}
+	return nil
+}
+
+// parseFlags parses args into fs; it prints the error and returns false on bad input.
+func parseFlags(fs *pflag.FlagSet, c *common, args []string) (ok bool, code int) {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.SetOutput(os.Stdout)
+			fs.PrintDefaults()
+			return false, exitOK
+		}
+		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
+		return false, exitBadInput
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "offsettui %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return false, exitBadInput
+	}
+	if err := c.validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
+		return false, exitBadInput
+	}
+	return true, exitOK
+}
+
+// session is a connected client plus what must be released after.
+type session struct {
+	client  *kafka.Client
+	cluster string
+	demo    *demo.Cluster
+	logger  *log.Logger
+	logFile *os.File
+}
+
+func (s *session) close() {
+	if s.client != nil {
+		_ = s.client.Close()
+	}
+	if s.demo != nil {
+		s.demo.Close()
+	}
+	if s.logFile != nil {
+		_ = s.logFile.Close()
+	}
+}
+
+// errBadInput marks connect errors caused by the user's input (exit 2).
+var errBadInput = errors.New("bad input")
+
+// connect starts the demo if asked, reads --command-config and connects.
+func (c *common) connect(ctx context.Context) (*session, error) {
+	s := &session{logger: log.New(io.Discard, "", 0)}
+	if c.debug != "" {
+		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --debug %s: %v", errBadInput, c.debug, err)
+		}
+		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
+	}
+	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
+	if c.commandConfig != "" {
+		f, err := os.Open(c.commandConfig)
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
+		}
+		props, err := kafka.ParseProperties(f, c.commandConfig)
+		_ = f.Close()
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
+		}
+		cfg.Properties = props
+	}
+	if c.demo {
+		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("start the demo cluster: %w", err)
+		}
+		s.demo, s.cluster = d, "demo"
+		cfg.Bootstrap = d.Bootstrap()
+	} else {
+		for _, a := range strings.Split(c.bootstrap, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				cfg.Bootstrap = append(cfg.Bootstrap, a)
+			}
+		}
+		s.cluster = strings.Join(cfg.Bootstrap, ",")
+	}
+	cl, err := kafka.New(cfg)
+	if err != nil {
+		s.close()
+		if errors.Is(err, kafka.ErrBadConfig) {
+			return nil, fmt.Errorf("%w: %v", errBadInput, err)
+		}
+		return nil, err
+	}
+	s.client = cl
+	return s, nil
+}
+
+// connectOrExit connects and maps failures to exit codes (bad input 2, else failCode).
+func (c *common) connectOrExit(ctx context.Context, name string, failCode int) (*session, int) {
+	s, err := c.connect(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", name, err)
+		if errors.Is(err, errBadInput) {
+			return nil, exitBadInput
+		}
+		return nil, failCode
+	}
+	return s, exitOK
+}
+
+// writeJSON writes v as one JSON document and a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
+	"github.com/spf13/pflag"
+)
+
+func runDescribe(args []string) int {
+	var (
+		c      common
+		groups []string
+		topics []string
+		budget int64
+		fs     = pflag.NewFlagSet("describe", pflag.ContinueOnError)
+	)
+	c.register(fs)
+	fs.StringArrayVar(&groups, "group", nil, "only this group (repeatable); fetches only what it needs")
+	fs.StringArrayVar(&topics, "topic", nil, "only rows of this topic (repeatable)")
+	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "bytes to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
+	if ok, code := parseFlags(fs, &c, args); !ok {
+		return code
+	}
+	if budget < 0 {
+		fmt.Fprintf(os.Stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
+		return exitBadInput
+	}
+	ctx := context.Background()
+	s, code := c.connectOrExit(ctx, "describe", exitFailure)
+	if s == nil {
+		return code
+	}
+	defer s.close()
+	snap, err := s.client.Snapshot(ctx, model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui describe: %v\n", err)
+		return exitFailure
+	}
+	if c.output == "json" {
+		err = writeJSON(os.Stdout, snap)
+	} else {
+		err = report.Describe(os.Stdout, snap)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui describe: write output: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,266 @@
+// Package kafka is offsettui's only door to a Kafka cluster and the only package
+// that imports sarama. It reads a cluster snapshot with batched requests (per
+// broker, per coordinator, per leader) and turns every per-item failure into a
+// model.Error on that item. It never joins a consumer group.
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Config says how to reach a cluster.
+type Config struct {
+	Bootstrap []string
+	// Properties are client.properties entries (security, SASL, TLS, client.id).
+	Properties map[string]string
+	// Timeout bounds every request (dial, read, write).
+	Timeout time.Duration
+	// Concurrency bounds requests in flight across brokers (default 16).
+	Concurrency int
+	// Logger receives debug lines; nil discards them.
+	Logger *log.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// ErrBadConfig marks errors in the client configuration the user gave.
+var ErrBadConfig = errors.New("bad client configuration")
+
+// Client reads snapshots of one cluster. It is safe for concurrent use; it keeps
+// connections and a cache of committed-record timestamps between snapshots.
+//
+// It talks to brokers directly (no sarama.Client) so that it decides every
+// request: which topics a Metadata request names, which broker gets what batch.
+type Client struct {
+	cfg  Config
+	conf *sarama.Config
+	sem  chan struct{}
+	logf func(string, ...any)
+
+	mu    sync.Mutex
+	known map[int32]*sarama.Broker
+	seeds []*sarama.Broker
+
+	tsMu   sync.Mutex
+	tsSeen map[model.TPO]time.Time
+}
+
+// New checks the configuration and connects (one Metadata round trip).
+func New(cfg Config) (*Client, error) {
+	if len(cfg.Bootstrap) == 0 {
+		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port or set KAFKA_BOOTSTRAP_SERVERS", ErrBadConfig)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 16
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	conf := saramaConfig(cfg)
+	ignored, err := ApplyProperties(conf, cfg.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --command-config: %w", ErrBadConfig, err)
+	}
+	if err := conf.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+	}
+	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
+		known: map[int32]*sarama.Broker{}, tsSeen: map[model.TPO]time.Time{}}
+	c.logf = func(string, ...any) {}
+	if cfg.Logger != nil {
+		c.logf = cfg.Logger.Printf
+	}
+	if len(ignored) > 0 {
+		c.logf("client properties ignored (not used by offsettui): %s", strings.Join(ignored, ", "))
+	}
+	for _, a := range cfg.Bootstrap {
+		c.seeds = append(c.seeds, sarama.NewBroker(a))
+	}
+	if err := c.refreshBrokers(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
+	}
+	return c, nil
+}
+
+func saramaConfig(cfg Config) *sarama.Config {
+	sc := sarama.NewConfig()
+	sc.ClientID = "offsettui"
+	// The highest version sarama knows; every request is then lowered to what the
+	// broker advertises in ApiVersions.
+	sc.Version = sarama.MaxVersion
+	sc.Net.DialTimeout = cfg.Timeout
+	sc.Net.ReadTimeout = cfg.Timeout
+	sc.Net.WriteTimeout = cfg.Timeout
+	sc.Metadata.Full = false
+	sc.Metadata.AllowAutoTopicCreation = false
+	sc.Admin.Timeout = cfg.Timeout
+	return sc
+}
+
+// brokerProbeTopic is named in the Metadata request that discovers brokers:
+// sarama encodes an empty topic list as "all topics", which on a large cluster is
+// the most expensive answer there is. Any name works; Kafka's own offsets topic
+// is small and never auto-created by this request.
+const brokerProbeTopic = "__consumer_offsets"
+
+// refreshBrokers learns the cluster's brokers from a seed or a known broker.
+func (c *Client) refreshBrokers() error {
+	_, err := c.metadataRequest([]string{brokerProbeTopic})
+	return err
+}
+
+// metadataRequest sends Metadata for topics to the first broker that answers and
+// records the brokers it lists.
+func (c *Client) metadataRequest(topics []string) (*sarama.MetadataResponse, error) {
+	c.mu.Lock()
+	candidates := slices.Clone(c.seeds)
+	for _, b := range c.known {
+		candidates = append(candidates, b)
+	}
+	c.mu.Unlock()
+	var lastErr error
+	for _, b := range candidates {
+		c.open(b)
+		resp, err := b.GetMetadata(sarama.NewMetadataRequest(sarama.MaxVersion, topics))
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		c.learn(resp.Brokers)
+		return resp, nil
+	}
+	if lastErr == nil {
+		lastErr = sarama.ErrOutOfBrokers
+	}
+	return nil, lastErr
+}
+
+// learn replaces the known broker set, keeping open connections of brokers whose
+// address did not change.
+func (c *Client) learn(bs []*sarama.Broker) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := map[int32]*sarama.Broker{}
+	for _, b := range bs {
+		if old, ok := c.known[b.ID()]; ok && old.Addr() == b.Addr() {
+			next[b.ID()] = old
+			continue
+		}
+		next[b.ID()] = b
+	}
+	for id, old := range c.known {
+		if next[id] != old {
+			_ = old.Close()
+		}
+	}
+	c.known = next
+}
+
+// open connects b unless it is connected or connecting.
+func (c *Client) open(b *sarama.Broker) {
+	if ok, _ := b.Connected(); ok {
+		return
+	}
+	err := b.Open(c.conf)
+	if err != nil && !errors.Is(err, sarama.ErrAlreadyConnected) {
+		c.logf("open broker %s: %v", b.Addr(), err)
+	}
+}
+
+// broker returns the connected broker with id.
+func (c *Client) broker(id int32) (*sarama.Broker, error) {
+	c.mu.Lock()
+	b, ok := c.known[id]
+	c.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("broker %d is not in the cluster metadata: %w", id, sarama.ErrBrokerNotFound)
+	}
+	c.open(b)
+	return b, nil
+}
+
+// brokers returns every known broker sorted by id, connected.
+func (c *Client) brokers() []*sarama.Broker {
+	c.mu.Lock()
+	out := make([]*sarama.Broker, 0, len(c.known))
+	for _, b := range c.known {
+		out = append(out, b)
+	}
+	c.mu.Unlock()
+	slices.SortFunc(out, func(a, b *sarama.Broker) int { return int(a.ID()) - int(b.ID()) })
+	for _, b := range out {
+		c.open(b)
+	}
+	return out
+}
+
+// coordinator finds a group's coordinator with FindCoordinator.
+func (c *Client) coordinator(group string) (*sarama.Broker, error) {
+	var lastErr error
+	for _, b := range c.brokers() {
+		resp, err := b.FindCoordinator(&sarama.FindCoordinatorRequest{Version: 2, CoordinatorKey: group, CoordinatorType: sarama.CoordinatorGroup})
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		if resp.Err != sarama.ErrNoError {
+			return nil, resp.Err
+		}
+		return c.broker(resp.Coordinator.ID())
+	}
+	if lastErr == nil {
+		lastErr = sarama.ErrOutOfBrokers
+	}
+	return nil, lastErr
+}
+
+// Close releases the connections.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range c.known {
+		_ = b.Close()
+	}
+	for _, b := range c.seeds {
+		_ = b.Close()
+	}
+	return nil
+}
+
+// Bootstrap returns the addresses the client was given, for display.
+func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
+
+// run calls fn for each item concurrently, bounded by the client's semaphore,
+// and waits for all. It stops starting new work when ctx is done.
+func run[T any](ctx context.Context, c *Client, items []T, fn func(T)) {
+	var wg sync.WaitGroup
+	for _, it := range items {
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return
+		case c.sem <- struct{}{}:
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-c.sem }()
+			fn(it)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,102 @@
+package kafka
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// configResult is what DescribeConfigs said.
+type configResult struct {
+	topics                  map[string]model.Topic
+	offsetsRetentionMinutes *int64
+	err                     *model.Error
+}
+
+// describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
+// topic and the broker's offsets.retention.minutes in one DescribeConfigs request
+// (a broker resource must go to that broker, so the request goes there).
+func (c *Client) describeConfigs(ctx context.Context, topics []string, partitions map[string]int) configResult {
+	res := configResult{topics: map[string]model.Topic{}}
+	bs := c.brokers()
+	if len(bs) == 0 {
+		res.err = &model.Error{Kind: model.KindUnreachable, Message: "describe configs: no broker reachable"}
+		return res
+	}
+	b := bs[0]
+	req := &sarama.DescribeConfigsRequest{Version: 4}
+	for _, t := range topics {
+		req.Resources = append(req.Resources, &sarama.ConfigResource{
+			Type: sarama.TopicResource, Name: t,
+			ConfigNames: []string{"cleanup.policy", "retention.ms", "retention.bytes"},
+		})
+	}
+	brokerName := strconv.Itoa(int(b.ID()))
+	req.Resources = append(req.Resources, &sarama.ConfigResource{
+		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes"},
+	})
+	resp, err := b.DescribeConfigs(req)
+	if err != nil {
+		e := brokerErr(err, b.ID())
+		e.Message = "describe configs: " + e.Message
+		res.err = &e
+		for _, t := range topics {
+			res.topics[t] = model.Topic{Topic: t, Partitions: partitions[t], Error: e.WithTopic(t)}
+		}
+		return res
+	}
+	for _, r := range resp.Resources {
+		if r.Type == sarama.BrokerResource {
+			if r.ErrorCode != 0 {
+				continue
+			}
+			for _, ce := range r.Configs {
+				if ce.Name == "offsets.retention.minutes" {
+					if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+						res.offsetsRetentionMinutes = &v
+					}
+				}
+			}
+			continue
+		}
+		t := model.Topic{Topic: r.Name, Partitions: partitions[r.Name]}
+		if r.ErrorCode != 0 {
+			k := sarama.KError(r.ErrorCode)
+			msg := r.ErrorMsg
+			if msg == "" {
+				msg = k.Error()
+			}
+			t.Error = kerrError(k, "describe configs: "+msg).WithTopic(r.Name)
+			res.topics[r.Name] = t
+			continue
+		}
+		for _, ce := range r.Configs {
+			switch ce.Name {
+			case "cleanup.policy":
+				t.CleanupPolicy = ce.Value
+			case "retention.ms":
+				if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+					t.RetentionMs = &v
+				}
+			case "retention.bytes":
+				if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+					t.RetentionBytes = &v
+				}
+			}
+		}
+		if t.CleanupPolicy == "" {
+			t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: no cleanup.policy returned for %s", r.Name)}).WithTopic(r.Name)
+		}
+		res.topics[r.Name] = t
+	}
+	for _, t := range topics {
+		if _, ok := res.topics[t]; !ok {
+			res.topics[t] = model.Topic{Topic: t, Partitions: partitions[t],
+				Error: (&model.Error{Kind: model.KindBroker, Message: "describe configs: the broker's reply left the topic out"}).WithTopic(t)}
+		}
+	}
+	return res
+}

@@ -1,0 +1,119 @@
+package kafka
+
+import (
+	"context"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// offsetFetchBatch is how many groups go into one OffsetFetch v8 request.
+const offsetFetchBatch = 200
+
+// fetchCommitted reads the committed offsets of every group from its coordinator:
+// OffsetFetch v8 with many groups per request where the broker supports it, one
+// group per request otherwise. Coordinators are asked concurrently; an error on one
+// group goes on that group only. A group the broker does not know has no commits.
+func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObservation, coord map[string]*sarama.Broker) {
+	type job struct {
+		b  *sarama.Broker
+		gs []*model.GroupObservation
+	}
+	byBroker := map[int32][]*model.GroupObservation{}
+	brokers := map[int32]*sarama.Broker{}
+	var ids []int32
+	for _, g := range groups {
+		b := coord[g.Group]
+		if b == nil {
+			if g.Error == nil {
+				g.Error = (&model.Error{Kind: model.KindUnreachable, Message: "no coordinator found for the group"}).WithGroup(g.Group)
+			}
+			continue
+		}
+		if _, ok := brokers[b.ID()]; !ok {
+			brokers[b.ID()] = b
+			ids = append(ids, b.ID())
+		}
+		byBroker[b.ID()] = append(byBroker[b.ID()], g)
+	}
+	var jobs []job
+	for _, id := range ids {
+		gs := byBroker[id]
+		for len(gs) > 0 {
+			n := min(len(gs), offsetFetchBatch)
+			jobs = append(jobs, job{brokers[id], gs[:n]})
+			gs = gs[n:]
+		}
+	}
+	run(ctx, c, jobs, func(j job) { c.offsetFetch(ctx, j.b, j.gs) })
+}
+
+// offsetFetch sends one request for groups gs. The request is built for v8; if
+// the broker negotiates a lower version, sarama encodes it with the first group
+// only, and the others are fetched one request each.
+func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+	req := &sarama.OffsetFetchRequest{Version: 8, ConsumerGroup: gs[0].Group}
+	for _, g := range gs {
+		req.Groups = append(req.Groups, sarama.OffsetFetchRequestGroup{GroupId: g.Group})
+	}
+	resp, err := b.FetchOffset(req)
+	if err != nil {
+		for _, g := range gs {
+			e := brokerErr(err, b.ID())
+			e.Message = "fetch committed offsets: " + e.Message
+			g.Error = e.WithGroup(g.Group)
+			g.Committed = nil
+		}
+		return
+	}
+	if req.Version < 8 {
+		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
+		applyOffsets(gs[0], resp.Err, resp.Blocks)
+		if len(gs) > 1 {
+			run(ctx, c, gs[1:], func(g *model.GroupObservation) { c.offsetFetch(ctx, b, []*model.GroupObservation{g}) })
+		}
+		return
+	}
+	byName := map[string]*sarama.OffsetFetchResponseGroup{}
+	for i := range resp.Groups {
+		byName[resp.Groups[i].GroupId] = &resp.Groups[i]
+	}
+	for _, g := range gs {
+		rg := byName[g.Group]
+		if rg == nil {
+			g.Error = (&model.Error{Kind: model.KindBroker, Message: "fetch committed offsets: the broker's reply left the group out"}).WithGroup(g.Group)
+			continue
+		}
+		applyOffsets(g, rg.Err, rg.Blocks)
+	}
+}
+
+// applyOffsets stores one group's OffsetFetch result. GROUP_ID_NOT_FOUND (what
+// kfake answers for an unknown group, where Kafka returns nothing) means no commits.
+func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[string]map[int32]*sarama.OffsetFetchResponseBlock) {
+	g.Committed = map[model.TP]int64{}
+	switch kerr {
+	case sarama.ErrNoError:
+	case sarama.ErrGroupIDNotFound:
+		return
+	default:
+		e := kerrError(kerr, "fetch committed offsets: "+kerr.Error())
+		g.Error = e.WithGroup(g.Group)
+		g.Committed = nil
+		return
+	}
+	for topic, ps := range blocks {
+		for p, blk := range ps {
+			if blk.Err != sarama.ErrNoError {
+				e := kerrError(blk.Err, "fetch committed offset: "+blk.Err.Error())
+				e.Partition = &p
+				g.Error = e.WithTopic(topic).WithGroup(g.Group)
+				g.Committed = nil
+				return
+			}
+			if blk.Offset >= 0 {
+				g.Committed[model.TP{Topic: topic, Partition: p}] = blk.Offset
+			}
+		}
+	}
+}

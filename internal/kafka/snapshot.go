@@ -1,0 +1,220 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Snapshot reads the cluster as q asks and classifies it. It fails only when
+// nothing could be read; every narrower failure is inside the snapshot.
+func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, error) {
+	obs, err := c.Observe(ctx, q)
+	if err != nil {
+		return model.Snapshot{}, err
+	}
+	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics}), nil
+}
+
+// Observe reads, in this order: the groups (ListGroups on every broker), their
+// members and committed offsets (per coordinator, concurrently), then topic
+// layout and configs, then watermarks per leader, then committed-record
+// timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
+// commit cannot look ahead of a high watermark read a moment earlier.
+func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
+	if q.RiskWindow == 0 {
+		q.RiskWindow = model.DefaultRiskWindow
+	}
+	now := c.cfg.Now()
+	obs := model.Observation{
+		Bootstrap: c.Bootstrap(), TakenAt: now, RiskWindow: q.RiskWindow,
+		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
+		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
+	}
+	brokers := c.brokers()
+	obs.Brokers = len(brokers)
+	listed, errs := c.listGroups(ctx)
+	obs.Errors = append(obs.Errors, errs...)
+	if len(errs) == len(brokers) && len(brokers) > 0 {
+		return obs, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
+	}
+	if err := ctx.Err(); err != nil {
+		return obs, err
+	}
+	listed = c.selectGroups(ctx, listed, q.Groups)
+
+	groups := make([]*model.GroupObservation, len(listed))
+	coord := map[string]*sarama.Broker{}
+	for i, lg := range listed {
+		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
+			Coordinator: -1, Members: []model.Member{}}
+		if lg.coordinator != nil {
+			g.Coordinator = lg.coordinator.ID()
+			coord[lg.name] = lg.coordinator
+		}
+		groups[i] = g
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
+	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
+	wg.Wait()
+
+	topics := groupTopics(groups, q.Topics)
+	var (
+		lay    topicLayout
+		layErr error
+		cfgs   configResult
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
+	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics, nil) }()
+	wg.Wait()
+	if layErr != nil {
+		return obs, fmt.Errorf("read topic metadata: %w", layErr)
+	}
+	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
+	risk := map[string]time.Time{}
+	for _, name := range topics {
+		t := cfgs.topics[name]
+		t.Topic = name
+		t.Partitions = lay.partitions[name]
+		if e := lay.topicErrs[name]; e != nil && t.Error == nil {
+			t.Error = e
+		}
+		obs.Topics[name] = t
+		if at, ok := model.RiskThreshold(t, now, q.RiskWindow); ok {
+			risk[name] = at
+		}
+	}
+	for _, name := range topics {
+		if e := obs.Topics[name].Error; e != nil {
+			obs.Errors = append(obs.Errors, *e)
+		}
+	}
+	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
+
+	var want []model.TPO
+	seen := map[model.TPO]bool{}
+	for _, g := range groups {
+		obs.Groups = append(obs.Groups, *g)
+		if g.Error != nil {
+			obs.Errors = append(obs.Errors, *g.Error)
+		}
+		for tp, off := range g.Committed {
+			po := obs.Offsets[tp]
+			k := model.TPO{TP: tp, Offset: off}
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] {
+				seen[k] = true
+				want = append(want, k)
+			}
+		}
+	}
+	for _, tp := range sortedTPs(obs.Offsets) {
+		if e := obs.Offsets[tp].Error; e != nil {
+			obs.Errors = append(obs.Errors, *e)
+		}
+	}
+	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
+		return obs, err
+	}
+	return obs, nil
+}
+
+// selectGroups keeps the requested groups (all when none are named); a named group
+// no broker listed is looked up with FindCoordinator and reported Dead if unknown.
+func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names []string) []listedGroup {
+	if len(names) == 0 {
+		return listed
+	}
+	byName := map[string]listedGroup{}
+	for _, lg := range listed {
+		byName[lg.name] = lg
+	}
+	var out []listedGroup
+	var missing []string
+	for _, n := range names {
+		if lg, ok := byName[n]; ok {
+			out = append(out, lg)
+		} else if !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	return append(out, c.findGroups(ctx, missing)...)
+}
+
+// groupTopics returns every topic a group commits on or is assigned, sorted.
+func groupTopics(groups []*model.GroupObservation, only []string) []string {
+	set := map[string]bool{}
+	for _, g := range groups {
+		for tp := range g.Committed {
+			set[tp.Topic] = true
+		}
+		for _, m := range g.Members {
+			for _, a := range m.Assignments {
+				set[a.Topic] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		if len(only) == 0 || slices.Contains(only, t) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// layoutPartitions lists every partition of the topics, plus committed or assigned
+// partitions that metadata did not report (so they get an error, not a silence).
+func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics []string) []model.TP {
+	set := map[model.TP]bool{}
+	for _, t := range topics {
+		for i := 0; i < lay.partitions[t]; i++ {
+			set[model.TP{Topic: t, Partition: int32(i)}] = true
+		}
+	}
+	in := map[string]bool{}
+	for _, t := range topics {
+		in[t] = true
+	}
+	for _, g := range groups {
+		for tp := range g.Committed {
+			if in[tp.Topic] {
+				set[tp] = true
+			}
+		}
+		for _, m := range g.Members {
+			for _, a := range m.Assignments {
+				for _, p := range a.Partitions {
+					if in[a.Topic] {
+						set[model.TP{Topic: a.Topic, Partition: p}] = true
+					}
+				}
+			}
+		}
+	}
+	out := make([]model.TP, 0, len(set))
+	for tp := range set {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, model.CompareTP)
+	return out
+}
+
+func sortedTPs[V any](m map[model.TP]V) []model.TP {
+	out := make([]model.TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, model.CompareTP)
+	return out
+}

@@ -1,0 +1,135 @@
+package kafka
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// partitionFetchBytes is the per-partition Fetch limit. Kafka returns a batch
+// larger than this only for the first partition of a response; the others come
+// back empty and their timestamps stay unresolved.
+const partitionFetchBytes = 64 << 10
+
+// committedTimestamps learns the timestamp of the record at each wanted offset by
+// Fetch, one request per leader, within budget bytes in all. Results are cached by
+// topic/partition/offset for the client's lifetime (a stored record's timestamp
+// never changes). Offsets not resolved stay absent.
+func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want []model.TPO, budget int64) map[model.TPO]time.Time {
+	out := map[model.TPO]time.Time{}
+	var todo []model.TPO
+	c.tsMu.Lock()
+	for _, w := range want {
+		if ts, ok := c.tsSeen[w]; ok {
+			out[w] = ts
+		} else {
+			todo = append(todo, w)
+		}
+	}
+	c.tsMu.Unlock()
+	if budget <= 0 || len(todo) == 0 {
+		return out
+	}
+	slices.SortFunc(todo, func(a, b model.TPO) int { return model.CompareTP(a.TP, b.TP) })
+	// Spend the budget on as many partitions as it covers at the per-partition limit.
+	maxParts := int(max(1, budget/partitionFetchBytes))
+	if len(todo) > maxParts {
+		c.logf("fetch budget %d B covers %d of %d committed-record timestamps", budget, maxParts, len(todo))
+		todo = todo[:maxParts]
+	}
+	byLeader := map[int32][]model.TPO{}
+	var leaders []int32
+	for _, w := range todo {
+		l, ok := lay.leader[w.TP]
+		if !ok {
+			continue
+		}
+		if _, seen := byLeader[l]; !seen {
+			leaders = append(leaders, l)
+		}
+		byLeader[l] = append(byLeader[l], w)
+	}
+	var mu sync.Mutex
+	share := int32(min(budget/int64(max(1, len(leaders))), 1<<30))
+	run(ctx, c, leaders, func(l int32) {
+		got := c.fetchTimestamps(l, byLeader[l], share)
+		mu.Lock()
+		defer mu.Unlock()
+		for k, v := range got {
+			out[k] = v
+		}
+	})
+	c.tsMu.Lock()
+	for k, v := range out {
+		c.tsSeen[k] = v
+	}
+	c.tsMu.Unlock()
+	return out
+}
+
+func (c *Client) fetchTimestamps(leader int32, want []model.TPO, maxBytes int32) map[model.TPO]time.Time {
+	b, err := c.broker(leader)
+	if err != nil {
+		c.logf("fetch timestamps: broker %d: %v", leader, err)
+		return nil
+	}
+	req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: maxBytes,
+		Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
+	for _, w := range want {
+		req.AddBlock(w.Topic, w.Partition, w.Offset, partitionFetchBytes, -1)
+	}
+	resp, err := b.Fetch(req)
+	if err != nil {
+		c.logf("fetch timestamps: broker %d: %v", leader, err)
+		return nil
+	}
+	out := map[model.TPO]time.Time{}
+	for _, w := range want {
+		blk := resp.GetBlock(w.Topic, w.Partition)
+		if blk == nil || blk.Err != sarama.ErrNoError {
+			continue
+		}
+		if ts, ok := firstTimestampFrom(blk, w.Offset); ok {
+			out[w] = ts
+		}
+	}
+	return out
+}
+
+// firstTimestampFrom returns the timestamp of the first record at or after offset
+// (batches can start before the requested offset; compaction can remove the
+// record at it, and then the consumer's next record is the one after).
+func firstTimestampFrom(blk *sarama.FetchResponseBlock, offset int64) (time.Time, bool) {
+	for _, rs := range blk.RecordsSet {
+		if rs == nil {
+			continue
+		}
+		if rb := rs.RecordBatch; rb != nil {
+			if rb.Control {
+				continue
+			}
+			for _, r := range rb.Records {
+				if rb.FirstOffset+r.OffsetDelta < offset {
+					continue
+				}
+				if rb.LogAppendTime {
+					return rb.MaxTimestamp, true
+				}
+				return rb.FirstTimestamp.Add(r.TimestampDelta), true
+			}
+			continue
+		}
+		if ms := rs.MsgSet; ms != nil {
+			for _, m := range ms.Messages {
+				if m.Offset >= offset && m.Msg != nil {
+					return m.Msg.Timestamp, true
+				}
+			}
+		}
+	}
+	return time.Time{}, false
+}

@@ -1,0 +1,189 @@
+package kafka
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// topicLayout is what Metadata says of the topics a snapshot needs.
+type topicLayout struct {
+	partitions map[string]int // partition count per topic that exists
+	leader     map[model.TP]int32
+	errs       map[model.TP]*model.Error
+	topicErrs  map[string]*model.Error
+}
+
+// metadata asks one broker about the given topics (never all topics of a large
+// cluster unless asked for them).
+func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, error) {
+	lay := topicLayout{partitions: map[string]int{}, leader: map[model.TP]int32{},
+		errs: map[model.TP]*model.Error{}, topicErrs: map[string]*model.Error{}}
+	if len(topics) == 0 {
+		return lay, nil
+	}
+	if ctx.Err() != nil {
+		return lay, ctx.Err()
+	}
+	resp, err := c.metadataRequest(topics)
+	if err != nil {
+		return lay, err
+	}
+	{
+		for _, t := range resp.Topics {
+			if t.Err != sarama.ErrNoError {
+				e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
+				lay.topicErrs[t.Name] = e
+				continue
+			}
+			lay.partitions[t.Name] = len(t.Partitions)
+			for _, p := range t.Partitions {
+				tp := model.TP{Topic: t.Name, Partition: p.ID}
+				switch {
+				case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
+					lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
+				case p.Leader < 0:
+					lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
+				default:
+					lay.leader[tp] = p.Leader
+				}
+			}
+		}
+	}
+	return lay, nil
+}
+
+// offset lookups sent per leader; each partition appears once per request.
+const (
+	lookupEarliest = iota
+	lookupLatest
+	lookupLastStable
+	lookupRisk
+)
+
+// watermarks reads low, high and last stable offsets of every partition in tps,
+// plus the at-risk timestamp lookup for partitions whose topic has a threshold:
+// per leader, one ListOffsets request per kind, all leaders concurrently.
+func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP, risk map[string]time.Time) map[model.TP]model.PartitionOffsets {
+	out := make(map[model.TP]model.PartitionOffsets, len(tps))
+	byLeader := map[int32][]model.TP{}
+	var leaders []int32
+	for _, tp := range tps {
+		if e := lay.errs[tp]; e != nil {
+			out[tp] = model.PartitionOffsets{Error: e}
+			continue
+		}
+		if e := lay.topicErrs[tp.Topic]; e != nil {
+			out[tp] = model.PartitionOffsets{Error: e.WithPartition(tp)}
+			continue
+		}
+		l, ok := lay.leader[tp]
+		if !ok {
+			out[tp] = model.PartitionOffsets{Error: (&model.Error{Kind: model.KindNotFound, Message: "partition does not exist"}).WithPartition(tp)}
+			continue
+		}
+		if _, seen := byLeader[l]; !seen {
+			leaders = append(leaders, l)
+		}
+		byLeader[l] = append(byLeader[l], tp)
+	}
+	slices.Sort(leaders)
+	type job struct {
+		leader int32
+		kind   int
+	}
+	var jobs []job
+	for _, l := range leaders {
+		for k := lookupEarliest; k <= lookupRisk; k++ {
+			jobs = append(jobs, job{l, k})
+		}
+	}
+	var mu sync.Mutex
+	results := map[model.TP]*model.PartitionOffsets{}
+	for _, l := range leaders {
+		for _, tp := range byLeader[l] {
+			results[tp] = &model.PartitionOffsets{}
+		}
+	}
+	run(ctx, c, jobs, func(j job) {
+		tps := byLeader[j.leader]
+		req := sarama.NewOffsetRequest(sarama.MaxVersion)
+		n := 0
+		for _, tp := range tps {
+			ts := int64(sarama.OffsetOldest)
+			switch j.kind {
+			case lookupLatest, lookupLastStable:
+				ts = sarama.OffsetNewest
+			case lookupRisk:
+				t, ok := risk[tp.Topic]
+				if !ok {
+					continue
+				}
+				ts = t.UnixMilli()
+			}
+			req.AddBlock(tp.Topic, tp.Partition, ts, 1)
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		if j.kind == lookupLastStable {
+			req.IsolationLevel = sarama.ReadCommitted
+		}
+		var resp *sarama.OffsetResponse
+		b, err := c.broker(j.leader)
+		if err == nil {
+			resp, err = b.GetAvailableOffsets(req)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, tp := range tps {
+			if j.kind == lookupRisk {
+				if _, ok := risk[tp.Topic]; !ok {
+					continue
+				}
+			}
+			po := results[tp]
+			if err != nil {
+				e := brokerErr(err, j.leader)
+				e.Message = "list offsets: " + e.Message
+				po.Error = e.WithPartition(tp)
+				continue
+			}
+			blk := resp.GetBlock(tp.Topic, tp.Partition)
+			if blk == nil {
+				po.Error = (&model.Error{Kind: model.KindBroker, Message: "list offsets: the broker's reply left the partition out"}).WithPartition(tp)
+				continue
+			}
+			if blk.Err != sarama.ErrNoError {
+				po.Error = kerrError(blk.Err, "list offsets: "+blk.Err.Error()).WithPartition(tp)
+				continue
+			}
+			off := blk.Offset
+			if len(blk.Offsets) > 0 && req.Version == 0 {
+				off = blk.Offsets[0]
+			}
+			switch j.kind {
+			case lookupEarliest:
+				po.Low = model.Ptr(off)
+			case lookupLatest:
+				po.High = model.Ptr(off)
+			case lookupLastStable:
+				po.LastStable = model.Ptr(off)
+			case lookupRisk:
+				po.RiskOffset = model.Ptr(off)
+			}
+		}
+	})
+	for tp, po := range results {
+		if po.Error == nil && (po.Low == nil || po.High == nil) {
+			po.Error = (&model.Error{Kind: model.KindTimeout, Message: "list offsets: no answer before the snapshot was cancelled"}).WithPartition(tp)
+		}
+		out[tp] = *po
+	}
+	return out
+}

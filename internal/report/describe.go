@@ -1,0 +1,100 @@
+// Package report renders offsettui's command output as plain-text tables: the
+// form that is read in a terminal and pasted into incident tickets. It is pure:
+// model values in, text out.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
+// LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
+func Describe(w io.Writer, s model.Snapshot) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "cluster %s · %d brokers · taken %s · %d groups\n",
+		s.Cluster.Bootstrap, s.Cluster.Brokers, s.Cluster.TakenAt.UTC().Format(model.StampLayout), len(s.Groups))
+	if len(s.Groups) == 0 {
+		fmt.Fprintln(tw, "\nno consumer groups matched")
+	}
+	topics := map[string]model.Topic{}
+	for _, t := range s.Topics {
+		topics[t.Topic] = t
+	}
+	for _, g := range s.Groups {
+		fmt.Fprintf(tw, "\n%s\n", groupHeading(g))
+		if g.Error != nil {
+			fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
+		}
+		if len(g.Partitions) == 0 {
+			fmt.Fprintln(tw, "  no committed offsets and no assigned partitions")
+			continue
+		}
+		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID\t")
+		for _, p := range g.Partitions {
+			cid, host, client := "-", "-", "-"
+			if p.Member != nil {
+				cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+				model.Num(p.Lag), statusCell(p), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
+		}
+		for _, p := range g.Partitions {
+			if p.Error != nil {
+				fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+			}
+		}
+	}
+	if len(s.Errors) > 0 {
+		fmt.Fprintf(tw, "\n%d errors (items above marked UNKNOWN could not be read):\n", len(s.Errors))
+		for _, e := range s.Errors {
+			fmt.Fprintf(tw, "  %s\n", e.Error())
+		}
+	}
+	return tw.Flush()
+}
+
+func groupHeading(g model.Group) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d members", g.Group, g.Type, g.State, len(g.Members))
+	if g.TotalLag > 0 {
+		fmt.Fprintf(&b, " · lag %d", g.TotalLag)
+	}
+	if c := CountsText(g.Counts); c != "" {
+		b.WriteString(" · " + c)
+	}
+	if g.OffsetsExpireAfterMs != nil {
+		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
+	}
+	return b.String()
+}
+
+func statusCell(p model.GroupPartition) string {
+	s := p.Status.Badge()
+	switch {
+	case p.Lost != nil:
+		s += fmt.Sprintf(" (lost %d)", *p.Lost)
+	case p.Beyond != nil:
+		s += fmt.Sprintf(" (+%d)", *p.Beyond)
+	}
+	return s
+}
+
+// CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".
+func CountsText(c model.Counts) string {
+	var parts []string
+	for _, st := range model.AllStatuses {
+		if st == model.StatusOK {
+			continue
+		}
+		if n := c[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", st.Badge(), n))
+		}
+	}
+	return strings.Join(parts, "  ")
+}

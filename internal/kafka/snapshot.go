@@ -19,7 +19,7 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 	if err != nil {
 		return model.Snapshot{}, err
 	}
-	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics}), nil
+	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics}), nil
 }
 
 // Observe reads, in this order: the groups (ListGroups on every broker), their
@@ -67,6 +67,14 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 	wg.Wait()
 
 	topics := groupTopics(groups, q.Topics)
+	if q.WholeTopics {
+		for _, t := range q.Topics {
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
+		}
+		slices.Sort(topics)
+	}
 	var (
 		lay    topicLayout
 		layErr error

@@ -113,6 +113,8 @@ func policyHas(policy, want string) bool {
 type AssembleOptions struct {
 	// Topics keeps only partitions of these topics (describe --topic); empty keeps all.
 	Topics []string
+	// WholeTopics adds every partition of Topics to every group (check --topic).
+	WholeTopics bool
 }
 
 // Assemble classifies every group partition of an observation and computes the
@@ -132,14 +134,19 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	}
 	usedTopics := map[string]bool{}
 	for _, g := range obs.Groups {
-		grp := assembleGroup(g, obs, opt.Topics)
-		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 {
+		grp := assembleGroup(g, obs, opt)
+		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 && !opt.WholeTopics {
 			continue
 		}
 		for _, p := range grp.Partitions {
 			usedTopics[p.Topic] = true
 		}
 		s.Groups = append(s.Groups, grp)
+	}
+	if opt.WholeTopics {
+		for _, name := range opt.Topics {
+			usedTopics[name] = true
+		}
 	}
 	for name := range usedTopics {
 		if t, ok := obs.Topics[name]; ok {
@@ -151,7 +158,8 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	return s
 }
 
-func assembleGroup(g GroupObservation, obs Observation, only []string) Group {
+func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Group {
+	only := opt.Topics
 	grp := Group{
 		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
 		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
@@ -172,7 +180,11 @@ func assembleGroup(g GroupObservation, obs Observation, only []string) Group {
 			}
 		}
 	}
-	for _, tp := range groupPartitions(g, owner, obs.Topics) {
+	var whole []string
+	if opt.WholeTopics {
+		whole = opt.Topics
+	}
+	for _, tp := range groupPartitions(g, owner, obs.Topics, whole) {
 		if len(only) > 0 && !slices.Contains(only, tp.Topic) {
 			continue
 		}
@@ -198,8 +210,15 @@ func assembleGroup(g GroupObservation, obs Observation, only []string) Group {
 }
 
 // groupPartitions returns the sorted partition set of a group.
-func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[string]Topic) []TP {
+func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[string]Topic, whole []string) []TP {
 	set := map[TP]bool{}
+	for _, name := range whole {
+		if t, ok := topics[name]; ok {
+			for i := 0; i < t.Partitions; i++ {
+				set[TP{name, int32(i)}] = true
+			}
+		}
+	}
 	for tp := range g.Committed {
 		set[tp] = true
 		if t, ok := topics[tp.Topic]; ok {

@@ -10,6 +10,9 @@ type Query struct {
 	// Topics keeps only partitions of these topics; Kafka has no topic→group
 	// index, so every selected group's offsets are still read.
 	Topics []string
+	// WholeTopics makes every partition of Topics a partition of each selected
+	// group, with or without a commit (check --topic): no commit means missing.
+	WholeTopics bool
 	// RiskWindow is how far ahead at-risk looks (default 24h).
 	RiskWindow time.Duration
 	// FetchBudget bounds the bytes fetched to learn committed-record timestamps

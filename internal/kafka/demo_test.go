@@ -1,0 +1,149 @@
+package kafka_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/demo"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// startDemo starts the embedded demo cluster for one test.
+func startDemo(t testing.TB) *demo.Cluster {
+	t.Helper()
+	d, err := demo.Start(context.Background(), demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+type wantRow struct {
+	group, topic string
+	partition    int32
+	low, high    int64
+	committed    any // int64 or nil
+	lag          any
+	status       model.Status
+	lost, beyond any
+}
+
+// TestDemoSnapshot reads the demo through internal/kafka exactly like a remote
+// cluster and checks every row of INTERFACE.md's scenario table.
+func TestDemoSnapshot(t *testing.T) {
+	d := startDemo(t)
+	c := newClient(t, d.Bootstrap(), nil)
+	snap, err := c.Snapshot(context.Background(), model.Query{RiskWindow: 24 * time.Hour, FetchBudget: model.DefaultFetchBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Errors) != 0 {
+		t.Fatalf("errors: %+v", snap.Errors)
+	}
+	if snap.Cluster.Brokers != 3 {
+		t.Errorf("brokers = %d, want 3", snap.Cluster.Brokers)
+	}
+	i := func(v int64) any { return v }
+	rows := []wantRow{
+		{"fanout", "outbox", 0, 30, 40, i(12), i(28), model.StatusExpired, i(18), nil},
+		{"new-svc", "outbox", 0, 30, 40, nil, nil, model.StatusMissing, nil, nil},
+		{"ship-svc", "shipments", 0, 0, 5, i(3), i(2), model.StatusOK, nil, nil},
+		{"r11-trace", "r11.trace", 0, 0, 8, i(5), i(3), model.StatusOK, nil, nil},
+		{"audit-export", "orders", 0, 0, 100, i(10), i(90), model.StatusAtRisk, nil, nil},
+		{"audit-export", "orders", 1, 0, 100, i(20), i(80), model.StatusAtRisk, nil, nil},
+		{"audit-export", "orders", 2, 0, 100, i(100), i(0), model.StatusOK, nil, nil},
+		{"audit-export", "orders", 3, 0, 100, i(70), i(30), model.StatusOK, nil, nil},
+		{"audit-export", "orders", 4, 0, 100, i(50), i(50), model.StatusOK, nil, nil},
+		{"audit-export", "orders", 5, 40, 100, nil, nil, model.StatusMissing, nil, nil},
+		{"replay", "orders", 2, 0, 100, i(150), i(-50), model.StatusAhead, nil, i(50)},
+		{"ledger", "payments", 0, 0, 20, i(10), i(10), model.StatusOK, nil, nil},
+		{"ledger", "payments", 1, 0, 20, i(15), i(5), model.StatusOK, nil, nil},
+		{"ledger", "payments", 2, 0, 20, i(20), i(0), model.StatusOK, nil, nil},
+	}
+	for p := int32(0); p < 6; p++ {
+		low := int64(0)
+		if p == 5 {
+			low = 40
+		}
+		rows = append(rows, wantRow{"billing", "orders", p, low, 100, i(95 + int64(p)), i(5 - int64(p)), model.StatusOK, nil, nil})
+		if p != 2 {
+			rows = append(rows, wantRow{"replay", "orders", p, low, 100, i(100), i(0), model.StatusOK, nil, nil})
+		}
+	}
+	for _, w := range rows {
+		g := findGroup(t, snap, w.group)
+		p := findPartition(t, g, w.topic, w.partition)
+		got := []any{val(p.Low), val(p.High), val(p.Committed), val(p.Lag), p.Status, val(p.Lost), val(p.Beyond)}
+		want := []any{w.low, w.high, w.committed, w.lag, w.status, w.lost, w.beyond}
+		for k := range got {
+			if got[k] != want[k] {
+				t.Errorf("%s %s-%d: got low,high,committed,lag,status,lost,beyond = %v, want %v", w.group, w.topic, w.partition, got, want)
+				break
+			}
+		}
+	}
+	counted := 0
+	for _, g := range snap.Groups {
+		counted += len(g.Partitions)
+	}
+	if counted != len(rows) {
+		t.Errorf("snapshot has %d group partitions, the table %d", counted, len(rows))
+	}
+	for _, name := range []string{"billing", "new-svc"} {
+		g := findGroup(t, snap, name)
+		if g.State != "Stable" || len(g.Members) != 1 {
+			t.Errorf("%s: state %s with %d members, want Stable with 1", name, g.State, len(g.Members))
+		}
+	}
+	for _, name := range []string{"fanout", "ship-svc", "r11-trace", "audit-export", "replay", "ledger"} {
+		g := findGroup(t, snap, name)
+		if g.State != "Empty" || g.OffsetsExpireAfterMs == nil || *g.OffsetsExpireAfterMs != 10080*60000 {
+			t.Errorf("%s: state %s, offsetsExpireAfterMs %v; want Empty with 7d", name, g.State, val(g.OffsetsExpireAfterMs))
+		}
+	}
+	if w := snap.Groups[0].Group; w != "fanout" {
+		t.Errorf("worst group first: got %s, want fanout", w)
+	}
+	// Compacted topics are never at-risk, whatever their age; and a lagging
+	// partition gets its committed record's timestamp within the fetch budget.
+	led := findPartition(t, findGroup(t, snap, "ledger"), "payments", 0)
+	if led.TimeLagMs == nil || led.ExpiresInMs != nil {
+		t.Errorf("ledger payments-0: timeLag %v expiresIn %v; want a time lag and no expiry (compacted)", val(led.TimeLagMs), val(led.ExpiresInMs))
+	}
+	ae := findPartition(t, findGroup(t, snap, "audit-export"), "orders", 0)
+	if ae.CommittedTimestamp == nil || ae.ExpiresInMs == nil || *ae.ExpiresInMs <= 0 || *ae.ExpiresInMs > int64(24*time.Hour/time.Millisecond) {
+		t.Errorf("audit-export orders-0: expiresIn %v; want within the 24h risk window", val(ae.ExpiresInMs))
+	}
+}
+
+// TestLiveMemberAssignments checks decoded assignments of a live classic member.
+func TestLiveMemberAssignments(t *testing.T) {
+	d := startDemo(t)
+	c := newClient(t, d.Bootstrap(), nil)
+	snap, err := c.Snapshot(context.Background(), model.Query{Groups: []string{"billing", "new-svc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := findGroup(t, snap, "billing")
+	if len(b.Members) != 1 || len(b.Members[0].Assignments) != 1 {
+		t.Fatalf("billing members: %+v", b.Members)
+	}
+	a := b.Members[0].Assignments[0]
+	if a.Topic != "orders" || len(a.Partitions) != 6 {
+		t.Errorf("billing assignment = %+v, want orders 0..5", a)
+	}
+	if b.Protocol == "" || b.Members[0].ClientID == "" || b.Members[0].Host == "" {
+		t.Errorf("billing: protocol %q, member %+v; want protocol, client id and host", b.Protocol, b.Members[0].MemberRef)
+	}
+	for _, p := range b.Partitions {
+		if p.Member == nil || p.Member.MemberID != b.Members[0].MemberID {
+			t.Errorf("billing %s-%d: member %+v, want the live member", p.Topic, p.Partition, p.Member)
+		}
+	}
+	n := findGroup(t, snap, "new-svc")
+	if p := findPartition(t, n, "outbox", 0); p.Member == nil || p.Status != model.StatusMissing {
+		t.Errorf("new-svc outbox-0: member %v status %v; want the member and missing", p.Member, p.Status)
+	}
+}

@@ -11,6 +11,5 @@ func notYet(name string) int {
 }
 
 func runTUI(args []string) int   { return notYet("tui") }
-func runReset(args []string) int { return notYet("reset") }
 func runCheck(args []string) int { return notYet("check") }
 func runDemo(args []string) int  { return notYet("demo") }

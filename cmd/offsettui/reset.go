@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/spf13/pflag"
+)
+
+// resetFlags are reset's own flags.
+type resetFlags struct {
+	group     string
+	allTopics bool
+	topics    []string
+	execute   bool
+	backupDir string
+	values    map[model.StrategyKind]*string
+	switches  map[model.StrategyKind]*bool
+}
+
+func runReset(args []string) int { return resetMain(args, os.Stdout, os.Stderr) }
+
+func resetMain(args []string, stdout, stderr io.Writer) int {
+	var (
+		c  common
+		f  = resetFlags{values: map[model.StrategyKind]*string{}, switches: map[model.StrategyKind]*bool{}}
+		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
+	)
+	c.register(fs)
+	fs.StringVar(&f.group, "group", "", "the consumer group to reset (required)")
+	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
+	fs.StringArrayVar(&f.topics, "topic", nil, "scope: every partition of T, or T:0,2 (repeatable)")
+	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
+	fs.StringVar(&f.backupDir, "backup-dir", "", "where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
+	for _, k := range model.StrategyKinds {
+		name := string(k)
+		switch {
+		case !k.TakesValue():
+			f.switches[k] = fs.Bool(name, false, "strategy "+k.Flag())
+		default:
+			f.values[k] = fs.String(name, "", "strategy "+k.Flag())
+		}
+	}
+	if ok, code := parseFlags(fs, &c, args); !ok {
+		return code
+	}
+	scope, st, err := f.plan(fs, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+		return exitBadInput
+	}
+	ctx := context.Background()
+	s, code := c.connectOrExit(ctx, "reset", exitFailure)
+	if s == nil {
+		return code
+	}
+	defer s.close()
+	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
+		UndoCommand: func(group, backup string) string { return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir) }}
+	p, err := svc.Plan(ctx, f.group, scope, st)
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+		return exitFailure
+	}
+	if !f.execute {
+		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		if err := output(stdout, c.output, p, nil); err != nil {
+			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+			return exitFailure
+		}
+		if !p.Executable() {
+			return exitBlocked
+		}
+		return exitOK
+	}
+	if !p.Executable() {
+		_ = output(stdout, c.output, p, nil)
+		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
+		return exitBlocked
+	}
+	res := svc.Execute(ctx, p)
+	if err := output(stdout, c.output, res.Plan, res.Notes); err != nil {
+		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+	}
+	if res.Outcome != reset.Applied {
+		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
+	}
+	return res.Outcome.ExitCode()
+}
+
+// plan checks reset's own flags and builds the scope and strategy; the error
+// names the flag.
+func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (model.Scope, model.Strategy, error) {
+	if strings.TrimSpace(f.group) == "" {
+		return model.Scope{}, model.Strategy{}, fmt.Errorf("--group is required")
+	}
+	var kinds []model.StrategyKind
+	for _, k := range model.StrategyKinds {
+		if fs.Changed(string(k)) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) != 1 {
+		var names []string
+		for _, k := range model.StrategyKinds {
+			names = append(names, k.Flag())
+		}
+		return model.Scope{}, model.Strategy{}, fmt.Errorf("exactly one strategy is needed, got %d; one of %s", len(kinds), strings.Join(names, ", "))
+	}
+	k := kinds[0]
+	var st model.Strategy
+	var err error
+	switch {
+	case k.FromFileKind():
+		path := *f.values[k]
+		fh, oerr := os.Open(path)
+		if oerr != nil {
+			return model.Scope{}, model.Strategy{}, fmt.Errorf("%s: %v", k.Flag(), oerr)
+		}
+		st, err = model.FileStrategy(k, path, fh)
+		fh.Close()
+	case k.TakesValue():
+		st, err = model.ParseStrategy(k, *f.values[k], now)
+	default:
+		if !*f.switches[k] {
+			return model.Scope{}, model.Strategy{}, fmt.Errorf("%s=false is not a strategy", k.Flag())
+		}
+		st, err = model.ParseStrategy(k, "", now)
+	}
+	if err != nil {
+		return model.Scope{}, model.Strategy{}, err
+	}
+	scope, err := model.NewScope(f.allTopics, f.topics, k)
+	return scope, st, err
+}
+
+// undoCommand renders the command that restores a backup on the same cluster.
+func undoCommand(c common, cluster, group, backup, backupDir string) string {
+	parts := []string{"offsettui", "reset", "--bootstrap-server", shellQuote(cluster)}
+	if c.commandConfig != "" {
+		parts = append(parts, "--command-config", shellQuote(c.commandConfig))
+	}
+	parts = append(parts, "--group", shellQuote(group), "--restore", shellQuote(backup))
+	if backupDir != "" {
+		parts = append(parts, "--backup-dir", shellQuote(backupDir))
+	}
+	return strings.Join(append(parts, "--execute"), " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,=@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func output(w io.Writer, format string, p model.Plan, notes []string) error {
+	if format == "json" {
+		return writeJSON(w, p)
+	}
+	return report.Plan(w, p, notes)
+}

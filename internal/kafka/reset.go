@@ -1,0 +1,168 @@
+package kafka
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// ReadPlanInput reads what a reset plan of group needs: the group's state (from
+// ListGroups), members, committed offsets, the partition counts and watermarks of
+// topics (every topic with a commit when topics is empty) and, when at is non-zero,
+// the first offset at or after that time per partition. It fails rather than
+// guess: if any broker's group listing failed, a live group could be hiding there.
+func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
+	obs, err := c.Observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true})
+	if err != nil {
+		return model.PlanInput{}, err
+	}
+	for _, e := range obs.Errors {
+		if e.Broker != nil && e.Group == nil && e.Topic == nil {
+			return model.PlanInput{}, fmt.Errorf("cannot prove the group is inactive: %s", e.Error())
+		}
+	}
+	if len(obs.Groups) != 1 {
+		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
+	}
+	g := obs.Groups[0]
+	if g.Error != nil {
+		return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, g.Error.Error())
+	}
+	in := model.PlanInput{
+		Group: group, State: g.State, GroupExists: g.State != "Dead" || len(g.Members) > 0,
+		Members: g.Members, Committed: g.Committed,
+		Partitions: map[string]int{}, Offsets: obs.Offsets,
+	}
+	for name, t := range obs.Topics {
+		if t.Partitions > 0 {
+			in.Partitions[name] = t.Partitions
+		}
+	}
+	if !at.IsZero() {
+		var names []string
+		for name := range in.Partitions {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		lay, err := c.metadata(ctx, names)
+		if err != nil {
+			return model.PlanInput{}, fmt.Errorf("read topic metadata: %w", err)
+		}
+		var tps []model.TP
+		when := map[string]time.Time{}
+		for _, name := range names {
+			when[name] = at
+			for p := 0; p < in.Partitions[name]; p++ {
+				tps = append(tps, model.TP{Topic: name, Partition: int32(p)})
+			}
+		}
+		in.TimeOffsets = map[model.TP]int64{}
+		for tp, po := range c.watermarks(ctx, lay, tps, when) {
+			if po.Error == nil && po.RiskOffset != nil {
+				in.TimeOffsets[tp] = *po.RiskOffset
+			}
+		}
+	}
+	return in, nil
+}
+
+// TargetTimestamps fetches the timestamps of the records at the given offsets
+// (within budget bytes), for showing where a reset lands in time.
+func (c *Client) TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time {
+	var topics []string
+	for _, w := range want {
+		if !slices.Contains(topics, w.Topic) {
+			topics = append(topics, w.Topic)
+		}
+	}
+	lay, err := c.metadata(ctx, topics)
+	if err != nil {
+		return nil
+	}
+	return c.committedTimestamps(ctx, lay, want, budget)
+}
+
+// CommitOffsets commits offsets for group in the admin form: generation −1 and no
+// member id, so offsettui never joins the group, and the broker itself rejects
+// the write if the group has members. Each partition's error in the response is
+// returned (sarama reports them inside the response with a nil error); err is set
+// only when the request as a whole failed, and then nothing is known to be written.
+func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) (rejected []model.Error, err error) {
+	if len(offsets) == 0 {
+		return nil, nil
+	}
+	b, err := c.coordinator(group)
+	if err != nil {
+		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+	}
+	req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
+		ConsumerID: "", RetentionTime: -1}
+	for tp, off := range offsets {
+		req.AddBlock(tp.Topic, tp.Partition, off, 0, "")
+	}
+	resp, err := b.CommitOffset(req)
+	if err != nil {
+		return nil, fmt.Errorf("commit offsets of %s: %w", group, err)
+	}
+	for _, tp := range sortedTPs(offsets) {
+		k, ok := resp.Errors[tp.Topic][tp.Partition]
+		switch {
+		case !ok:
+			e := model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
+			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
+		case k != sarama.ErrNoError:
+			rejected = append(rejected, *kerrError(k, "commit rejected: "+k.Error()).WithPartition(tp).WithGroup(group))
+		}
+	}
+	return rejected, nil
+}
+
+// DeleteOffsets deletes group's commits of the partitions (OffsetDelete), as a
+// restore does for partitions that had no commit before a reset.
+func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
+	if len(tps) == 0 {
+		return nil, nil
+	}
+	b, err := c.coordinator(group)
+	if err != nil {
+		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+	}
+	req := &sarama.DeleteOffsetsRequest{Group: group}
+	for _, tp := range tps {
+		req.AddPartition(tp.Topic, tp.Partition)
+	}
+	resp, err := b.DeleteOffsets(req)
+	if err != nil {
+		return nil, fmt.Errorf("delete offsets of %s: %w", group, err)
+	}
+	if resp.ErrorCode != sarama.ErrNoError && resp.ErrorCode != sarama.ErrGroupIDNotFound {
+		for _, tp := range tps {
+			rejected = append(rejected, *kerrError(resp.ErrorCode, "delete rejected: "+resp.ErrorCode.Error()).WithPartition(tp).WithGroup(group))
+		}
+		return rejected, nil
+	}
+	for _, tp := range tps {
+		if k, ok := resp.Errors[tp.Topic][tp.Partition]; ok && k != sarama.ErrNoError {
+			rejected = append(rejected, *kerrError(k, "delete rejected: "+k.Error()).WithPartition(tp).WithGroup(group))
+		}
+	}
+	return rejected, nil
+}
+
+// Committed reads group's committed offsets (for the read-back after a commit).
+func (c *Client) Committed(ctx context.Context, group string) (map[model.TP]int64, error) {
+	b, err := c.coordinator(group)
+	if err != nil {
+		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+	}
+	g := &model.GroupObservation{Group: group}
+	c.offsetFetch(ctx, b, []*model.GroupObservation{g})
+	if g.Error != nil {
+		return nil, g.Error
+	}
+	return g.Committed, nil
+}

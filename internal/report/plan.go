@@ -1,0 +1,130 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Plan writes a reset plan: Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
+// what the move does, then totals, blockers and, once executed, the result.
+func Plan(w io.Writer, p model.Plan, notes []string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, orDash(p.State), strategyText(p.Strategy))
+	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\t")
+	for _, r := range p.Rows {
+		reason := string(r.Reason)
+		if reason == "" {
+			reason = "blocked"
+		}
+		target := model.Num(r.Target)
+		if r.Target == nil && r.Reason == model.ReasonRestore {
+			target = "(delete)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Group, r.Topic, r.Partition,
+			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), target, reason, Effect(r))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range p.Rows {
+		if n := r.Note(); n != "" {
+			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", TotalsText(p.Totals))
+	if len(p.Blockers) > 0 {
+		fmt.Fprintf(w, "\nBLOCKED: %d reason(s) this plan cannot be executed:\n", len(p.Blockers))
+		for _, b := range p.Blockers {
+			fmt.Fprintf(w, "  [%s] %s\n", b.Kind, b.Message)
+		}
+	}
+	if p.Executed {
+		fmt.Fprintln(w)
+		if p.Backup != nil {
+			fmt.Fprintf(w, "backup:   %s\n", *p.Backup)
+		}
+		if p.Verified != nil {
+			v := "NO: the offsets read back differ from the plan"
+			if *p.Verified {
+				v = "yes: the offsets read back equal the plan"
+			}
+			fmt.Fprintf(w, "verified: %s\n", v)
+		}
+		if len(p.Rejected) > 0 {
+			fmt.Fprintf(w, "rejected by the broker (%d partitions, not written):\n", len(p.Rejected))
+			for _, e := range p.Rejected {
+				fmt.Fprintf(w, "  %s\n", e.Error())
+			}
+		}
+		if p.Undo != nil {
+			fmt.Fprintf(w, "undo:     %s\n", *p.Undo)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// Effect renders what a row does to the group, e.g. "re-reads 3" or "skips 18".
+func Effect(r model.PlanRow) string {
+	var parts []string
+	if r.Duplicates > 0 {
+		parts = append(parts, fmt.Sprintf("re-reads %d", r.Duplicates))
+	}
+	if r.Skipped > 0 {
+		parts = append(parts, fmt.Sprintf("SKIPS %d", r.Skipped))
+	}
+	if r.AlreadyLost > 0 {
+		parts = append(parts, fmt.Sprintf("%d already lost", r.AlreadyLost))
+	}
+	if len(parts) == 0 {
+		if r.Target == nil {
+			return "-"
+		}
+		return "no change"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TotalsText is the plan's one-line banner.
+func TotalsText(t model.Totals) string {
+	return fmt.Sprintf("re-delivers %s records · skips %s · %s already lost · %d partitions",
+		thousands(t.Duplicates), thousands(t.Skipped), thousands(t.AlreadyLost), t.Partitions)
+}
+
+func strategyText(s model.Strategy) string {
+	if s.Raw == "" {
+		return s.Kind.Flag()
+	}
+	return s.Kind.Flag() + " " + s.Raw
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// thousands renders 1234 as "1,234".
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

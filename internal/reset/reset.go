@@ -1,0 +1,135 @@
+// Package reset plans and executes guarded offset resets. It is the one place
+// where the guards live, used by both the CLI and the TUI: nothing is written
+// without an executable plan confirmed by the caller; the group must be Empty (or
+// not exist) when planned and again right before the commit; state is re-read and
+// compared (drift) before the commit; --read-only refuses; a backup is written
+// before the commit or nothing is committed; the commit uses the admin form and
+// never joins the group; the offsets are read back and compared with the plan;
+// and every execution is appended to the audit log.
+package reset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Cluster is what the service needs from a Kafka client (internal/kafka.Client).
+type Cluster interface {
+	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error)
+	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
+	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
+	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
+	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
+}
+
+var _ Cluster = (*kafka.Client)(nil)
+
+// Service plans and executes resets on one cluster.
+type Service struct {
+	Cluster Cluster
+	// ClusterName names the cluster in the audit log (bootstrap addresses).
+	ClusterName string
+	ReadOnly    bool
+	// BackupDir holds backups and the audit log ("" = the default state dir).
+	BackupDir string
+	// UndoCommand renders the command that restores a backup.
+	UndoCommand func(group, backup string) string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// User names who ran the reset in the audit log (default: the OS user).
+	User string
+	// beforeCommit, when set (tests), runs after the plan was confirmed and
+	// before the state is re-read.
+	beforeCommit func()
+}
+
+// timestampBudget bounds the bytes fetched to show target-record timestamps.
+const timestampBudget = 1 << 20
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Plan reads the group's state and makes the plan. It returns an error only when
+// the state cannot be read; what forbids executing is in the plan's blockers.
+func (s *Service) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	in, err := s.read(ctx, group, scopeTopics(scope, st), st)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	p := model.MakePlan(scope, st, in)
+	if ts := s.targetTimestamps(ctx, p); len(ts) > 0 {
+		in.TargetTimestamps = ts
+		p = model.MakePlan(scope, st, in)
+	}
+	return p, nil
+}
+
+func (s *Service) read(ctx context.Context, group string, topics []string, st model.Strategy) (model.PlanInput, error) {
+	var at time.Time
+	if st.Kind == model.ToDatetime || st.Kind == model.ByDuration {
+		at = st.Time
+	}
+	in, err := s.Cluster.ReadPlanInput(ctx, group, topics, at)
+	if err != nil {
+		return model.PlanInput{}, fmt.Errorf("read the state of group %s: %w", group, err)
+	}
+	in.ReadOnly = s.ReadOnly
+	return in, nil
+}
+
+func (s *Service) targetTimestamps(ctx context.Context, p model.Plan) map[model.TPO]time.Time {
+	var want []model.TPO
+	for _, r := range p.Rows {
+		if r.Target != nil && r.High != nil && *r.Target < *r.High {
+			want = append(want, model.TPO{TP: r.TP(), Offset: *r.Target})
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	return s.Cluster.TargetTimestamps(ctx, want, timestampBudget)
+}
+
+// scopeTopics lists the topics a plan reads: the scope's, or the file's; none
+// means every topic with a commit (--all-topics).
+func scopeTopics(scope model.Scope, st model.Strategy) []string {
+	var out []string
+	add := func(t string) {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if st.Kind.FromFileKind() {
+		for _, r := range st.File {
+			add(r.Topic)
+		}
+		return out
+	}
+	if scope.AllTopics {
+		return nil
+	}
+	for _, t := range scope.Topics {
+		add(t.Topic)
+	}
+	return out
+}
+
+// planTopics lists the topics of a plan's rows.
+func planTopics(p model.Plan) []string {
+	var out []string
+	for _, r := range p.Rows {
+		if !slices.Contains(out, r.Topic) {
+			out = append(out, r.Topic)
+		}
+	}
+	return out
+}

@@ -1,0 +1,305 @@
+package reset
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/demo"
+	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// env is a demo cluster, a service on it, an independent admin client (franz-go)
+// to read the truth, and a counter of OffsetCommit and OffsetDelete requests.
+type env struct {
+	d       *demo.Cluster
+	svc     *Service
+	adm     *kadm.Client
+	commits *kfake.FaultHandle
+	deletes *kfake.FaultHandle
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	d, err := demo.Start(context.Background(), demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	c, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	cl, err := kgo.NewClient(kgo.SeedBrokers(d.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	e := &env{d: d, adm: kadm.NewClient(cl),
+		svc: &Service{Cluster: c, ClusterName: "test", BackupDir: t.TempDir(),
+			UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }},
+		commits: d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Observe: true, Count: -1}),
+		deletes: d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetDelete}, Observe: true, Count: -1}),
+	}
+	return e
+}
+
+// truth reads a group's commits with franz-go, not with internal/kafka.
+func (e *env) truth(t *testing.T, group string) map[model.TP]int64 {
+	t.Helper()
+	resp, err := e.adm.FetchOffsets(context.Background(), group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[model.TP]int64{}
+	resp.Each(func(o kadm.OffsetResponse) {
+		if o.Err == nil && o.At >= 0 {
+			out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
+		}
+	})
+	return out
+}
+
+func mustScope(t *testing.T, all bool, topics ...string) model.Scope {
+	t.Helper()
+	s, err := model.NewScope(all, topics, model.ToOffset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func strategy(t *testing.T, k model.StrategyKind, v string) model.Strategy {
+	t.Helper()
+	st, err := model.ParseStrategy(k, v, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func tp(topic string, p int32) model.TP { return model.TP{Topic: topic, Partition: p} }
+
+func TestExecuteSetsPlannedOffsets(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, false, "shipments"), strategy(t, model.ToOffset, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Executable() || p.Totals.Duplicates != 2 || p.Rows[0].TargetTimestamp == nil {
+		t.Fatalf("plan: %+v", p)
+	}
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Applied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Backup == nil || res.Plan.Undo == nil {
+		t.Fatalf("result: %+v", res)
+	}
+	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 1 {
+		t.Errorf("committed after reset = %d, want 1", got)
+	}
+	b, err := os.ReadFile(*res.Plan.Backup)
+	if err != nil || string(b) != "shipments,0,3\n" {
+		t.Errorf("backup = %q (%v), want the previous offset", b, err)
+	}
+	log, err := os.ReadFile(filepath.Join(e.svc.BackupDir, "audit.log"))
+	if err != nil || strings.Count(string(log), "\n") != 1 || !strings.Contains(string(log), `"result":"applied"`) {
+		t.Errorf("audit log = %q (%v)", log, err)
+	}
+}
+
+func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "billing", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Executable() || p.Blockers[0].Kind != model.BlockGroupNotEmpty || !strings.Contains(p.Blockers[0].Message, "offsettui-demo-billing") {
+		t.Fatalf("blockers = %+v; want group-not-empty naming the member", p.Blockers)
+	}
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Refused || res.Plan.Executed {
+		t.Errorf("outcome %s executed %v", res.Outcome, res.Plan.Executed)
+	}
+	if n := e.commits.Hits(); n != 0 {
+		t.Errorf("%d OffsetCommit requests reached the broker, want 0", n)
+	}
+	if got := e.truth(t, "billing")[tp("orders", 0)]; got != 95 {
+		t.Errorf("billing orders-0 = %d, want 95 untouched", got)
+	}
+}
+
+func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "r11-trace", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc.beforeCommit = func() {
+		o := kadm.Offsets{}
+		o.Add(kadm.Offset{Topic: "r11.trace", Partition: 0, At: 7, LeaderEpoch: -1})
+		if _, err := e.adm.CommitOffsets(ctx, "r11-trace", o); err != nil {
+			t.Error(err)
+		}
+	}
+	before := e.commits.Hits()
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Refused || res.Plan.Executed || res.Plan.Backup != nil {
+		t.Fatalf("result: %+v", res)
+	}
+	drift := false
+	for _, b := range res.Plan.Blockers {
+		drift = drift || (b.Kind == model.BlockDrift && strings.Contains(b.Message, "5 to 7"))
+	}
+	if !drift {
+		t.Errorf("blockers %+v; want drift naming 5 to 7", res.Plan.Blockers)
+	}
+	if n := e.commits.Hits() - before; n != 1 { // the test's own commit only
+		t.Errorf("%d OffsetCommit requests after the plan, want only the test's 1", n)
+	}
+	if got := e.truth(t, "r11-trace")[tp("r11.trace", 0)]; got != 7 {
+		t.Errorf("committed = %d, want 7 (the concurrent commit, untouched)", got)
+	}
+}
+
+func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	before := e.truth(t, "audit-export")
+	if _, has := before[tp("orders", 5)]; has {
+		t.Fatal("demo changed: audit-export orders-5 should have no commit")
+	}
+	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, model.ToLatest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Applied {
+		t.Fatalf("reset: %+v", res)
+	}
+	if got := e.truth(t, "audit-export")[tp("orders", 5)]; got != 100 {
+		t.Fatalf("orders-5 after to-latest = %d, want 100", got)
+	}
+	f, err := os.Open(*res.Plan.Backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := model.FileStrategy(model.Restore, *res.Plan.Backup, f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := e.svc.Plan(ctx, "audit-export", model.Scope{}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rres := e.svc.Execute(ctx, rp)
+	if rres.Outcome != Applied {
+		t.Fatalf("restore: %+v", rres)
+	}
+	after := e.truth(t, "audit-export")
+	if len(after) != len(before) {
+		t.Errorf("after restore %v, want %v", after, before)
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s = %d after restore, want %d", k, after[k], v)
+		}
+	}
+	if e.deletes.Hits() != 1 {
+		t.Errorf("OffsetDelete requests = %d, want 1", e.deletes.Hits())
+	}
+}
+
+func TestReadOnlyRefuses(t *testing.T) {
+	e := newEnv(t)
+	e.svc.ReadOnly = true
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Executable() {
+		t.Fatal("read-only plan is executable")
+	}
+	p.Blockers = nil // even a plan forced past the planner's blocker is refused
+	if res := e.svc.Execute(ctx, p); res.Outcome != Refused || res.Plan.Executed {
+		t.Errorf("outcome %s", res.Outcome)
+	}
+	if e.commits.Hits() != 0 {
+		t.Errorf("OffsetCommit sent in read-only mode")
+	}
+}
+
+func TestUnwritableBackupMeansNoCommit(t *testing.T) {
+	e := newEnv(t)
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.svc.BackupDir = filepath.Join(file, "backups")
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Refused || res.Plan.Executed || e.commits.Hits() != 0 {
+		t.Errorf("outcome %s executed %v commits %d; want refused with nothing sent", res.Outcome, res.Plan.Executed, e.commits.Hits())
+	}
+	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 3 {
+		t.Errorf("committed = %d, want 3", got)
+	}
+}
+
+func TestPartlyRejectedCommitIsReported(t *testing.T) {
+	e := newEnv(t)
+	e.d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Topic: "orders", Partitions: []int32{3},
+		Err: kerr.TopicAuthorizationFailed, Count: -1})
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, model.ToLatest, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != PartlyApplied || res.Outcome.ExitCode() != 4 {
+		t.Fatalf("outcome %s, want partly-applied", res.Outcome)
+	}
+	if len(res.Plan.Rejected) != 1 || *res.Plan.Rejected[0].Partition != 3 || res.Plan.Rejected[0].Kind != model.KindDenied {
+		t.Errorf("rejected = %+v, want orders-3 denied", res.Plan.Rejected)
+	}
+	if res.Plan.Verified == nil || *res.Plan.Verified {
+		t.Errorf("verified = %v, want false (orders-3 kept 70)", res.Plan.Verified)
+	}
+	truth := e.truth(t, "audit-export")
+	if truth[tp("orders", 3)] != 70 || truth[tp("orders", 0)] != 100 {
+		t.Errorf("truth = %v; want orders-3 untouched at 70 and orders-0 at 100", truth)
+	}
+}
+
+// TestAdminCommitOnLiveGroupRejectedByBroker: even a commit that skipped every
+// offsettui guard cannot land on a live group, because it uses the admin form.
+func TestAdminCommitOnLiveGroupRejectedByBroker(t *testing.T) {
+	e := newEnv(t)
+	rej, err := e.svc.Cluster.CommitOffsets(context.Background(), "billing", map[model.TP]int64{tp("orders", 0): 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rej) != 1 || rej[0].Code == nil || *rej[0].Code != "UNKNOWN_MEMBER_ID" {
+		t.Errorf("rejected = %+v, want UNKNOWN_MEMBER_ID", rej)
+	}
+	if got := e.truth(t, "billing")[tp("orders", 0)]; got != 95 {
+		t.Errorf("billing orders-0 = %d, want 95", got)
+	}
+}

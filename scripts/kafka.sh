@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# A real single-node Apache Kafka broker (KRaft, combined broker+controller) for offsettui's
+# integration tests, run from Maven Central jars: no Docker, only java 17 and mvn.
+#
+#   scripts/kafka.sh start               fetch jars (once), format a fresh log dir, start, wait
+#   scripts/kafka.sh stop                stop the broker and remove its state dir (idempotent)
+#   scripts/kafka.sh env                 print the exports the Go tests read
+#   scripts/kafka.sh tool MAIN args...   run a Kafka CLI main class (stdout clean, logs on stderr)
+#   scripts/kafka.sh status              say whether the broker is running
+#   scripts/kafka.sh fetch               only fetch the jars
+#
+# Environment (all optional):
+#   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.1.1)
+#   OFFSETTUI_KAFKA_PORT           PLAINTEXT port on 127.0.0.1 (default 39092; controller = port+1)
+#   OFFSETTUI_KAFKA_HOME           jar cache (default ~/.cache/offsettui-kafka); jars in <home>/<version>/lib
+#   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
+#   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
+#   OFFSETTUI_KAFKA_EXTRA_CONFIG   extra server.properties lines, appended last (newline separated)
+#   JAVA_HOME                      java to use (default: java on PATH)
+#
+# Typical use:
+#   scripts/kafka.sh start && eval "$(scripts/kafka.sh env)" && go test ./... ; scripts/kafka.sh stop
+#   scripts/kafka.sh tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+#       --bootstrap-server 127.0.0.1:39092 --list
+set -euo pipefail
+
+SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
+REPO_DIR="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
+KAFKA_CONF_DIR="$REPO_DIR/test/kafka"
+POM="$KAFKA_CONF_DIR/pom.xml"
+BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
+TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
+
+VERSION="${OFFSETTUI_KAFKA_VERSION:-4.1.1}"
+HOST=127.0.0.1
+PORT="${OFFSETTUI_KAFKA_PORT:-39092}"
+if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
+  echo "kafka.sh: OFFSETTUI_KAFKA_PORT must be a port number below 65535, got '$PORT'" >&2
+  exit 2
+fi
+CONTROLLER_PORT=$((PORT + 1))
+BOOTSTRAP="$HOST:$PORT"
+CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
+LIB="$CACHE_HOME/$VERSION/lib"
+STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
+PIDFILE="$STATE/broker.pid"
+START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-60}"
+if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
+# Short-lived CLI JVMs start noticeably faster with these; they change nothing else.
+TOOL_JAVA_OPTS=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto)
+
+log() { echo "kafka.sh: $*" >&2; }
+die() { echo "kafka.sh: error: $*" >&2; exit 1; }
+now() { echo "${EPOCHREALTIME:-$(date +%s.%N)}"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+need() {
+  command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH ($2)"
+}
+
+# fetch_jars: copy the broker, tool and log4j jars into $LIB once. The lib dir is rebuilt when
+# test/kafka/pom.xml changes (its sha256 is kept in lib/.complete).
+fetch_jars() {
+  local sum tmp t0
+  sum="$(sha256sum "$POM" | cut -d' ' -f1)"
+  if [[ -f "$LIB/.complete" && "$(cat "$LIB/.complete")" == "$sum" ]]; then
+    return 0
+  fi
+  need mvn "needed once to fetch the Kafka jars from Maven Central"
+  mkdir -p "$CACHE_HOME/$VERSION"
+  tmp="$(mktemp -d "$CACHE_HOME/$VERSION/lib.tmp.XXXXXX")"
+  chmod 755 "$tmp"
+  t0="$(now)"
+  log "fetching Kafka $VERSION jars into $LIB (mvn dependency:copy-dependencies) ..."
+  # Debian's mvn prints colour escapes on stdout even with -q -B: keep all of it off our stdout.
+  if ! mvn -q -B -f "$POM" -Dkafka.version="$VERSION" \
+      dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
+    cat "$tmp.mvn.log" >&2
+    rm -rf "$tmp" "$tmp.mvn.log"
+    die "mvn could not fetch the Kafka $VERSION jars (see above)"
+  fi
+  rm -f "$tmp.mvn.log"
+  ls "$tmp"/kafka_2.13-*.jar "$tmp"/kafka-tools-*.jar >/dev/null 2>&1 \
+    || { rm -rf "$tmp"; die "mvn finished but kafka_2.13/kafka-tools jars are missing"; }
+  echo "$sum" >"$tmp/.complete"
+  rm -rf "$LIB"
+  mv "$tmp" "$LIB"
+  log "fetched $(find "$LIB" -name '*.jar' | wc -l) jars in $(elapsed "$t0")s"
+}
+
+# tool_cmd MAIN args...: the command line of a Kafka CLI main class with the jars and the
+# tools' log4j config (log output at WARN+ on stderr only).
+tool_cmd=()
+set_tool_cmd() {
+  tool_cmd=("$JAVA" "${TOOL_JAVA_OPTS[@]}" -Dlog4j2.configurationFile="$TOOLS_LOG4J" -cp "$LIB/*" "$@")
+}
+run_tool() {
+  set_tool_cmd "$@"
+  "${tool_cmd[@]}"
+}
+
+# The pid from the pid file, if that process is alive and is our broker.
+broker_pid() {
+  local pid
+  [[ -f "$PIDFILE" ]] || return 1
+  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  # Guard against a recycled pid: it must be a kafka.Kafka started with our config.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $STATE/server.properties" || return 1
+  echo "$pid"
+}
+
+# The state dir is removed by start and stop: only ever one that this script created (marked).
+remove_state() {
+  [[ -e "$STATE" ]] || return 0
+  [[ -f "$STATE/.offsettui-kafka-state" ]] \
+    || die "refusing to remove $STATE: not a state dir made by kafka.sh (no .offsettui-kafka-state)"
+  rm -rf "$STATE"
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
+}
+
+write_config() {
+  cat >"$STATE/server.properties" <<EOF
+# Generated by scripts/kafka.sh for offsettui's integration tests. One combined KRaft node.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
+listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$HOST:$PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+log.dirs=$STATE/data
+
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+auto.create.topics.enable=false
+
+# Internal topics on a single node.
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=3
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=3
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.num.partitions=3
+
+# Groups. Both protocols are on by default in Kafka 4.x (classic and consumer, KIP-848);
+# stated here so the tests do not depend on a default.
+group.coordinator.rebalance.protocols=classic,consumer
+group.initial.rebalance.delay.ms=0
+# Let tests use short session timeouts: classic clients via session.timeout.ms, consumer-protocol
+# groups via the per-group configs consumer.session.timeout.ms / consumer.heartbeat.interval.ms
+# (kafka.admin.ConfigCommand --entity-type groups). Broker defaults themselves are unchanged.
+group.min.session.timeout.ms=1000
+group.consumer.min.session.timeout.ms=1000
+group.consumer.min.heartbeat.interval.ms=500
+
+# Fast retention for tests: a topic with a tiny retention.ms empties within about a second.
+log.retention.check.interval.ms=1000
+log.initial.task.delay.ms=0
+log.segment.delete.delay.ms=1000
+EOF
+  if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
+    printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG" >>"$STATE/server.properties"
+  fi
+}
+
+show_logs() {
+  local f
+  for f in "$STATE/server.log" "$STATE/broker.out"; do
+    if [[ -s "$f" ]]; then
+      echo "----- last 40 lines of $f -----" >&2
+      tail -n 40 "$f" >&2
+    fi
+  done
+}
+
+# A real protocol round trip: ApiVersions to the broker listener (BrokerApiVersionsCommand).
+# A short admin timeout per attempt; the caller loops.
+probe() {
+  local out
+  out="$(run_tool org.apache.kafka.tools.BrokerApiVersionsCommand \
+           --bootstrap-server "$BOOTSTRAP" --command-config "$STATE/probe.properties" 2>/dev/null)" \
+    || return 1
+  grep -q "^$HOST:$PORT (id: 1 rack: null" <<<"$out"
+}
+
+cmd_start() {
+  local pid t0 cluster_id i
+  need "$JAVA" "Kafka needs a Java 17+ runtime"
+  if pid="$(broker_pid)"; then
+    die "a broker is already running on $BOOTSTRAP (pid $pid, state $STATE); run '$0 stop' first"
+  fi
+  port_in_use "$PORT" && die "port $PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
+  port_in_use "$CONTROLLER_PORT" && die "controller port $CONTROLLER_PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
+
+  fetch_jars
+
+  remove_state
+  mkdir -p "$STATE/data"
+  touch "$STATE/.offsettui-kafka-state"
+  write_config
+  printf 'request.timeout.ms=2000\ndefault.api.timeout.ms=3000\nsocket.connection.setup.timeout.ms=1000\nsocket.connection.setup.timeout.max.ms=1000\n' \
+    >"$STATE/probe.properties"
+
+  t0="$(now)"
+  cluster_id="$(run_tool kafka.tools.StorageTool random-uuid)" || die "StorageTool random-uuid failed"
+  run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" \
+    >"$STATE/format.out" 2>&1 || { cat "$STATE/format.out" >&2; die "StorageTool format failed"; }
+
+  # setsid: the broker must outlive this script (and the shell that ran it).
+  local launcher=()
+  command -v setsid >/dev/null 2>&1 && launcher=(setsid)
+  "${launcher[@]}" "$JAVA" -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$STATE" \
+    -cp "$LIB/*" kafka.Kafka "$STATE/server.properties" \
+    </dev/null >"$STATE/broker.out" 2>&1 &
+  pid=$!
+  echo "$pid" >"$PIDFILE"
+
+  local deadline=$((SECONDS + START_TIMEOUT))
+  while :; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      show_logs
+      rm -f "$PIDFILE"
+      die "the broker exited during startup (state dir $STATE)"
+    fi
+    if port_in_use "$PORT" && probe; then
+      break
+    fi
+    if ((SECONDS >= deadline)); then
+      show_logs
+      kill -KILL "$pid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      rm -f "$PIDFILE"
+      die "the broker did not answer on $BOOTSTRAP within ${START_TIMEOUT}s (killed it; state dir $STATE)"
+    fi
+    sleep 0.3
+  done
+  log "Kafka $VERSION up on $BOOTSTRAP (pid $pid, cluster $cluster_id) after $(elapsed "$t0")s; state in $STATE"
+}
+
+cmd_stop() {
+  local pid i
+  if pid="$(broker_pid)"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 150; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "broker (pid $pid) still running after 15s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+      done
+    fi
+    log "stopped broker (pid $pid)"
+  fi
+  remove_state
+}
+
+cmd_env() {
+  echo "export OFFSETTUI_IT_BOOTSTRAP=$BOOTSTRAP"
+  echo "export OFFSETTUI_KAFKA_LIB=$LIB"
+  echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
+}
+
+cmd_status() {
+  local pid
+  if pid="$(broker_pid)"; then
+    echo "running: $BOOTSTRAP (pid $pid, state $STATE)"
+  else
+    echo "not running ($BOOTSTRAP)"
+    return 1
+  fi
+}
+
+usage() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+}
+
+main() {
+  [[ $# -ge 1 ]] || usage
+  local cmd="$1"
+  shift
+  case "$cmd" in
+    start) cmd_start ;;
+    stop) cmd_stop ;;
+    env) cmd_env ;;
+    status) cmd_status ;;
+    fetch) fetch_jars ;;
+    tool)
+      [[ $# -ge 1 ]] || die "usage: $0 tool <MainClass> [args...]"
+      fetch_jars
+      set_tool_cmd "$@"
+      # exec: signals (kill PID, Ctrl-C) reach the JVM itself, so e.g. a console consumer
+      # closes cleanly and commits, and no orphan JVM is left behind.
+      exec "${tool_cmd[@]}"
+      ;;
+    -h | --help | help) usage ;;
+    *) echo "kafka.sh: unknown command '$cmd'" >&2; usage ;;
+  esac
+}
+
+main "$@"

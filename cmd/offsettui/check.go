@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
+	"github.com/spf13/pflag"
+)
+
+func runCheck(args []string) int { return checkCommand(args, os.Stdout, os.Stderr) }
+
+// checkCommand is `offsettui check`: the fail-closed start-up proof for one
+// group. Exit 0 when every partition passes, 1 when one fails, 2 when the proof
+// is incomplete or the input is bad (2 outranks 1).
+func checkCommand(args []string, stdout, stderr io.Writer) int {
+	var (
+		c       common
+		groups  []string
+		topics  []string
+		window  string
+		assume  string
+		fs      = pflag.NewFlagSet("check", pflag.ContinueOnError)
+		badFlag = func(format string, a ...any) int {
+			fmt.Fprintf(stderr, "offsettui check: "+format+"\n", a...)
+			return exitBadInput
+		}
+	)
+	c.register(fs)
+	fs.StringArrayVar(&groups, "group", nil, "the consumer group to prove (required, once)")
+	fs.StringArrayVar(&topics, "topic", nil, "check every partition of this topic, with or without a commit (repeatable); default: the group's partitions")
+	fs.StringVar(&window, "recovery-window", "0s", "how long the service may be down and still resume without loss (Go or ISO-8601 duration; 0 = none)")
+	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "the consumer's auto.offset.reset: earliest, latest (the Kafka client default) or none")
+	if ok, code := parseFlags(fs, &c, args); !ok {
+		return code
+	}
+	if len(groups) != 1 || strings.TrimSpace(groups[0]) == "" {
+		return badFlag("--group: pass exactly one consumer group to prove (got %d)", len(groups))
+	}
+	for _, t := range topics {
+		if strings.TrimSpace(t) == "" {
+			return badFlag("--topic: empty topic name")
+		}
+	}
+	opts := model.CheckOptions{Topics: topics, RiskWindow: c.riskWindowD}
+	var err error
+	if opts.RecoveryWindow, err = model.ParseDuration(window); err != nil {
+		return badFlag("--recovery-window: %v", err)
+	}
+	if opts.RecoveryWindow < 0 {
+		return badFlag("--recovery-window: must not be negative, got %q", window)
+	}
+	if opts.AssumeReset, err = model.ParseAssumeReset(assume); err != nil {
+		return badFlag("--assume-reset: %v", err)
+	}
+	group := groups[0]
+
+	ctx := context.Background()
+	s, err := c.connect(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
+		if errors.Is(err, errBadInput) {
+			return exitBadInput
+		}
+		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot connect: "+err.Error()))
+	}
+	defer s.close()
+	snap, err := s.client.Snapshot(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
+		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget})
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
+		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot read the cluster: "+err.Error()))
+	}
+	return emitCheck(stdout, stderr, c.output, model.Check(snap, group, opts))
+}
+
+// emitCheck writes the result and returns its exit code; an output that cannot
+// be written leaves the proof incomplete.
+func emitCheck(stdout, stderr io.Writer, output string, r model.CheckResult) int {
+	var err error
+	if output == "json" {
+		err = writeJSON(stdout, r)
+	} else {
+		err = report.Check(stdout, r)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui check: write output: %v\n", err)
+		return exitBadInput
+	}
+	return r.ExitCode
+}

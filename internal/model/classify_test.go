@@ -1,0 +1,204 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+var now = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+
+func i64(v int64) *int64 { return &v }
+
+func topic(policy string, retentionMs int64) *Topic {
+	return &Topic{Topic: "t", Partitions: 1, CleanupPolicy: policy, RetentionMs: i64(retentionMs), RetentionBytes: i64(-1)}
+}
+
+// TestClassifyBoundaries walks every boundary of KAFKA-NOTES.md's status table.
+func TestClassifyBoundaries(t *testing.T) {
+	day := int64(24 * time.Hour / time.Millisecond)
+	week := 7 * day
+	// Risk offset 50: records below 50 are older than now − retention + window.
+	offs := PartitionOffsets{Low: i64(10), High: i64(100), LastStable: i64(100), RiskOffset: i64(50)}
+	cases := []struct {
+		name      string
+		committed *int64
+		offs      PartitionOffsets
+		topic     *Topic
+		want      Status
+		lag       *int64
+		lost      *int64
+		beyond    *int64
+	}{
+		{"committed = low-1 is expired", i64(9), offs, topic("delete", week), StatusExpired, i64(91), i64(1), nil},
+		{"committed far below low", i64(0), offs, topic("delete", week), StatusExpired, i64(100), i64(10), nil},
+		{"committed = low, old record, is at-risk", i64(10), offs, topic("delete", week), StatusAtRisk, i64(90), nil, nil},
+		{"committed = risk-1 is at-risk", i64(49), offs, topic("delete", week), StatusAtRisk, i64(51), nil, nil},
+		{"committed = risk offset is ok", i64(50), offs, topic("delete", week), StatusOK, i64(50), nil, nil},
+		{"committed = high is ok with lag 0", i64(100), offs, topic("delete", week), StatusOK, i64(0), nil, nil},
+		{"committed = high+1 is ahead", i64(101), offs, topic("delete", week), StatusAhead, i64(-1), nil, i64(1)},
+		{"no commit, low > 0 is missing", nil, offs, topic("delete", week), StatusMissing, nil, nil, nil},
+		{"no commit, low = 0 is missing", nil, PartitionOffsets{Low: i64(0), High: i64(5), RiskOffset: i64(0)}, topic("delete", week), StatusMissing, nil, nil, nil},
+		{"compact-only is never at-risk", i64(10), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("compact", week), StatusOK, i64(90), nil, nil},
+		{"compact,delete can be at-risk", i64(10), offs, topic("compact,delete", week), StatusAtRisk, i64(90), nil, nil},
+		{"retention -1 is never at-risk", i64(10), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("delete", -1), StatusOK, i64(90), nil, nil},
+		{"no record after the threshold: all at risk", i64(99), PartitionOffsets{Low: i64(10), High: i64(100), RiskOffset: i64(-1)}, topic("delete", week), StatusAtRisk, i64(1), nil, nil},
+		{"risk lookup missing is unknown", i64(20), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("delete", week), StatusUnknown, i64(80), nil, nil},
+		{"topic configs missing is unknown", i64(20), offs, nil, StatusUnknown, i64(80), nil, nil},
+		{"topic config error is unknown", i64(20), offs, &Topic{Topic: "t", Error: &Error{Kind: KindDenied, Message: "no"}}, StatusUnknown, i64(80), nil, nil},
+		{"expired is known without configs", i64(5), offs, nil, StatusExpired, i64(95), i64(5), nil},
+		{"watermark error is unknown", i64(20), PartitionOffsets{Error: &Error{Kind: KindTimeout, Message: "slow"}}, topic("delete", week), StatusUnknown, nil, nil, nil},
+		{"high missing is unknown", i64(20), PartitionOffsets{Low: i64(0)}, topic("delete", week), StatusUnknown, nil, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := Classify(PartitionInput{Committed: c.committed, Offsets: c.offs, Topic: c.topic, Now: now})
+			if p.Status != c.want {
+				t.Errorf("status = %v, want %v", p.Status, c.want)
+			}
+			for _, f := range []struct {
+				name      string
+				got, want *int64
+			}{{"lag", p.Lag, c.lag}, {"lost", p.Lost, c.lost}, {"beyond", p.Beyond, c.beyond}} {
+				if (f.got == nil) != (f.want == nil) || (f.got != nil && *f.got != *f.want) {
+					t.Errorf("%s = %v, want %v", f.name, Num(f.got), Num(f.want))
+				}
+			}
+			if p.Status == StatusUnknown && c.offs.Error != nil && p.Error == nil {
+				t.Errorf("unknown without its error")
+			}
+		})
+	}
+}
+
+// TestAtRiskAroundTheWindowEdge derives the risk offset from record timestamps the
+// way a broker's timestamp lookup would, and checks records just inside and just
+// outside now − retention + window.
+func TestAtRiskAroundTheWindowEdge(t *testing.T) {
+	ret := 72 * time.Hour
+	window := 24 * time.Hour
+	top := Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(ret.Milliseconds())}
+	edge, ok := RiskThreshold(top, now, window)
+	if !ok || !edge.Equal(now.Add(-48*time.Hour)) {
+		t.Fatalf("threshold = %v, %v; want now-48h", edge, ok)
+	}
+	for _, c := range []struct {
+		name string
+		ts   time.Time
+		want Status
+	}{
+		{"a millisecond older than the edge", edge.Add(-time.Millisecond), StatusAtRisk},
+		{"exactly at the edge (expires exactly at the window's end)", edge, StatusOK},
+		{"a millisecond newer than the edge", edge.Add(time.Millisecond), StatusOK},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// Offsets 0..9; the record at 5 has ts; earlier ones are older, later newer.
+			risk := int64(5)
+			if c.ts.Before(edge) {
+				risk = 6 // the first record at or after the edge is the next one
+			}
+			ts := c.ts
+			p := Classify(PartitionInput{Committed: i64(5), Offsets: PartitionOffsets{Low: i64(0), High: i64(10), RiskOffset: &risk},
+				Topic: &top, CommittedTimestamp: &ts, Now: now})
+			if p.Status != c.want {
+				t.Errorf("status = %v, want %v", p.Status, c.want)
+			}
+			wantExp := ts.Add(ret).Sub(now).Milliseconds()
+			if p.ExpiresInMs == nil || *p.ExpiresInMs != wantExp {
+				t.Errorf("expiresIn = %v, want %d", Num(p.ExpiresInMs), wantExp)
+			}
+			if p.TimeLagMs == nil || *p.TimeLagMs != now.Sub(ts).Milliseconds() {
+				t.Errorf("timeLag = %v", Num(p.TimeLagMs))
+			}
+		})
+	}
+}
+
+func TestAssembleRollupsAndPartitionSet(t *testing.T) {
+	tp := func(p int32) TP { return TP{"orders", p} }
+	obs := Observation{
+		TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+		Topics: map[string]Topic{"orders": {Topic: "orders", Partitions: 4, CleanupPolicy: "delete", RetentionMs: i64(-1)},
+			"other": {Topic: "other", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1)}},
+		Offsets: map[TP]PartitionOffsets{
+			tp(0): {Low: i64(0), High: i64(10)}, tp(1): {Low: i64(5), High: i64(10)},
+			tp(2): {Low: i64(0), High: i64(10)}, tp(3): {Low: i64(0), High: i64(10)},
+			{"other", 1}: {Low: i64(0), High: i64(3)},
+		},
+		Groups: []GroupObservation{
+			{Group: "a", State: "Empty", Committed: map[TP]int64{tp(0): 4, tp(1): 2, tp(2): 30}},
+			{Group: "b", State: "Stable", Committed: map[TP]int64{},
+				Members: []Member{{MemberRef: MemberRef{MemberID: "m"}, Assignments: []Assignment{{Topic: "other", Partitions: []int32{1}}}}}},
+			{Group: "c", State: "Empty", Error: &Error{Kind: KindDenied, Message: "no"}},
+		},
+	}
+	s := Assemble(obs, AssembleOptions{})
+	if len(s.Groups) != 3 || s.Groups[0].Group != "c" || s.Groups[1].Group != "a" || s.Groups[2].Group != "b" {
+		t.Fatalf("order = %v; want c (unknown), a (expired), b (missing)", []string{s.Groups[0].Group, s.Groups[1].Group, s.Groups[2].Group})
+	}
+	a := s.Groups[1]
+	if len(a.Partitions) != 4 {
+		t.Fatalf("a has %d partitions; want 4 (3 commits + the other partition of orders)", len(a.Partitions))
+	}
+	if a.TotalLag != 14 {
+		t.Errorf("totalLag = %d, want 14 (6 + 8; the ahead partition's -20 is not summed)", a.TotalLag)
+	}
+	if a.Counts[StatusExpired] != 1 || a.Counts[StatusAhead] != 1 || a.Counts[StatusMissing] != 1 || a.Counts[StatusOK] != 1 {
+		t.Errorf("counts = %v", a.Counts)
+	}
+	if a.OffsetsExpireAfterMs == nil || *a.OffsetsExpireAfterMs != 10080*60000 {
+		t.Errorf("offsetsExpireAfterMs = %v", Num(a.OffsetsExpireAfterMs))
+	}
+	b := s.Groups[2]
+	if len(b.Partitions) != 1 || b.Partitions[0].Status != StatusMissing || b.Partitions[0].Member == nil || b.OffsetsExpireAfterMs != nil {
+		t.Errorf("b = %+v", b)
+	}
+	if c := s.Groups[0]; c.WorstStatus != StatusUnknown || len(c.Partitions) != 0 {
+		t.Errorf("c = %+v", c)
+	}
+	if f := Assemble(obs, AssembleOptions{Topics: []string{"other"}}); len(f.Groups) != 1 || f.Groups[0].Group != "b" {
+		t.Errorf("--topic other keeps %d groups", len(f.Groups))
+	}
+}
+
+// TestSnapshotJSONShape checks the conventions of INTERFACE.md: nulls are written,
+// lists are [] and times are UTC with milliseconds.
+func TestSnapshotJSONShape(t *testing.T) {
+	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)),
+		Groups: []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
+		Topics: map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
+		Offsets: map[TP]PartitionOffsets{{"t", 0}: {Low: i64(0), High: i64(1)}},
+	}, AssembleOptions{})
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{
+		`"takenAt":"2026-11-29T07:53:36.123Z"`, `"members":[]`, `"errors":[]`, `"offsetsRetentionMinutes":null`,
+		`"counts":{"ok":1}`, `"lost":null`, `"committedTimestamp":null`, `"member":null`, `"error":null`,
+		`"worstStatus":"ok"`, `"timeLagMs":0`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("JSON lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"90s": 90 * time.Second, "36h": 36 * time.Hour, "PT36H": 36 * time.Hour, "P3D": 72 * time.Hour,
+		"pt1.5s": 1500 * time.Millisecond, "-PT1M": -time.Minute, "P1DT2H3M4S": 26*time.Hour + 3*time.Minute + 4*time.Second,
+	} {
+		got, err := ParseDuration(in)
+		if err != nil || got != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "P", "PT", "P1Y", "P1W", "PT1H2H", "PTM", "3 days", "P1.5D", "PT1e3S"} {
+		if _, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) accepted", bad)
+		}
+	}
+}

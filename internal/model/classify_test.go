@@ -166,8 +166,8 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 // lists are [] and times are UTC with milliseconds.
 func TestSnapshotJSONShape(t *testing.T) {
 	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)),
-		Groups: []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
-		Topics: map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
+		Groups:  []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
+		Topics:  map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{{"t", 0}: {Low: i64(0), High: i64(1)}},
 	}, AssembleOptions{})
 	b, err := json.Marshal(s)

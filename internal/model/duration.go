@@ -62,7 +62,7 @@ func parseISODuration(s string) (time.Duration, error) {
 	}
 	total += t
 	ns := total * 1e9
-	if ns > math.MaxInt64 {
+	if ns >= math.MaxInt64 {
 		return 0, fmt.Errorf("too long")
 	}
 	d := time.Duration(math.Round(ns))

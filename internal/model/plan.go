@@ -1,0 +1,374 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Reset planning. MakePlan computes, for a scope and a strategy, the offsets
+// kafka-consumer-groups --reset-offsets would commit (KAFKA-NOTES.md), what each
+// move does to the group (duplicates, skipped, already lost) and what forbids
+// executing it (blockers). It is pure: the I/O side reads a PlanInput, plans, and
+// right before committing re-reads and calls Refresh (plan_guard.go).
+
+// PlanInput is the state a plan is made from, read by the I/O side.
+type PlanInput struct {
+	Group string
+	// State is the group's state from ListGroups ("Empty", "Stable", ...).
+	State string
+	// GroupExists is false when ListGroups does not list the group: such a group
+	// has no members and may be reset.
+	GroupExists bool
+	Members     []Member
+	// Committed holds the group's committed offsets.
+	Committed map[TP]int64
+	// Partitions is the partition count of each topic the scope names (and of the
+	// topics with commits, for --all-topics); a topic absent here does not exist.
+	Partitions map[string]int
+	// Offsets holds the watermarks of the partitions in scope; a partition whose
+	// Low or High is nil, or whose Error is set, is unreadable and blocks the plan.
+	Offsets map[TP]PartitionOffsets
+	// TimeOffsets holds, for to-datetime and by-duration, the first offset whose
+	// timestamp is ≥ Strategy.Time, or -1 when there is none (ListOffsets by
+	// timestamp). A partition missing here blocks the plan.
+	TimeOffsets map[TP]int64
+	// TargetTimestamps holds the timestamp of the record at an offset, for the
+	// targets whose record was fetched (optional; keyed by offset so it can be
+	// filled after a first MakePlan).
+	TargetTimestamps map[TPO]time.Time
+	// ReadOnly is --read-only: every plan is blocked.
+	ReadOnly bool
+}
+
+// Reason says how a row's target was chosen. The zero value (JSON null) marks a row
+// that has no target because a blocker stopped it.
+type Reason string
+
+// Reasons, as INTERFACE.md spells them.
+const (
+	ReasonAsRequested         Reason = "as-requested"
+	ReasonClampedToLow        Reason = "clamped-to-low"
+	ReasonClampedToHigh       Reason = "clamped-to-high"
+	ReasonNoRecordAfterTime   Reason = "no-record-after-time"
+	ReasonNoCommitToLatest    Reason = "no-commit-to-latest"
+	ReasonNoCommitCannotShift Reason = "no-commit-cannot-shift"
+	ReasonRestore             Reason = "restore"
+)
+
+// MarshalJSON writes the reason, or null for none.
+func (r Reason) MarshalJSON() ([]byte, error) {
+	if r == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(r))
+}
+
+// BlockerKind classifies what forbids executing a plan.
+type BlockerKind string
+
+// Blocker kinds. Drift is found right before the commit (Plan.Drift).
+const (
+	BlockGroupNotEmpty       BlockerKind = "group-not-empty"
+	BlockReadOnly            BlockerKind = "read-only"
+	BlockUnknownPartition    BlockerKind = "unknown-partition"
+	BlockUnknownOffsets      BlockerKind = "unknown-offsets"
+	BlockNoCommitCannotShift BlockerKind = "no-commit-cannot-shift"
+	BlockInvalidOffset       BlockerKind = "invalid-offset"
+	BlockNothingToReset      BlockerKind = "nothing-to-reset"
+	BlockDrift               BlockerKind = "drift"
+)
+
+// Blocker is one reason the plan must not be executed, with the partition it is
+// about when there is one.
+type Blocker struct {
+	Kind      BlockerKind `json:"kind"`
+	Message   string      `json:"message"`
+	Topic     *string     `json:"topic"`
+	Partition *int32      `json:"partition"`
+}
+
+// PlanRow is one partition of a plan. Target is nil when a blocker stopped the row,
+// or, for restore, when the row deletes the commit.
+type PlanRow struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	Committed *int64 `json:"committed"`
+	Low       *int64 `json:"low"`
+	High      *int64 `json:"high"`
+	Target    *int64 `json:"target"`
+	Reason    Reason `json:"reason"`
+	// Duplicates counts stored records between target and committed that the group
+	// will read again (an upper bound on compacted and transactional topics).
+	Duplicates int64 `json:"duplicates"`
+	// Skipped counts stored records between committed and target the group will
+	// never read.
+	Skipped int64 `json:"skipped"`
+	// AlreadyLost is low − committed for an expired commit: gone whatever the plan.
+	AlreadyLost int64 `json:"alreadyLost"`
+	// TargetTimestamp is the timestamp of the record at Target, when fetched.
+	TargetTimestamp *Stamp `json:"targetTimestamp"`
+}
+
+// TP returns the row's topic partition.
+func (r PlanRow) TP() TP { return TP{r.Topic, r.Partition} }
+
+// Totals sums the rows' effects; Partitions counts the rows.
+type Totals struct {
+	Duplicates  int64 `json:"duplicates"`
+	Skipped     int64 `json:"skipped"`
+	AlreadyLost int64 `json:"alreadyLost"`
+	Partitions  int   `json:"partitions"`
+}
+
+// Plan is a reset plan and, once executed, its result: one value marshals the
+// whole `reset -o json` document. MakePlan fills the plan; the executor sets
+// Executed, Backup, Undo, Verified and Rejected.
+type Plan struct {
+	Group    string    `json:"group"`
+	State    string    `json:"state"`
+	Strategy Strategy  `json:"strategy"`
+	Executed bool      `json:"executed"`
+	Rows     []PlanRow `json:"rows"`
+	Totals   Totals    `json:"totals"`
+	Blockers []Blocker `json:"blockers"`
+	// Backup is the path of the backup written before the commit.
+	Backup *string `json:"backup"`
+	// Undo is the command that restores the backup.
+	Undo *string `json:"undo"`
+	// Verified is whether the offsets read back after the commit equal the targets.
+	Verified *bool `json:"verified"`
+	// Rejected lists the partitions the broker refused in a partly applied commit
+	// (exit 4); empty otherwise. Not in INTERFACE.md's example yet.
+	Rejected []Error `json:"rejected"`
+}
+
+// Executable reports whether nothing blocks the plan.
+func (p Plan) Executable() bool { return len(p.Blockers) == 0 }
+
+// MakePlan computes the plan for a scope and a strategy. Rows are sorted by topic
+// and partition. It never fails: what stops a plan is a blocker, so a plan can
+// always be shown.
+func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
+	p := Plan{Group: in.Group, State: in.State, Strategy: st,
+		Rows: []PlanRow{}, Blockers: guardBlockers(in), Rejected: []Error{}}
+	var tps []TP
+	var scopeBlockers []Blocker
+	fileOffset := map[TP]*int64{}
+	if st.Kind.FromFileKind() {
+		tps, scopeBlockers = fileScope(st, in, fileOffset)
+	} else {
+		tps, scopeBlockers = scope.Partitions(in)
+	}
+	p.Blockers = append(p.Blockers, scopeBlockers...)
+	if len(tps) == 0 && len(scopeBlockers) == 0 {
+		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
+	}
+	for _, tp := range tps {
+		row, b := planRow(tp, st, in, fileOffset[tp])
+		p.Rows = append(p.Rows, row)
+		p.Blockers = append(p.Blockers, b...)
+	}
+	p.Totals = totals(p.Rows)
+	return p
+}
+
+// fileScope returns the file's partitions for the group, with each requested offset.
+func fileScope(st Strategy, in PlanInput, offsets map[TP]*int64) ([]TP, []Blocker) {
+	var tps []TP
+	var bs []Blocker
+	for _, r := range st.File {
+		if r.Group != "" && r.Group != in.Group {
+			continue
+		}
+		tp := r.TP()
+		n, ok := in.Partitions[tp.Topic]
+		switch {
+		case !ok:
+			bs = append(bs, topicBlocker(tp.Topic))
+			continue
+		case tp.Partition >= int32(n):
+			bs = append(bs, partitionBlocker(tp, n))
+			continue
+		}
+		offsets[tp] = r.Offset
+		tps = append(tps, tp)
+	}
+	sortTPs(tps)
+	return tps, dedupeBlockers(bs)
+}
+
+func nothingToReset(scope Scope, st Strategy, in PlanInput) Blocker {
+	msg := fmt.Sprintf("the scope selects no partitions of group %s", in.Group)
+	switch {
+	case st.Kind.FromFileKind():
+		msg = fmt.Sprintf("no reset plan for group %s found in %s (its rows name other groups)", in.Group, st.Raw)
+	case scope.AllTopics:
+		msg = fmt.Sprintf("group %s has no committed offsets, and --all-topics selects the partitions with one; name them with --topic", in.Group)
+	}
+	return Blocker{Kind: BlockNothingToReset, Message: msg}
+}
+
+// planRow computes one partition's target, reason and effects, as
+// kafka-consumer-groups would.
+func planRow(tp TP, st Strategy, in PlanInput, fileOffset *int64) (PlanRow, []Blocker) {
+	row := PlanRow{Topic: tp.Topic, Partition: tp.Partition}
+	if c, ok := in.Committed[tp]; ok {
+		row.Committed = Ptr(c)
+	}
+	o := in.Offsets[tp]
+	if o.Error != nil || o.Low == nil || o.High == nil {
+		why := "not read"
+		if o.Error != nil {
+			why = o.Error.Error()
+		}
+		return row, []Blocker{rowBlocker(BlockUnknownOffsets, tp,
+			fmt.Sprintf("watermarks of %s are unknown (%s); offsettui never plans with guessed offsets", tp, why))}
+	}
+	low, high := *o.Low, *o.High
+	row.Low, row.High = Ptr(low), Ptr(high)
+	var block []Blocker
+	switch st.Kind {
+	case ToEarliest:
+		row.Target, row.Reason = Ptr(low), ReasonAsRequested
+	case ToLatest:
+		row.Target, row.Reason = Ptr(high), ReasonAsRequested
+	case ToCurrent:
+		if row.Committed != nil {
+			row.Target, row.Reason = Ptr(*row.Committed), ReasonAsRequested
+		} else {
+			row.Target, row.Reason = Ptr(high), ReasonNoCommitToLatest
+		}
+	case ToOffset:
+		row.Target, row.Reason = clamp(st.Offset, low, high)
+	case ShiftBy:
+		if row.Committed == nil {
+			row.Reason = ReasonNoCommitCannotShift
+			block = append(block, rowBlocker(BlockNoCommitCannotShift, tp,
+				fmt.Sprintf("Cannot shift offset for partition %s since there is no current committed offset", tp)))
+			break
+		}
+		row.Target, row.Reason = clamp(satAdd(*row.Committed, st.Shift), low, high)
+	case ToDatetime, ByDuration:
+		to, ok := in.TimeOffsets[tp]
+		switch {
+		case !ok || to < -1:
+			block = append(block, rowBlocker(BlockUnknownOffsets, tp,
+				fmt.Sprintf("the offset of %s for time %s is unknown (lookup failed)", tp, st.Time.UTC().Format(StampLayout))))
+		case to == -1:
+			row.Target, row.Reason = Ptr(high), ReasonNoRecordAfterTime
+		default:
+			row.Target, row.Reason = Ptr(to), ReasonAsRequested
+		}
+	case FromFile:
+		if fileOffset == nil { // FileStrategy refuses such files; guard hand-made strategies
+			block = append(block, rowBlocker(BlockInvalidOffset, tp,
+				fmt.Sprintf("%s: %s has no offset for %s", st.Kind.Flag(), st.Raw, tp)))
+			break
+		}
+		row.Target, row.Reason = clamp(*fileOffset, low, high)
+	case Restore:
+		row.Target, row.Reason = fileOffset, ReasonRestore
+		if fileOffset != nil && *fileOffset < 0 {
+			block = append(block, rowBlocker(BlockInvalidOffset, tp,
+				fmt.Sprintf("%s: %s has offset %d for %s; a committed offset cannot be negative", st.Kind.Flag(), st.Raw, *fileOffset, tp)))
+		}
+	}
+	if row.Target != nil {
+		if ts, ok := in.TargetTimestamps[TPO{tp, *row.Target}]; ok {
+			row.TargetTimestamp = StampOf(ts)
+		}
+	}
+	setEffects(&row)
+	return row, block
+}
+
+func rowBlocker(kind BlockerKind, tp TP, msg string) Blocker {
+	return Blocker{Kind: kind, Message: msg, Topic: Ptr(tp.Topic), Partition: Ptr(tp.Partition)}
+}
+
+// clamp keeps a requested offset within [low, high] as Kafka's checkOffsetsRange
+// does (high is checked first).
+func clamp(off, low, high int64) (*int64, Reason) {
+	switch {
+	case off > high:
+		return Ptr(high), ReasonClampedToHigh
+	case off < low:
+		return Ptr(low), ReasonClampedToLow
+	}
+	return Ptr(off), ReasonAsRequested
+}
+
+// setEffects computes a row's duplicates, skipped and already-lost counts from its
+// committed offset, watermarks and target. Only stored records ([low, high)) count:
+// re-reading cannot deliver deleted records, and skipping past high skips nothing
+// yet. Without a commit nothing is counted: where the group would start today
+// depends on the consumer's auto.offset.reset (PlanRow.Note says so).
+func setEffects(r *PlanRow) {
+	r.Duplicates, r.Skipped, r.AlreadyLost = 0, 0, 0
+	if r.Committed == nil || r.Low == nil || r.High == nil {
+		return
+	}
+	c, low, high := *r.Committed, *r.Low, *r.High
+	r.AlreadyLost = gap(low, c)
+	if r.Target == nil {
+		return
+	}
+	t := *r.Target
+	switch {
+	case t < c:
+		r.Duplicates = gap(min(c, high), max(t, low))
+	case t > c:
+		r.Skipped = gap(min(t, high), max(c, low))
+	}
+}
+
+// gap returns a − b when a > b, else 0, saturating instead of overflowing.
+func gap(a, b int64) int64 {
+	if a <= b {
+		return 0
+	}
+	if d := a - b; d > 0 {
+		return d
+	}
+	return math.MaxInt64
+}
+
+// satAdd adds without wrapping around.
+func satAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
+}
+
+func totals(rows []PlanRow) Totals {
+	t := Totals{Partitions: len(rows)}
+	for _, r := range rows {
+		t.Duplicates = satAdd(t.Duplicates, r.Duplicates)
+		t.Skipped = satAdd(t.Skipped, r.Skipped)
+		t.AlreadyLost = satAdd(t.AlreadyLost, r.AlreadyLost)
+	}
+	return t
+}
+
+// Note explains in words what the counts of a row cannot say, or "" when they say
+// it all. Views show it next to the row.
+func (r PlanRow) Note() string {
+	switch {
+	case r.Reason == ReasonNoCommitToLatest && r.Low != nil && r.High != nil:
+		return fmt.Sprintf("no commit: --to-current falls back to the latest offset, so the %d stored records are never read", *r.High-*r.Low)
+	case r.Reason == ReasonRestore && r.Target == nil:
+		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
+		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
+	case r.Committed == nil && r.Target != nil:
+		return "no commit today: where the group would start depends on the consumer's auto.offset.reset, so the effect is not counted"
+	}
+	return ""
+}

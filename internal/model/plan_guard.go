@@ -1,0 +1,240 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Guards. The same checks run when a plan is made (MakePlan) and right before the
+// commit (Refresh/Drift), so the CLI and the TUI cannot disagree on them.
+
+// maxNamedMembers bounds how many live members a blocker message lists.
+const maxNamedMembers = 5
+
+// guardBlockers returns the blockers that concern the group as a whole. A group may
+// be reset when it has no members and is Empty, or does not exist (not listed;
+// state "" or "Dead"); an existing group that looks Dead is refused, since a live
+// consumer-protocol group can look Dead to DescribeGroups.
+func guardBlockers(in PlanInput) []Blocker {
+	bs := []Blocker{}
+	if in.ReadOnly {
+		bs = append(bs, Blocker{Kind: BlockReadOnly,
+			Message: "read-only mode (--read-only or OFFSETTUI_READ_ONLY=1): offsettui commits nothing"})
+	}
+	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
+	if len(in.Members) > 0 || !inactive {
+		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in)})
+	}
+	return bs
+}
+
+func notEmptyMessage(in PlanInput) string {
+	state := in.State
+	if state == "" {
+		state = "unknown"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.", in.Group, state)
+	if len(in.Members) == 0 {
+		b.WriteString(" No members are listed; offsettui needs state Empty (a consumer-protocol group can look Dead to DescribeGroups while it runs).")
+		return b.String()
+	}
+	fmt.Fprintf(&b, " Live members (%d): ", len(in.Members))
+	for i, m := range in.Members {
+		if i == maxNamedMembers {
+			fmt.Fprintf(&b, ", and %d more", len(in.Members)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s on %s", orDash(m.ClientID), orDash(m.Host))
+	}
+	b.WriteString(". Stop them, then plan again.")
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// refreshable reports whether a row's target is re-read right before the commit:
+// the "earliest" and "latest" targets, as Kafka computes them at execution time.
+func (p Plan) refreshable(r PlanRow) bool {
+	return p.Strategy.Kind == ToEarliest || p.Strategy.Kind == ToLatest || r.Reason == ReasonNoCommitToLatest
+}
+
+// Drift compares state re-read right before the commit with the plan and returns
+// what forbids committing now: the group guards (read-only, not empty), a committed
+// offset of a planned partition that changed, appeared or disappeared, a low
+// watermark that moved past a row's target, a high watermark that went back
+// (truncation, recreation), and partitions now missing or unreadable. Watermark
+// growth alone is not drift; nor is the low watermark passing an earliest/latest
+// target, which Refresh re-reads. now.Partitions may be nil (not re-read).
+func (p Plan) Drift(now PlanInput) []Blocker {
+	bs := guardBlockers(now)
+	for _, r := range p.Rows {
+		tp := r.TP()
+		if now.Partitions != nil {
+			if n, ok := now.Partitions[tp.Topic]; !ok || tp.Partition >= int32(n) {
+				bs = append(bs, rowBlocker(BlockUnknownPartition, tp, fmt.Sprintf("%s no longer exists", tp)))
+				continue
+			}
+		}
+		if msg := commitDrift(tp, r.Committed, now.Committed); msg != "" {
+			bs = append(bs, rowBlocker(BlockDrift, tp, msg))
+		}
+		o := now.Offsets[tp]
+		if o.Error != nil || o.Low == nil || o.High == nil {
+			bs = append(bs, rowBlocker(BlockUnknownOffsets, tp, fmt.Sprintf("watermarks of %s could not be re-read", tp)))
+			continue
+		}
+		low, high := *o.Low, *o.High
+		if r.High != nil && high < *r.High {
+			bs = append(bs, rowBlocker(BlockDrift, tp, fmt.Sprintf(
+				"high watermark of %s went back from %d to %d since the plan (truncated or recreated?)", tp, *r.High, high)))
+		}
+		if r.Target != nil && !p.refreshable(r) && low > *r.Target && (r.Low == nil || *r.Low <= *r.Target) {
+			bs = append(bs, rowBlocker(BlockDrift, tp, fmt.Sprintf(
+				"log start of %s moved from %s to %d, past the target %d: records the plan would re-read are gone",
+				tp, fmtOpt(r.Low), low, *r.Target)))
+		}
+	}
+	return bs
+}
+
+func commitDrift(tp TP, was *int64, now map[TP]int64) string {
+	c, has := now[tp]
+	switch {
+	case was == nil && has:
+		return fmt.Sprintf("%s gained a committed offset (%d) since the plan", tp, c)
+	case was != nil && !has:
+		return fmt.Sprintf("%s lost its committed offset (was %d) since the plan", tp, *was)
+	case was != nil && c != *was:
+		return fmt.Sprintf("committed offset of %s changed from %d to %d since the plan", tp, *was, c)
+	}
+	return ""
+}
+
+func fmtOpt(v *int64) string {
+	if v == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*v)
+}
+
+// Refresh returns the plan brought up to date with state re-read right before the
+// commit: watermarks replaced, earliest/latest targets re-read (to-earliest,
+// to-latest, and to-current rows without a commit), effects and totals recomputed,
+// and Blockers set to Drift(now) plus the plan's own row blockers. Other targets
+// stay as the operator confirmed them. Commit only when the result is Executable.
+func (p Plan) Refresh(now PlanInput) Plan {
+	q := p
+	q.State = now.State
+	q.Rows = slices.Clone(p.Rows)
+	for i := range q.Rows {
+		r := &q.Rows[i]
+		o := now.Offsets[r.TP()]
+		if o.Error != nil || o.Low == nil || o.High == nil {
+			continue // Drift reports it
+		}
+		r.Low, r.High = Ptr(*o.Low), Ptr(*o.High)
+		if r.Target != nil && p.refreshable(*r) {
+			t := *o.High
+			if p.Strategy.Kind == ToEarliest {
+				t = *o.Low
+			}
+			if t != *r.Target {
+				r.Target, r.TargetTimestamp = Ptr(t), nil
+				if ts, ok := now.TargetTimestamps[TPO{r.TP(), t}]; ok {
+					r.TargetTimestamp = StampOf(ts)
+				}
+			}
+		}
+		setEffects(r)
+	}
+	q.Totals = totals(q.Rows)
+	bs := p.Drift(now)
+	for _, b := range p.Blockers {
+		switch {
+		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift:
+			continue // re-evaluated by Drift
+		case b.Kind == BlockUnknownOffsets && hasBlocker(bs, b):
+			continue // Drift found it unreadable again
+		}
+		bs = append(bs, b)
+	}
+	q.Blockers = dedupeBlockers(bs)
+	return q
+}
+
+// hasBlocker reports whether bs has a blocker of b's kind for b's partition.
+func hasBlocker(bs []Blocker, b Blocker) bool {
+	for _, x := range bs {
+		if x.Kind == b.Kind && eqPtr(x.Topic, b.Topic) && eqPtr(x.Partition, b.Partition) {
+			return true
+		}
+	}
+	return false
+}
+
+func eqPtr[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// Commits returns what executing the plan writes: the offsets to commit and, for
+// restore rows with an empty offset, the partitions whose commit to delete.
+func (p Plan) Commits() (commit map[TP]int64, del []TP) {
+	commit = map[TP]int64{}
+	for _, r := range p.Rows {
+		switch {
+		case r.Target != nil:
+			commit[r.TP()] = *r.Target
+		case r.Reason == ReasonRestore:
+			del = append(del, r.TP())
+		}
+	}
+	return commit, del
+}
+
+// BackupRows returns the rows of the backup to write before the commit: each
+// planned partition's committed offset, empty where it had none. Restoring them
+// (Restore strategy) undoes the plan.
+func (p Plan) BackupRows() []CSVRow {
+	out := make([]CSVRow, 0, len(p.Rows))
+	for _, r := range p.Rows {
+		out = append(out, CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
+	}
+	return out
+}
+
+// Verify compares the offsets read back after the commit with what the plan wrote
+// and returns one message per difference; none means verified.
+func (p Plan) Verify(readBack map[TP]int64) []string {
+	var out []string
+	commit, del := p.Commits()
+	tps := make([]TP, 0, len(commit))
+	for tp := range commit {
+		tps = append(tps, tp)
+	}
+	sortTPs(tps)
+	for _, tp := range tps {
+		got, ok := readBack[tp]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s: no committed offset after the commit, expected %d", tp, commit[tp]))
+		case got != commit[tp]:
+			out = append(out, fmt.Sprintf("%s: committed offset is %d after the commit, expected %d", tp, got, commit[tp]))
+		}
+	}
+	for _, tp := range del {
+		if got, ok := readBack[tp]; ok {
+			out = append(out, fmt.Sprintf("%s: still has committed offset %d, expected none", tp, got))
+		}
+	}
+	return out
+}
+
+func sortTPs(tps []TP) { slices.SortFunc(tps, CompareTP) }

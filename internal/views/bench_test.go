@@ -1,0 +1,75 @@
+package views
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// bigSnapshot is n groups of model data, with every status represented.
+func bigSnapshot(n int) model.Snapshot {
+	s := model.Snapshot{Cluster: model.Cluster{Brokers: 9, TakenAt: model.Stamp{Time: fixtureNow.Add(-snapshot)}}}
+	statuses := []model.Status{model.StatusOK, model.StatusOK, model.StatusOK, model.StatusAtRisk,
+		model.StatusMissing, model.StatusAhead, model.StatusExpired, model.StatusUnknown}
+	for i := range n {
+		st := statuses[i%len(statuses)]
+		var parts []model.GroupPartition
+		for p := range int32(4) {
+			parts = append(parts, model.GroupPartition{Topic: fmt.Sprintf("topic-%d", i%97), Partition: p,
+				Low: c(0), High: c(1000), Committed: c(int64(900 + i%100)), Lag: c(int64(100 - i%100)), Status: st})
+		}
+		s.Groups = append(s.Groups, model.Group{
+			Group: fmt.Sprintf("service-%05d-consumer", i), Type: "classic", State: "Stable",
+			Members: []model.Member{{MemberRef: model.MemberRef{ClientID: "c"}}}, TotalLag: int64(4 * (100 - i%100)),
+			WorstStatus: st, Counts: model.Counts{st: 4}, Partitions: parts,
+		})
+	}
+	model.SortGroupsWorstFirst(s.Groups)
+	return s
+}
+
+func benchApp(b *testing.B) *harness {
+	b.Helper()
+	snap := bigSnapshot(10_000)
+	src := &fakeSource{reply: func(model.Query) (model.Snapshot, error) { return snap, nil }}
+	opts := Options{Source: src, Cluster: "bench", Refresh: 5 * time.Second, Now: func() time.Time { return fixtureNow }}
+	hs := newHarness(b, opts, 120, 40)
+	if got := len(hs.m.stack[0].(*groupsScreen).rows); got != 10_000 {
+		b.Fatalf("%d rows", got)
+	}
+	return hs
+}
+
+// BenchmarkGroupsView: 10,000 groups, one keystroke (Update + View) per op.
+func BenchmarkGroupsView(b *testing.B) {
+	b.Run("cursor", func(b *testing.B) {
+		m := benchApp(b).m
+		down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := range b.N {
+			k := down
+			if (i/500)%2 == 1 { // walk 500 rows down, then back up: the window scrolls
+				k = up
+			}
+			m.Update(k)
+			_ = m.View()
+		}
+	})
+	b.Run("filter", func(b *testing.B) {
+		m := benchApp(b).m
+		m.Update(keyRunes("/"))
+		m.Update(keyRunes("service-0"))
+		typed := []tea.KeyMsg{keyRunes("1"), {Type: tea.KeyBackspace}}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := range b.N {
+			m.Update(typed[i%2])
+			_ = m.View()
+		}
+	})
+}

@@ -1,0 +1,241 @@
+package views
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Column ids of the groups table; also the sort keys.
+const (
+	gcGroup = iota
+	gcType
+	gcState
+	gcMembers
+	gcTopics
+	gcPartitions
+	gcLag
+	gcTimeLag
+	gcStatus
+	gcTrend
+	gcCount
+)
+
+// sortCycle is the order `s` walks the sort keys in, starting from the default.
+var sortCycle = []int{gcStatus, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
+
+// sortNames names the sort keys in the title line.
+var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first", "trend"}
+
+// groupRow is one group with what sorting, filtering and drawing need,
+// computed once per snapshot so that a keystroke costs no more than a scan.
+type groupRow struct {
+	g      *model.Group
+	hay    string // lower-case name and topic names: what the filter matches
+	topics int
+	// timeLag is the largest time lag of the group's partitions; nil when a
+	// partition that is behind has none (timestamps are read lazily, per group).
+	timeLag    *int64
+	timeLagAny bool // some partition is between low and high: a time lag applies
+	lags       []int64
+	delta      int64 // last change of total lag, for sorting by trend
+	problems   bool
+}
+
+// buildRows turns a snapshot into rows, worst first (the model's order).
+func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
+	if snap == nil {
+		return nil
+	}
+	groups := slices.Clone(snap.Groups)
+	model.SortGroupsWorstFirst(groups)
+	rows := make([]groupRow, len(groups))
+	for i := range groups {
+		g := &groups[i]
+		topics := g.Topics()
+		r := groupRow{
+			g:        g,
+			hay:      strings.ToLower(g.Group + "\x00" + strings.Join(topics, "\x00")),
+			topics:   len(topics),
+			problems: g.WorstStatus != model.StatusOK || g.Error != nil,
+		}
+		r.timeLag, r.timeLagAny = groupTimeLag(g)
+		if hist != nil {
+			r.lags = hist.lags(g.Group)
+		}
+		if n := len(r.lags); n >= 2 {
+			r.delta = r.lags[n-1] - r.lags[n-2]
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// groupTimeLag is the largest time lag of a group, or nil when one of its
+// partitions behind has no known time lag; any says whether one applies.
+func groupTimeLag(g *model.Group) (lag *int64, any bool) {
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if !needsTimestamp(p) && p.TimeLagMs == nil {
+			continue
+		}
+		if p.TimeLagMs == nil {
+			return nil, true
+		}
+		if lag == nil || *p.TimeLagMs > *lag {
+			lag = p.TimeLagMs
+		}
+		any = true
+	}
+	return lag, any
+}
+
+// sortOrder returns row indexes sorted by column col. Numbers and statuses sort
+// biggest/worst first, text A→Z; reverse flips that. Ties keep worst-first order.
+func sortOrder(rows []groupRow, col int, reverse bool) []int {
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	if col == gcStatus && !reverse {
+		return order
+	}
+	optMs := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	key := func(a, b *groupRow) int {
+		switch col {
+		case gcGroup:
+			return cmp.Compare(a.g.Group, b.g.Group)
+		case gcType:
+			return cmp.Compare(a.g.Type, b.g.Type)
+		case gcState:
+			return cmp.Compare(a.g.State, b.g.State)
+		case gcMembers:
+			return -cmp.Compare(len(a.g.Members), len(b.g.Members))
+		case gcTopics:
+			return -cmp.Compare(a.topics, b.topics)
+		case gcPartitions:
+			return -cmp.Compare(len(a.g.Partitions), len(b.g.Partitions))
+		case gcLag:
+			return -cmp.Compare(a.g.TotalLag, b.g.TotalLag)
+		case gcTimeLag:
+			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
+		case gcTrend:
+			return -cmp.Compare(a.delta, b.delta)
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		c := key(&rows[i], &rows[j])
+		if reverse {
+			c = -c
+		}
+		if c == 0 && col == gcStatus {
+			return cmp.Compare(j, i)
+		}
+		return c
+	})
+	return order
+}
+
+// filterSpec is a parsed filter: a lower-case substring, possibly inverted.
+type filterSpec struct {
+	text   string
+	invert bool
+}
+
+// parseFilter reads the filter input: "!x" keeps the groups that do not match x.
+func parseFilter(v string) filterSpec {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if rest, ok := strings.CutPrefix(v, "!"); ok {
+		return filterSpec{text: strings.TrimSpace(rest), invert: true}
+	}
+	return filterSpec{text: v}
+}
+
+// keep reports whether a row passes the filter.
+func (f filterSpec) keep(r *groupRow) bool {
+	if f.text == "" {
+		return true
+	}
+	return strings.Contains(r.hay, f.text) != f.invert
+}
+
+// groupCells returns the cells of one row.
+func groupCells(st *styles, r *groupRow) []cell {
+	g := r.g
+	cells := make([]cell, gcCount)
+	cells[gcGroup] = cell{text: g.Group}
+	cells[gcType] = cell{text: orDash(g.Type)}
+	cells[gcState] = cell{text: orDash(g.State)}
+	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
+	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
+	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
+	lagStyle := st.lag(g.TotalLag)
+	cells[gcLag] = cell{text: fmtInt(g.TotalLag), style: &lagStyle}
+	cells[gcTimeLag] = cell{text: fmtMs(r.timeLag)}
+	if r.timeLag == nil && r.timeLagAny {
+		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
+	}
+	cells[gcStatus] = cell{fitted: func(w int) string { return statusCounts(st, g, w) }}
+	trend := sparkline(r.lags, trendSpark) + " " + trendArrow(r.lags)
+	cells[gcTrend] = cell{text: trend, style: &lagStyle}
+	return cells
+}
+
+// trendSpark is how many refreshes the sparkline shows.
+const trendSpark = 6
+
+// statusCounts writes "EXPIRED 1  MISSING 2" worst first within w cells,
+// dropping whole badges that do not fit (and saying so with …). OK is only
+// listed when nothing is wrong. A group that could not be read says ERROR.
+func statusCounts(st *styles, g *model.Group, w int) string {
+	var parts []string
+	if g.Error != nil {
+		parts = append(parts, st.err.Render("ERROR "+string(g.Error.Kind)))
+	}
+	for _, s := range model.AllStatuses {
+		n := g.Counts[s]
+		if n == 0 || (s == model.StatusOK && g.WorstStatus != model.StatusOK) {
+			continue
+		}
+		parts = append(parts, st.status(s).Render(s.Badge()+" "+fmtInt(int64(n))))
+	}
+	if len(parts) == 0 {
+		return st.muted.Render("-")
+	}
+	out, used := "", 0
+	for i, p := range parts {
+		add := ansi.StringWidth(p)
+		if i > 0 {
+			add += 2
+		}
+		if used+add > w {
+			if i == 0 {
+				return truncate(p, w)
+			}
+			return out + " " + ellipsis
+		}
+		if i > 0 {
+			out += "  "
+		}
+		out += p
+		used += add
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

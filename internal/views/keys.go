@@ -1,0 +1,132 @@
+package views
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// globalKeys work on every screen unless a text input has the keyboard.
+type globalKeys struct {
+	Quit, ForceQuit, Help, Command, Refresh, Back key.Binding
+}
+
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// listKeys move a cursor through a table (k9s and vi habits).
+type listKeys struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+}
+
+func newListKeys() listKeys {
+	return listKeys{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "bottom")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+	}
+}
+
+// all returns the list keys for the full help.
+func (k listKeys) all() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}
+}
+
+// moveCursor applies a list key to a cursor over n rows shown page rows at a
+// time; ok is false when msg is not a list key.
+func (k listKeys) moveCursor(msg tea.KeyMsg, cursor, n, page int) (next int, ok bool) {
+	page = max(1, page)
+	switch {
+	case key.Matches(msg, k.Up):
+		cursor--
+	case key.Matches(msg, k.Down):
+		cursor++
+	case key.Matches(msg, k.Top):
+		cursor = 0
+	case key.Matches(msg, k.Bottom):
+		cursor = n - 1
+	case key.Matches(msg, k.PageUp):
+		cursor -= page
+	case key.Matches(msg, k.PageDown):
+		cursor += page
+	default:
+		return cursor, false
+	}
+	return max(0, min(cursor, n-1)), true
+}
+
+// scrollTo returns the first row to show so that cursor stays inside a window
+// of height rows, moving the window as little as possible.
+func scrollTo(cursor, offset, height, n int) int {
+	height = max(1, height)
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+height {
+		offset = cursor - height + 1
+	}
+	return max(0, min(offset, n-height))
+}
+
+// groupsKeys are the groups screen's own keys.
+type groupsKeys struct {
+	listKeys
+	Open, Filter, ClearFilter, Problems, SortNext, SortReverse key.Binding
+	// FilterApply and FilterCancel act while the filter input has the keyboard.
+	FilterApply, FilterCancel key.Binding
+}
+
+func newGroupsKeys() groupsKeys {
+	return groupsKeys{
+		listKeys:     newListKeys(),
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Problems:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "problems")),
+		SortNext:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		SortReverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		FilterApply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		FilterCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+}
+
+// groupKeys are the group screen's own keys.
+type groupKeys struct {
+	listKeys
+	// Plan opens the reset planner; disabled until a planner is wired in.
+	Plan key.Binding
+}
+
+func newGroupKeys(planner bool) groupKeys {
+	k := groupKeys{
+		listKeys: newListKeys(),
+		Plan:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
+	}
+	k.Plan.SetEnabled(planner)
+	return k
+}
+
+// described returns a copy of b with a longer description, for the full help.
+func described(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// helpKeys close the help screen.
+type helpKeys struct {
+	Close key.Binding
+}
+
+func newHelpKeys() helpKeys {
+	return helpKeys{Close: key.NewBinding(key.WithKeys("esc", "?"), key.WithHelp("esc/?", "close help"))}
+}

@@ -1,0 +1,88 @@
+package views
+
+import (
+	"context"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Source reads the cluster. internal/kafka implements it for a real cluster and
+// tests implement it with fixtures, which keeps sarama out of this package.
+type Source interface {
+	// Snapshot reads the cluster; q.Groups empty = all groups. Returns an error only when
+	// nothing could be read (cannot connect); per-item errors are inside the snapshot.
+	Snapshot(ctx context.Context, q model.Query) (model.Snapshot, error)
+}
+
+// Options configure the inspector.
+type Options struct {
+	// Source is where snapshots come from.
+	Source Source
+	// Cluster is what the header calls the cluster: the bootstrap servers or "demo".
+	Cluster string
+	// Refresh is the auto-refresh interval; 0 refreshes only when asked (r).
+	Refresh time.Duration
+	// RiskWindow is how far ahead at-risk looks; 0 means model.DefaultRiskWindow.
+	RiskWindow time.Duration
+	// ReadOnly shows the READ-ONLY badge and disables every binding that could
+	// lead to a write.
+	ReadOnly bool
+	// NoColor renders without colors (NO_COLOR in the environment does too).
+	NoColor bool
+	// Now is the clock; nil means time.Now. Views never call time.Now themselves.
+	Now func() time.Time
+}
+
+// New returns the root model of the inspector. Run it with tea.WithAltScreen.
+func New(opts Options) tea.Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.RiskWindow <= 0 {
+		opts.RiskWindow = model.DefaultRiskWindow
+	}
+	noColor := opts.NoColor || os.Getenv("NO_COLOR") != ""
+	c := &common{
+		styles:     newStyles(noColor),
+		now:        opts.Now,
+		readOnly:   opts.ReadOnly,
+		riskWindow: opts.RiskWindow,
+	}
+	return newApp(c, opts)
+}
+
+// queryAll is what the groups screen asks for: every group, no record fetches.
+func queryAll(window time.Duration) model.Query {
+	return model.Query{RiskWindow: window}
+}
+
+// queryGroup is what the group screen asks for lazily: one group with the
+// committed records' timestamps (time lag, expires-in), within the fetch budget.
+func queryGroup(group string, window time.Duration) model.Query {
+	return model.Query{Groups: []string{group}, RiskWindow: window, FetchBudget: model.DefaultFetchBudget}
+}
+
+// loadSnapshotCmd reads a snapshot. It takes everything as arguments and reads no
+// model field, so the closure cannot race with Update. group is "" for a full
+// snapshot and the group's name for a group snapshot.
+func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group string, gen uint64, now func() time.Time) tea.Cmd {
+	return func() tea.Msg {
+		started := now()
+		snap, err := src.Snapshot(ctx, q)
+		return snapshotLoadedMsg{gen: gen, group: group, snap: snap, err: err, started: started, ended: now()}
+	}
+}
+
+// snapshotLoadedMsg is the reply to loadSnapshotCmd.
+type snapshotLoadedMsg struct {
+	gen     uint64
+	group   string
+	snap    model.Snapshot
+	err     error
+	started time.Time
+	ended   time.Time
+}

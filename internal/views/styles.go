@@ -1,0 +1,112 @@
+package views
+
+import (
+	"io"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// palette is the only place with color values; screens use the semantic styles.
+var palette = struct {
+	ok, lagging, atRisk, expired, missing, ahead, unknown, muted, err, accent lipgloss.AdaptiveColor
+}{
+	ok:      lipgloss.AdaptiveColor{Light: "#1B7F3B", Dark: "#5FD787"},
+	lagging: lipgloss.AdaptiveColor{Light: "#7A6A00", Dark: "#D7D75F"},
+	atRisk:  lipgloss.AdaptiveColor{Light: "#B35900", Dark: "#FFAF5F"},
+	expired: lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF5F5F"},
+	missing: lipgloss.AdaptiveColor{Light: "#9B00A6", Dark: "#FF87FF"},
+	ahead:   lipgloss.AdaptiveColor{Light: "#0050B3", Dark: "#5FAFFF"},
+	unknown: lipgloss.AdaptiveColor{Light: "#6C6C6C", Dark: "#BCBCBC"},
+	muted:   lipgloss.AdaptiveColor{Light: "#8A8A8A", Dark: "#6C6C6C"},
+	err:     lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF5F5F"},
+	accent:  lipgloss.AdaptiveColor{Light: "#005F87", Dark: "#87D7FF"},
+}
+
+// styles is the semantic theme, built once (gh-dash theme/theme.go). Color is
+// never the only signal: statuses have text badges and the cursor row a glyph.
+type styles struct {
+	ok, lagging, atRisk, expired, missing, ahead, unknown lipgloss.Style
+
+	muted, err, stale, readOnly, app, crumb, title, colHeader, selected lipgloss.Style
+	helpKey, helpDesc, helpSep, section, prompt                         lipgloss.Style
+}
+
+// newStyles builds the theme. noColor renders through a renderer fixed to the
+// Ascii profile, so NO_COLOR and --no-color drop every escape sequence.
+func newStyles(noColor bool) *styles {
+	r := lipgloss.DefaultRenderer()
+	if noColor {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.Ascii)
+		r.SetHasDarkBackground(true)
+	}
+	fg := func(c lipgloss.AdaptiveColor) lipgloss.Style { return r.NewStyle().Foreground(c) }
+	return &styles{
+		ok:        fg(palette.ok),
+		lagging:   fg(palette.lagging),
+		atRisk:    fg(palette.atRisk).Bold(true),
+		expired:   fg(palette.expired).Bold(true),
+		missing:   fg(palette.missing).Bold(true),
+		ahead:     fg(palette.ahead).Bold(true),
+		unknown:   fg(palette.unknown).Bold(true),
+		muted:     fg(palette.muted),
+		err:       fg(palette.err),
+		stale:     fg(palette.err).Bold(true),
+		readOnly:  fg(palette.atRisk).Bold(true),
+		app:       fg(palette.accent).Bold(true),
+		crumb:     fg(palette.accent),
+		title:     r.NewStyle().Bold(true),
+		colHeader: fg(palette.muted).Bold(true),
+		selected:  r.NewStyle().Bold(true).Reverse(true),
+		helpKey:   fg(palette.accent),
+		helpDesc:  fg(palette.muted),
+		helpSep:   fg(palette.muted),
+		section:   fg(palette.accent).Bold(true),
+		prompt:    fg(palette.accent).Bold(true),
+	}
+}
+
+// status returns the style of a status badge.
+func (s *styles) status(st model.Status) lipgloss.Style {
+	switch st {
+	case model.StatusOK:
+		return s.ok
+	case model.StatusAtRisk:
+		return s.atRisk
+	case model.StatusMissing:
+		return s.missing
+	case model.StatusAhead:
+		return s.ahead
+	case model.StatusExpired:
+		return s.expired
+	default:
+		return s.unknown
+	}
+}
+
+// lag returns the style of a lag number: lagging is a shade of ok, not a status.
+func (s *styles) lag(n int64) lipgloss.Style {
+	if n > 0 {
+		return s.lagging
+	}
+	return s.ok
+}
+
+// help returns a help model drawn with the theme.
+func (s *styles) help() help.Model {
+	h := help.New()
+	h.Styles = help.Styles{
+		Ellipsis:       s.helpSep,
+		ShortKey:       s.helpKey,
+		ShortDesc:      s.helpDesc,
+		ShortSeparator: s.helpSep,
+		FullKey:        s.helpKey,
+		FullDesc:       s.helpDesc,
+		FullSeparator:  s.helpSep,
+	}
+	return h
+}

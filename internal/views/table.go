@@ -1,0 +1,131 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Cursor glyphs: the selected row never depends on color to be seen.
+const (
+	cursorGlyph = "▸ "
+	noGlyph     = "  "
+	glyphWidth  = 2
+)
+
+// column is one table column. Widths are in terminal cells.
+type column struct {
+	id    int
+	title string
+	width int // content width; the minimum for a flex column
+	right bool
+	// flex columns share the width left over, each up to maxW.
+	flex bool
+	maxW int
+	// drop orders what goes first when the table is too wide: higher numbers
+	// are dropped first; 0 is never dropped.
+	drop int
+}
+
+// layoutColumns drops low-priority columns until the table fits total cells
+// (cursor glyph and one space between columns included), then hands the rest
+// of the width to the flex columns in order.
+func layoutColumns(cols []column, total int) []column {
+	shown := append([]column(nil), cols...)
+	need := func() int {
+		n := glyphWidth
+		for i, c := range shown {
+			if i > 0 {
+				n++
+			}
+			n += c.width
+		}
+		return n
+	}
+	for need() > total {
+		worst := -1
+		for i, c := range shown {
+			if c.drop > 0 && (worst < 0 || c.drop > shown[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		shown = append(shown[:worst], shown[worst+1:]...)
+	}
+	extra := total - need()
+	for i := range shown {
+		c := &shown[i]
+		if !c.flex {
+			continue
+		}
+		if extra < 0 { // nothing left to drop: squeeze the first flex column
+			c.width = max(3, c.width+extra)
+			extra = 0
+			continue
+		}
+		grow := min(extra, max(0, c.maxW-c.width))
+		c.width += grow
+		extra -= grow
+	}
+	return shown
+}
+
+// cell is one table cell: plain text with an optional style, or a fit function
+// for cells that build their own styled text within a width.
+type cell struct {
+	text   string
+	style  *lipgloss.Style
+	fitted func(width int) string
+}
+
+// renderRow draws one row: glyph, then the cells of the shown columns, cut to
+// width when even the narrowest layout does not fit.
+func renderRow(cols []column, width int, glyph string, cells []cell) string {
+	var b strings.Builder
+	b.WriteString(glyph)
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		cl := cells[c.id]
+		if cl.fitted != nil {
+			b.WriteString(pad(cl.fitted(c.width), c.width, c.right))
+			continue
+		}
+		txt := pad(cl.text, c.width, c.right)
+		if cl.style != nil {
+			txt = cl.style.Render(txt)
+		}
+		b.WriteString(txt)
+	}
+	return truncate(b.String(), width)
+}
+
+// renderHeader draws the column titles; the sort column gets its arrow.
+func renderHeader(cols []column, width int, st lipgloss.Style, sortID int, arrow string) string {
+	var b strings.Builder
+	b.WriteString(noGlyph)
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		t := c.title
+		if c.id == sortID {
+			t += arrow
+		}
+		b.WriteString(pad(t, c.width, c.right))
+	}
+	return st.Render(truncate(b.String(), width))
+}
+
+// textWidth is the widest of a column title (plus room for a sort arrow) and
+// its values, capped at limit when limit > 0.
+func textWidth(title string, widest, limit int) int {
+	w := max(lipgloss.Width(title)+1, widest)
+	if limit > 0 {
+		w = min(w, limit)
+	}
+	return w
+}

@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runCheck(args []string) int { return checkCommand(args, os.Stdout, os.Stderr) }
+func runCheck(args []string) int { return checkMain(args, os.Stdout, os.Stderr) }
 
-// checkCommand is `offsettui check`: the fail-closed start-up proof for one
+// checkMain is `offsettui check`: the fail-closed start-up proof for one
 // group. Exit 0 when every partition passes, 1 when one fails, 2 when the proof
 // is incomplete or the input is bad (2 outranks 1).
-func checkCommand(args []string, stdout, stderr io.Writer) int {
+func checkMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c       common
 		groups  []string

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Check writes a check result for a terminal or a log: one line per partition
+// that does not pass, with its numbers and why; then what kept the proof
+// incomplete and the group notes; and last the one-line verdict, so that
+// `tail -1` of the output is always the verdict.
+func Check(w io.Writer, r model.CheckResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for _, p := range r.Partitions {
+		if p.Pass {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(tw, "TOPIC\tPARTITION\tLOW\tCOMMITTED\tHIGH\tSTATUS\tRESULT\tWHY")
+			header = true
+		}
+		why := make([]string, 0, len(p.Reasons))
+		for _, rs := range p.Reasons {
+			why = append(why, model.Label(rs.Code)+": "+rs.Message)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, model.Num(p.Low),
+			model.Num(p.Committed), model.Num(p.High), statusText(p), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, pr := range r.Problems {
+		if _, err := fmt.Fprintf(w, "incomplete: %s\n", pr.Message); err != nil {
+			return err
+		}
+	}
+	for _, n := range r.Notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n.Message); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.Summary)
+	return err
+}
+
+func statusText(p model.CheckPartition) string {
+	s := p.Status.Badge()
+	switch {
+	case p.Lost != nil:
+		s += fmt.Sprintf(" (lost %d)", *p.Lost)
+	case p.Beyond != nil:
+		s += fmt.Sprintf(" (+%d)", *p.Beyond)
+	}
+	return s
+}

@@ -63,7 +63,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir) }}
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir)
+		}}
 	p, err := svc.Plan(ctx, f.group, scope, st)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)

@@ -136,6 +136,7 @@ func (c *Client) metadataRequest(topics []string) (*sarama.MetadataResponse, err
 	for _, b := range candidates {
 		c.open(b)
 		resp, err := b.GetMetadata(sarama.NewMetadataRequest(sarama.MaxVersion, topics))
+		err = c.check(b, err)
 		if err != nil {
 			lastErr = err
 			continue
@@ -181,6 +182,21 @@ func (c *Client) open(b *sarama.Broker) {
 	}
 }
 
+// check closes b's connection after a transport failure (timeout, reset, EOF) so
+// that the next request reconnects: sarama keeps a connection after a read
+// timeout, and a late reply on it would then answer the next request
+// ("correlation ID didn't match"). Protocol errors (KError) keep the connection.
+func (c *Client) check(b *sarama.Broker, err error) error {
+	var k sarama.KError
+	if err != nil && !errors.As(err, &k) {
+		c.logf("broker %d (%s): %v: reconnecting on next use", b.ID(), b.Addr(), err)
+		// Close waits for the replies still due on the connection; never make
+		// the caller wait for them too.
+		go func() { _ = b.Close() }()
+	}
+	return err
+}
+
 // broker returns the connected broker with id.
 func (c *Client) broker(id int32) (*sarama.Broker, error) {
 	c.mu.Lock()
@@ -213,6 +229,7 @@ func (c *Client) coordinator(group string) (*sarama.Broker, error) {
 	var lastErr error
 	for _, b := range c.brokers() {
 		resp, err := b.FindCoordinator(&sarama.FindCoordinatorRequest{Version: 2, CoordinatorKey: group, CoordinatorType: sarama.CoordinatorGroup})
+		err = c.check(b, err)
 		if err != nil {
 			lastErr = err
 			continue

@@ -39,6 +39,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string, partition
 		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes"},
 	})
 	resp, err := b.DescribeConfigs(req)
+	err = c.check(b, err)
 	if err != nil {
 		e := brokerErr(err, b.ID())
 		e.Message = "describe configs: " + e.Message

@@ -26,6 +26,7 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 	)
 	run(ctx, c, c.brokers(), func(b *sarama.Broker) {
 		resp, err := b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
+		err = c.check(b, err)
 		if err == nil && resp.Err != sarama.ErrNoError {
 			err = resp.Err
 		}
@@ -141,6 +142,7 @@ func (c *Client) describeClassic(b *sarama.Broker, gs []*model.GroupObservation)
 		req.Groups = append(req.Groups, g.Group)
 	}
 	resp, err := b.DescribeGroups(req)
+	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID())
@@ -201,6 +203,7 @@ func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
 	resp, err := b.ConsumerGroupDescribe(req)
+	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID())

@@ -57,6 +57,7 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 		req.Groups = append(req.Groups, sarama.OffsetFetchRequestGroup{GroupId: g.Group})
 	}
 	resp, err := b.FetchOffset(req)
+	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID())

@@ -104,6 +104,7 @@ type PropertyError struct {
 	Msg string
 }
 
+// Error returns "key: message".
 func (e *PropertyError) Error() string { return e.Key + ": " + e.Msg }
 
 func propErr(key, format string, args ...any) error {
@@ -523,7 +524,7 @@ func selectPEM(from string, data []byte, keep func(string) bool) (out []byte, en
 // checkStoreType rejects store types other than PEM. An unset type is allowed (Kafka would
 // assume JKS; the content is checked to be PEM instead).
 func checkStoreType(p *propReader, key, what string) error {
-	switch t := strings.ToUpper(p.get(key)); t {
+	switch t := p.get(key); strings.ToUpper(t) {
 	case "", "PEM":
 		return nil
 	case "JKS", "PKCS12":

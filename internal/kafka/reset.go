@@ -105,6 +105,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 		req.AddBlock(tp.Topic, tp.Partition, off, 0, "")
 	}
 	resp, err := b.CommitOffset(req)
+	err = c.check(b, err)
 	if err != nil {
 		return nil, fmt.Errorf("commit offsets of %s: %w", group, err)
 	}
@@ -136,6 +137,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 		req.AddPartition(tp.Topic, tp.Partition)
 	}
 	resp, err := b.DeleteOffsets(req)
+	err = c.check(b, err)
 	if err != nil {
 		return nil, fmt.Errorf("delete offsets of %s: %w", group, err)
 	}

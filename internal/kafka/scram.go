@@ -17,7 +17,8 @@ import (
 func applySASL(cfg *sarama.Config, p *propReader) error {
 	const mechKey, jaasKey = "sasl.mechanism", "sasl.jaas.config"
 	const use = "use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"
-	mech := strings.ToUpper(p.get(mechKey))
+	raw := p.get(mechKey)
+	mech := strings.ToUpper(raw)
 	switch mech {
 	case sarama.SASLTypePlaintext, sarama.SASLTypeSCRAMSHA256, sarama.SASLTypeSCRAMSHA512:
 	case "", sarama.SASLTypeGSSAPI:
@@ -25,7 +26,7 @@ func applySASL(cfg *sarama.Config, p *propReader) error {
 	case sarama.SASLTypeOAuth:
 		return propErr(mechKey, "OAUTHBEARER is not supported; "+use)
 	default:
-		return propErr(mechKey, "unknown mechanism %s; %s", shown(mechKey, mech), use)
+		return propErr(mechKey, "unknown mechanism %s; %s", shown(mechKey, raw), use)
 	}
 	jaas := p.get(jaasKey)
 	if jaas == "" {

@@ -71,31 +71,54 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 	return out
 }
 
+// fetchTimestamps resolves want with Fetch requests to one leader. A request holds
+// one fetch position per partition (sarama keeps one block per partition, so a
+// second offset of the same partition would silently replace the first and the
+// records returned would not be the ones asked for): each round asks for the lowest
+// unresolved offset of every partition, resolves every wanted offset the returned
+// records cover, and leaves the rest to the next round. Each round settles at least
+// the lowest offset of every partition it asks for, so the bytes stay within one
+// partition limit per wanted offset, as the budget assumes.
 func (c *Client) fetchTimestamps(leader int32, want []model.TPO, maxBytes int32) map[model.TPO]time.Time {
 	b, err := c.broker(leader)
 	if err != nil {
 		c.logf("fetch timestamps: broker %d: %v", leader, err)
 		return nil
 	}
-	req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: maxBytes,
-		Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
-	for _, w := range want {
-		req.AddBlock(w.Topic, w.Partition, w.Offset, partitionFetchBytes, -1)
-	}
-	resp, err := b.Fetch(req)
-	if err != nil {
-		c.logf("fetch timestamps: broker %d: %v", leader, err)
-		return nil
-	}
 	out := map[model.TPO]time.Time{}
-	for _, w := range want {
-		blk := resp.GetBlock(w.Topic, w.Partition)
-		if blk == nil || blk.Err != sarama.ErrNoError {
-			continue
+	for len(want) > 0 {
+		first := map[model.TP]int64{}
+		for _, w := range want {
+			if o, ok := first[w.TP]; !ok || w.Offset < o {
+				first[w.TP] = w.Offset
+			}
 		}
-		if ts, ok := firstTimestampFrom(blk, w.Offset); ok {
-			out[w] = ts
+		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: maxBytes,
+			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
+		for _, w := range want {
+			if first[w.TP] == w.Offset {
+				req.AddBlock(w.Topic, w.Partition, w.Offset, partitionFetchBytes, -1)
+			}
 		}
+		resp, err := b.Fetch(req)
+		err = c.check(b, err)
+		if err != nil {
+			c.logf("fetch timestamps: broker %d: %v", leader, err)
+			return out
+		}
+		var next []model.TPO
+		for _, w := range want {
+			blk := resp.GetBlock(w.Topic, w.Partition)
+			if blk == nil || blk.Err != sarama.ErrNoError {
+				continue
+			}
+			if ts, ok := firstTimestampFrom(blk, w.Offset); ok {
+				out[w] = ts
+			} else if w.Offset > first[w.TP] {
+				next = append(next, w) // past the records returned: a later round fetches from there
+			}
+		}
+		want = next
 	}
 	return out
 }

@@ -138,6 +138,7 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 		b, err := c.broker(j.leader)
 		if err == nil {
 			resp, err = b.GetAvailableOffsets(req)
+			err = c.check(b, err)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -148,6 +149,9 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 				}
 			}
 			po := results[tp]
+			if po.Error != nil {
+				continue // the first failure is the cause; later ones follow from it
+			}
 			if err != nil {
 				e := brokerErr(err, j.leader)
 				e.Message = "list offsets: " + e.Message

@@ -1,0 +1,670 @@
+package kafka
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"maps"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/xdg-go/scram"
+)
+
+// testSecret is the password in every test input; no error, log line or ignored list may
+// contain it, in any letter case (see showsSecret).
+const testSecret = "Hunter2-s3cret"
+
+func showsSecret(s string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(testSecret))
+}
+
+func TestParseProperties(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     map[string]string
+	}{
+		{"equals", "a=b", map[string]string{"a": "b"}},
+		{"colon", "a: b", map[string]string{"a": "b"}},
+		{"whitespace separator", "a   b", map[string]string{"a": "b"}},
+		{"whitespace around the separator", "  a \t=\f b", map[string]string{"a": "b"}},
+		{"trailing whitespace of a value is kept", "a=b  ", map[string]string{"a": "b  "}},
+		{"key only", "a", map[string]string{"a": ""}},
+		{"empty value", "a=", map[string]string{"a": ""}},
+		{"empty key", "=b", map[string]string{"": "b"}},
+		{"a second separator belongs to the value", "a==b\nc = :d", map[string]string{"a": "=b", "c": ":d"}},
+		{"separator after a whitespace separator", "a b=c", map[string]string{"a": "b=c"}},
+		{"hash and bang comments", "# a=1\n! b=2\n   # c=3\nd=4", map[string]string{"d": "4"}},
+		{"blank lines", "\n\n \t \na=1\n\n", map[string]string{"a": "1"}},
+		{"continuation drops the next line's indent", "a=one,\\\n    two,\\\n\tthree", map[string]string{"a": "one,two,three"}},
+		{"a comment line is not continued", "# note \\\na=1", map[string]string{"a": "1"}},
+		{"a continued line starting with # is not a comment", "a=x\\\n  #y", map[string]string{"a": "x#y"}},
+		{"continuation onto a blank line ends the value", "a=x\\\n\nb=y", map[string]string{"a": "x", "b": "y"}},
+		{"an even number of backslashes does not continue", "a=x\\\\\nb=y", map[string]string{"a": `x\`, "b": "y"}},
+		{"a trailing backslash at end of file is dropped", "a=x\\", map[string]string{"a": "x"}},
+		{"CRLF and CR line ends", "a=1\r\nb=2\rc=3\r\n", map[string]string{"a": "1", "b": "2", "c": "3"}},
+		{"CRLF continuation", "a=1\\\r\n  2", map[string]string{"a": "12"}},
+		{"control escapes", `a=\t\n\r\f`, map[string]string{"a": "\t\n\r\f"}},
+		{"escaped backslash", `a=C:\\dir`, map[string]string{"a": `C:\dir`}},
+		{"escaped separators in a key", `k\=x\:y=v`, map[string]string{"k=x:y": "v"}},
+		{"escaped space in a key", `my\ key value`, map[string]string{"my key": "value"}},
+		{"escaped leading space in a value", `a=\ b`, map[string]string{"a": " b"}},
+		{"unknown escape is the character", `a=\q\"`, map[string]string{"a": `q"`}},
+		{"escaped # starts a key", `\#k=v`, map[string]string{"#k": "v"}},
+		{"unicode escapes", `a=\u0041\u00e9\u20AC`, map[string]string{"a": "Aé€"}},
+		{"surrogate pair", `a=\uD83D\uDE00`, map[string]string{"a": "😀"}},
+		{"lone surrogates", `a=\uD83Dx\uDE00`, map[string]string{"a": "\uFFFDx\uFFFD"}},
+		{"UTF-8 text", "pässword=grüße", map[string]string{"pässword": "grüße"}},
+		{"a later duplicate wins", "a=1\na=2", map[string]string{"a": "2"}},
+		{"a typical file", "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n" +
+			`sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \` + "\n" +
+			`    username="alice" password="p=w";`,
+			map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-512",
+				"sasl.jaas.config": `org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="p=w";`}},
+		{"empty file", "", map[string]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseProperties(strings.NewReader(tt.in), "client.properties")
+			if err != nil {
+				t.Fatalf("ParseProperties: %v", err)
+			}
+			if !maps.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParsePropertiesLatin1(t *testing.T) {
+	// Not valid UTF-8: read as ISO-8859-1, as Kafka reads every properties file.
+	got, err := ParseProperties(strings.NewReader("a=caf\xe9"), "x")
+	if err != nil || got["a"] != "café" {
+		t.Fatalf("got %q, %v; want café", got, err)
+	}
+}
+
+func TestParsePropertiesErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bad hex in a value", "a=1\npassword=" + testSecret + `\u12G4`, `client.properties:2: malformed \uXXXX escape in the value of "password"`},
+		{"short escape at the end", "password=" + testSecret + `\u12`, `client.properties:1: malformed \uXXXX escape in the value of "password"`},
+		{"bad escape in a key", "# c\n\nk\\u00=" + testSecret, `client.properties:3: malformed \uXXXX escape in a key`},
+		{"the line of the escape in a continued value", "password=" + testSecret + "\\\n  x\\\n  y\\uZZZZ", `client.properties:3: malformed`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseProperties(strings.NewReader(tt.in), "client.properties")
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("error %v, want prefix %q", err, tt.want)
+			}
+			if showsSecret(err.Error()) {
+				t.Errorf("error %q contains the secret", err)
+			}
+		})
+	}
+	t.Run("too large", func(t *testing.T) {
+		big := strings.Repeat("a=b\n", maxPropertiesSize/4+1)
+		if _, err := ParseProperties(strings.NewReader(big), "huge"); err == nil || !strings.Contains(err.Error(), "huge: larger than") {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("read error", func(t *testing.T) {
+		if _, err := ParseProperties(iotest.ErrReader(errors.New("boom")), "f"); err == nil || err.Error() != "read f: boom" {
+			t.Fatalf("error %v", err)
+		}
+	})
+}
+
+func TestParseJAAS(t *testing.T) {
+	const plain = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	tests := []struct{ name, in, user, pass string }{
+		{"plain", plain + ` required username="u" password="p";`, "u", "p"},
+		{"scram, options reversed", `org.apache.kafka.common.security.scram.ScramLoginModule required password="p" username="u";`, "u", "p"},
+		{"escaped quote and backslash", plain + ` required username="u" password="a\"b\\c";`, "u", `a"b\c`},
+		{"single quotes", plain + ` required username='u' password='p"q';`, "u", `p"q`},
+		{"bare words", plain + ` required username=u password=p-1;`, "u", "p-1"},
+		{"extra options ignored", plain + ` required serviceName="kafka" username="u" debug=true password="p" foo="bar";`, "u", "p"},
+		{"comments and newlines", plain + " /* c */ required // line\n username = \"u\"\n\tpassword=\"p\" ;", "u", "p"},
+		{"shaded module name, flag case", "kafkashaded.org.apache.kafka.common.security.plain.PlainLoginModule REQUIRED username=\"u\" password=\"p\";", "u", "p"},
+		{"no final semicolon", plain + ` required username="u" password="p"`, "u", "p"},
+		{"octal and control escapes", plain + ` required username="u" password="\101\tz\7";`, "u", "A\tz\a"},
+		{"separators inside quotes", plain + ` required username="u;=" password=" p ";`, "u;=", " p "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, p, err := parseJAAS(tt.in)
+			if err != nil || u != tt.user || p != tt.pass {
+				t.Fatalf("got %q %q %v, want %q %q", u, p, err, tt.user, tt.pass)
+			}
+		})
+	}
+}
+
+// jaas returns a sasl.jaas.config value for the Plain login module.
+func jaas(user, pass string) string {
+	return `org.apache.kafka.common.security.plain.PlainLoginModule required username="` + user + `" password="` + pass + `";`
+}
+
+func TestApplyProperties(t *testing.T) {
+	pki := newTestPKI(t, []string{"broker.test"}, nil)
+	dir := t.TempDir()
+	caFile := writeFile(t, dir, "ca.pem", pki.caPEM)
+	bothFile := writeFile(t, dir, "client.pem", append(append([]byte{}, pki.clientKeyPEM...), pki.clientPEM...))
+	tests := []struct {
+		name        string
+		props       map[string]string
+		wantIgnored []string
+		check       func(t *testing.T, c *sarama.Config)
+	}{
+		{"empty is plaintext", nil, nil, func(t *testing.T, c *sarama.Config) {
+			if c.Net.TLS.Enable || c.Net.SASL.Enable {
+				t.Error("TLS or SASL enabled")
+			}
+		}},
+		{"PLAINTEXT and client.id", map[string]string{"security.protocol": "PLAINTEXT", "client.id": " ops "}, nil, func(t *testing.T, c *sarama.Config) {
+			if c.ClientID != "ops" || c.Net.TLS.Enable {
+				t.Errorf("ClientID %q, TLS %v", c.ClientID, c.Net.TLS.Enable)
+			}
+		}},
+		{"SSL, lowercase, system roots", map[string]string{"security.protocol": "ssl", "sasl.mechanism": "PLAIN", "unknown.key": "x"},
+			[]string{"sasl.mechanism", "unknown.key"}, func(t *testing.T, c *sarama.Config) {
+				tc := c.Net.TLS.Config
+				if !c.Net.TLS.Enable || tc == nil || tc.RootCAs != nil || tc.InsecureSkipVerify || c.Net.SASL.Enable {
+					t.Errorf("TLS %v %+v, SASL %v", c.Net.TLS.Enable, tc, c.Net.SASL.Enable)
+				}
+			}},
+		{"SASL_PLAINTEXT PLAIN", map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+			"sasl.jaas.config": jaas("alice", testSecret), "ssl.truststore.location": "/nowhere"},
+			[]string{"ssl.truststore.location"}, func(t *testing.T, c *sarama.Config) {
+				s := c.Net.SASL
+				if c.Net.TLS.Enable || !s.Enable || s.Mechanism != sarama.SASLTypePlaintext || s.User != "alice" || s.Password != testSecret || s.SCRAMClientGeneratorFunc != nil {
+					t.Errorf("TLS %v, SASL %+v", c.Net.TLS.Enable, s)
+				}
+			}},
+		{"SASL_SSL SCRAM-SHA-256", map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-256",
+			"sasl.jaas.config": jaas("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
+			s := c.Net.SASL
+			if !c.Net.TLS.Enable || s.Mechanism != sarama.SASLTypeSCRAMSHA256 || s.User != "bob" || scramHash(t, s.SCRAMClientGeneratorFunc) != "SHA-256" {
+				t.Errorf("TLS %v, SASL %+v", c.Net.TLS.Enable, s)
+			}
+		}},
+		{"SASL_SSL scram-sha-512 lowercase", map[string]string{"security.protocol": "sasl_ssl", "sasl.mechanism": "scram-sha-512",
+			"sasl.jaas.config": jaas("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
+			if c.Net.SASL.Mechanism != sarama.SASLTypeSCRAMSHA512 || scramHash(t, c.Net.SASL.SCRAMClientGeneratorFunc) != "SHA-512" {
+				t.Errorf("SASL %+v", c.Net.SASL)
+			}
+		}},
+		{"PEM truststore file", map[string]string{"security.protocol": "SSL", "ssl.truststore.type": "PEM", "ssl.truststore.location": caFile,
+			"ssl.truststore.password": "x"}, []string{"ssl.truststore.password"}, func(t *testing.T, c *sarama.Config) {
+			pki.mustVerify(t, c.Net.TLS.Config.RootCAs)
+		}},
+		{"inline truststore written with continuations", parseProps(t, "security.protocol=SSL\nssl.truststore.type=PEM\n"+
+			"ssl.truststore.certificates="+continued(pki.caPEM)), nil, func(t *testing.T, c *sarama.Config) {
+			pki.mustVerify(t, c.Net.TLS.Config.RootCAs)
+		}},
+		{"inline truststore written with \\n escapes", map[string]string{"security.protocol": "SSL", "ssl.truststore.certificates": string(pki.caPEM)}, nil,
+			func(t *testing.T, c *sarama.Config) { pki.mustVerify(t, c.Net.TLS.Config.RootCAs) }},
+		{"empty endpoint identification verifies the chain only", map[string]string{"security.protocol": "SSL",
+			"ssl.endpoint.identification.algorithm": ""}, nil, func(t *testing.T, c *sarama.Config) {
+			tc := c.Net.TLS.Config
+			if !tc.InsecureSkipVerify || tc.VerifyConnection == nil {
+				t.Errorf("InsecureSkipVerify %v, VerifyConnection set %v", tc.InsecureSkipVerify, tc.VerifyConnection != nil)
+			}
+		}},
+		{"explicit https endpoint identification", map[string]string{"security.protocol": "SSL",
+			"ssl.endpoint.identification.algorithm": "HTTPS"}, nil, func(t *testing.T, c *sarama.Config) {
+			if c.Net.TLS.Config.InsecureSkipVerify {
+				t.Error("InsecureSkipVerify")
+			}
+		}},
+		{"mTLS from one PEM keystore file", map[string]string{"security.protocol": "SSL", "ssl.keystore.type": "PEM",
+			"ssl.keystore.location": bothFile, "ssl.key.password": testSecret, "ssl.keystore.password": testSecret},
+			[]string{"ssl.key.password", "ssl.keystore.password"}, func(t *testing.T, c *sarama.Config) {
+				pki.mustBeClientCert(t, c.Net.TLS.Config)
+			}},
+		{"mTLS from inline chain and key", parseProps(t, "security.protocol=SSL\nssl.keystore.type=PEM\n"+
+			"ssl.keystore.certificate.chain="+continued(pki.clientPEM)+"\nssl.keystore.key="+continued(pki.clientKeyPEM)), nil,
+			func(t *testing.T, c *sarama.Config) { pki.mustBeClientCert(t, c.Net.TLS.Config) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := sarama.NewConfig()
+			ignored, err := ApplyProperties(c, tt.props)
+			if err != nil {
+				t.Fatalf("ApplyProperties: %v", err)
+			}
+			if !slices.Equal(ignored, tt.wantIgnored) {
+				t.Errorf("ignored %q, want %q", ignored, tt.wantIgnored)
+			}
+			tt.check(t, c)
+			if err := c.Validate(); err != nil {
+				t.Errorf("sarama rejects the config: %v", err)
+			}
+		})
+	}
+}
+
+func TestApplyPropertiesErrors(t *testing.T) {
+	pki := newTestPKI(t, []string{"broker.test"}, nil)
+	other := newTestPKI(t, []string{"broker.test"}, nil)
+	dir := t.TempDir()
+	jks := writeFile(t, dir, "truststore.jks", []byte("\xfe\xed\xfe\xed\x00\x00\x00\x02rest"))
+	p12 := writeFile(t, dir, "keystore.p12", []byte{0x30, 0x82, 0x0a, 0x00, 0x02, 0x01, 0x03})
+	empty := writeFile(t, dir, "empty.pem", []byte("# nothing\n"))
+	const plain, scramMod = "org.apache.kafka.common.security.plain.PlainLoginModule", "org.apache.kafka.common.security.scram.ScramLoginModule"
+	saslSSL := func(kv ...string) map[string]string {
+		m := map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	ssl := func(kv ...string) map[string]string {
+		m := saslSSL(kv...)
+		m["security.protocol"] = "SSL"
+		delete(m, "sasl.mechanism")
+		return m
+	}
+	tests := []struct {
+		name  string
+		props map[string]string
+		key   string
+		want  string
+	}{
+		{"unknown protocol", map[string]string{"security.protocol": "TLS"}, "security.protocol", `invalid value "TLS"; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL`},
+		{"no mechanism means GSSAPI", saslSSL("sasl.mechanism", "", "sasl.jaas.config", jaas("u", testSecret)), "sasl.mechanism", "GSSAPI (Kerberos, Kafka's default"},
+		{"GSSAPI", saslSSL("sasl.mechanism", "GSSAPI"), "sasl.mechanism", "GSSAPI (Kerberos"},
+		{"OAUTHBEARER", saslSSL("sasl.mechanism", "OAUTHBEARER"), "sasl.mechanism", "OAUTHBEARER is not supported"},
+		{"unknown mechanism", saslSSL("sasl.mechanism", "SCRAM-SHA-1"), "sasl.mechanism", `unknown mechanism "SCRAM-SHA-1"`},
+		{"missing jaas", saslSSL("sasl.username", "u", "sasl.password", testSecret), "sasl.jaas.config", "is required for SASL"},
+		{"jaas without password", saslSSL("sasl.jaas.config", plain+` required username="u";`), "sasl.jaas.config", "has no password"},
+		{"jaas without username", saslSSL("sasl.jaas.config", plain+` required password="`+testSecret+`";`), "sasl.jaas.config", "has no username"},
+		{"jaas without control flag", saslSSL("sasl.jaas.config", plain+` username="u" password="`+testSecret+`";`), "sasl.jaas.config", "expected a control flag"},
+		{"jaas with Kerberos", saslSSL("sasl.jaas.config", `com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;`), "sasl.jaas.config", "Krb5LoginModule (GSSAPI, Kerberos) is not supported"},
+		{"jaas with OAuth", saslSSL("sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`), "sasl.jaas.config", "OAuthBearerLoginModule (OAUTHBEARER) is not supported"},
+		{"jaas with unknown module", saslSSL("sasl.jaas.config", `com.example.`+testSecret+` required username="u" password="p";`), "sasl.jaas.config", "unsupported login module"},
+		{"jaas with two modules", saslSSL("sasl.jaas.config", jaas("u", testSecret)+jaas("v", testSecret)), "sasl.jaas.config", "has 2 login modules"},
+		{"jaas with an unterminated quote", saslSSL("sasl.jaas.config", plain+` required username="u" password="`+testSecret), "sasl.jaas.config", "unterminated quoted value at character"},
+		{"jaas with an option lacking a value", saslSSL("sasl.jaas.config", plain+` required username="u" password=;`), "sasl.jaas.config", "expected name=value"},
+		{"jaas with delegation token", saslSSL("sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramMod+` required username="u" password="p" tokenauth="true";`), "sasl.jaas.config", "delegation tokens"},
+		{"JKS truststore type", ssl("ssl.truststore.type", "JKS", "ssl.truststore.location", jks), "ssl.truststore.type", "JKS and PKCS12 truststores are not supported; convert"},
+		{"unknown truststore type", ssl("ssl.truststore.type", "BCFKS"), "ssl.truststore.type", `unsupported store type "BCFKS"`},
+		{"JKS file without a type", ssl("ssl.truststore.location", jks), "ssl.truststore.location", "the file is a JKS store, not PEM; convert it (keytool"},
+		{"missing truststore file", ssl("ssl.truststore.location", filepath.Join(dir, "nope.pem")), "ssl.truststore.location", "no such file"},
+		{"truststore without certificates", ssl("ssl.truststore.location", empty), "ssl.truststore.location", "no PEM certificate"},
+		{"truststore file and inline", ssl("ssl.truststore.location", empty, "ssl.truststore.certificates", string(pki.caPEM)), "ssl.truststore.location", "not both"},
+		{"malformed inline PEM", ssl("ssl.truststore.certificates", "-----BEGIN CERTIFICATE----- !!! -----END CERTIFICATE-----"), "ssl.truststore.certificates", "not valid base64"},
+		{"PKCS12 keystore type", ssl("ssl.keystore.type", "PKCS12", "ssl.keystore.location", p12), "ssl.keystore.type", "JKS and PKCS12 keystores are not supported; convert the store to PEM (keytool -importkeystore"},
+		{"PKCS12 keystore file", ssl("ssl.keystore.location", p12), "ssl.keystore.location", "the file is binary (PKCS12 or DER), not PEM"},
+		{"chain without key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.certificate.chain", "must be set together"},
+		{"keystore file and inline", ssl("ssl.keystore.location", p12, "ssl.keystore.key", string(pki.clientKeyPEM), "ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.location", "not both"},
+		{"encrypted key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", encryptedKeyPEM, "ssl.key.password", testSecret), "ssl.keystore.key", "encrypted private keys (ssl.key.password) are not supported"},
+		{"key of another certificate", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(other.clientKeyPEM)), "ssl.keystore.key", "private key does not match public key"},
+		{"key where the chain should be", ssl("ssl.keystore.certificate.chain", string(pki.clientKeyPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), "ssl.keystore.certificate.chain", "no PEM certificate"},
+		{"unknown endpoint identification", ssl("ssl.endpoint.identification.algorithm", "ldaps"), "ssl.endpoint.identification.algorithm", `unsupported value "ldaps"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ApplyProperties(sarama.NewConfig(), tt.props)
+			var pe *PropertyError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T), want a *PropertyError", err, err)
+			}
+			if pe.Key != tt.key || !strings.Contains(pe.Msg, tt.want) {
+				t.Errorf("error %q, want key %q and %q", err, tt.key, tt.want)
+			}
+			if showsSecret(err.Error()) {
+				t.Errorf("error %q contains the secret", err)
+			}
+		})
+	}
+}
+
+// TestErrorsNeverShowSecrets feeds inputs where the secret sits where an error is detected.
+func TestErrorsNeverShowSecrets(t *testing.T) {
+	bad := []map[string]string{
+		{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": testSecret},
+		{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": `x required ` + testSecret + `="v";`},
+		{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": `x required password=` + testSecret + `=;`},
+		{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": `x required password="` + testSecret + `" /* ` + testSecret},
+		{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": `"` + testSecret + `" required;`},
+		{"security.protocol": "SSL", "ssl.keystore.location": "/nonexistent/" + testSecret},
+		{"security.protocol": "SSL", "ssl.keystore.location": t.TempDir()}, // a directory: read fails
+		{"security.protocol": "SSL", "ssl.keystore.type": testSecret},
+		{"security.protocol": "SSL", "ssl.keystore.certificate.chain": "x", "ssl.keystore.key": "-----BEGIN " + testSecret + "-----\n" + testSecret + "\n-----END " + testSecret + "-----"},
+		{"security.protocol": "SSL", "ssl.keystore.certificate.chain": "x", "ssl.keystore.key": "-----BEGIN PRIVATE KEY-----" + testSecret},
+		{"security.protocol": "SSL", "ssl.keystore.certificate.chain": "x", "ssl.keystore.key": "-----BEGIN PRIVATE KEY-----" + testSecret + "-----END PRIVATE KEY-----"},
+		{"security.protocol": "SSL", "ssl.keystore.location": "x", "ssl.keystore.key": testSecret},
+		{"security.protocol": "SSL", "ssl.truststore.certificates": "-----BEGIN " + testSecret + "-----"},
+	}
+	for i, props := range bad {
+		ignored, err := ApplyProperties(sarama.NewConfig(), props)
+		if err == nil {
+			t.Errorf("input %d: no error", i)
+			continue
+		}
+		if showsSecret(err.Error()) || showsSecret(strings.Join(ignored, " ")) {
+			t.Errorf("input %d: error %q shows the secret", i, err)
+		}
+		for k, v := range RedactedProperties(props) {
+			if showsSecret(v) && k != "ssl.truststore.certificates" {
+				t.Errorf("input %d: RedactedProperties shows %s", i, k)
+			}
+		}
+	}
+}
+
+func TestRedactedProperties(t *testing.T) {
+	in := map[string]string{"sasl.jaas.config": "x", "ssl.key.password": "x", "ssl.keystore.key": "x", "my.client.secret": "x",
+		"ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
+	want := map[string]string{"sasl.jaas.config": "[redacted]", "ssl.key.password": "[redacted]", "ssl.keystore.key": "[redacted]",
+		"my.client.secret": "[redacted]", "ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
+	if got := RedactedProperties(in); !maps.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if in["sasl.jaas.config"] != "x" {
+		t.Error("RedactedProperties changed its input")
+	}
+}
+
+func TestVerifyChain(t *testing.T) {
+	pki := newTestPKI(t, []string{"broker.test"}, nil)
+	other := newTestPKI(t, []string{"broker.test"}, nil)
+	verify := verifyChain(pki.pool())
+	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{pki.server.Leaf}}); err != nil {
+		t.Errorf("a leaf of the trusted CA, any hostname: %v", err)
+	}
+	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{other.server.Leaf}}); err == nil {
+		t.Error("a leaf of another CA passed")
+	}
+	if err := verify(tls.ConnectionState{}); err == nil {
+		t.Error("no certificate passed")
+	}
+}
+
+func TestSCRAMClient(t *testing.T) {
+	for _, tt := range []struct {
+		mech            sarama.SASLMechanism
+		hash, wrongHash scram.HashGeneratorFcn
+	}{{sarama.SASLTypeSCRAMSHA256, scram.SHA256, scram.SHA512}, {sarama.SASLTypeSCRAMSHA512, scram.SHA512, scram.SHA256}} {
+		t.Run(string(tt.mech), func(t *testing.T) {
+			gen := scramGenerator(tt.mech)
+			if err := scramExchange(gen(), tt.hash, "u", testSecret, testSecret); err != nil {
+				t.Errorf("right password: %v", err)
+			}
+			err := scramExchange(gen(), tt.hash, "u", testSecret, "wrong")
+			if err == nil || showsSecret(err.Error()) {
+				t.Errorf("wrong password: %v", err)
+			}
+			if err := scramExchange(gen(), tt.wrongHash, "u", testSecret, testSecret); err == nil {
+				t.Error("a server using the other hash accepted the client")
+			}
+		})
+	}
+	// Kafka does not SASLprep passwords, so neither may we: an emoji password must work.
+	if err := scramExchange(scramGenerator(sarama.SASLTypeSCRAMSHA256)(), scram.SHA256, "u,=", "pw😀", "pw😀"); err != nil {
+		t.Errorf("unprepped credentials: %v", err)
+	}
+	if scramGenerator(sarama.SASLTypePlaintext) != nil {
+		t.Error("a SCRAM generator for PLAIN")
+	}
+	if _, err := (&scramClient{hash: scram.SHA256}).Step(""); err == nil {
+		t.Error("Step before Begin succeeded")
+	}
+}
+
+// scramExchange runs client against an xdg-go/scram server whose stored password is stored.
+func scramExchange(client sarama.SCRAMClient, hash scram.HashGeneratorFcn, user, stored, pass string) error {
+	salt := []byte("0123456789abcdef")
+	sc, err := hash.NewClientUnprepped(user, stored, "")
+	if err != nil {
+		return err
+	}
+	creds := sc.GetStoredCredentials(scram.KeyFactors{Salt: string(salt), Iters: 4096})
+	srv, err := hash.NewServer(func(string) (scram.StoredCredentials, error) { return creds, nil })
+	if err != nil {
+		return err
+	}
+	conv := srv.NewConversation()
+	if err := client.Begin(user, pass, ""); err != nil {
+		return err
+	}
+	msg, err := client.Step("")
+	for err == nil && !client.Done() {
+		var challenge string
+		if challenge, err = conv.Step(msg); err != nil {
+			break
+		}
+		msg, err = client.Step(challenge)
+	}
+	if err == nil && !conv.Valid() {
+		err = errors.New("server did not validate the client")
+	}
+	return err
+}
+
+// scramHash names the hash a SCRAM generator uses, found by authenticating against each.
+func scramHash(t *testing.T, gen func() sarama.SCRAMClient) string {
+	t.Helper()
+	if gen == nil {
+		return ""
+	}
+	if scramExchange(gen(), scram.SHA256, "u", "p", "p") == nil {
+		return "SHA-256"
+	}
+	if scramExchange(gen(), scram.SHA512, "u", "p", "p") == nil {
+		return "SHA-512"
+	}
+	return "?"
+}
+
+// testPKI is a throwaway CA with one server and one client certificate (ECDSA P-256).
+type testPKI struct {
+	caPEM, serverPEM, serverKeyPEM, clientPEM, clientKeyPEM []byte
+	ca                                                      *x509.Certificate
+	server, client                                          tls.Certificate
+}
+
+func newTestPKI(t *testing.T, dnsNames []string, ips []net.IP) *testPKI {
+	t.Helper()
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	p := &testPKI{ca: ca, caPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})}
+	issue := func(serial int64, usage x509.ExtKeyUsage) (certPEM, keyPEM []byte, c tls.Certificate) {
+		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: "leaf"},
+			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+			DNSNames: dnsNames, IPAddresses: ips, ExtKeyUsage: []x509.ExtKeyUsage{usage}, KeyUsage: x509.KeyUsageDigitalSignature}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, _ := x509.MarshalPKCS8PrivateKey(key)
+		certPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+		keyPEM = pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk})
+		c, err = tls.X509KeyPair(certPEM, keyPEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return certPEM, keyPEM, c
+	}
+	p.serverPEM, p.serverKeyPEM, p.server = issue(2, x509.ExtKeyUsageServerAuth)
+	p.clientPEM, p.clientKeyPEM, p.client = issue(3, x509.ExtKeyUsageClientAuth)
+	return p
+}
+
+func (p *testPKI) pool() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(p.ca)
+	return pool
+}
+
+// mustVerify checks that roots trusts this CA.
+func (p *testPKI) mustVerify(t *testing.T, roots *x509.CertPool) {
+	t.Helper()
+	if roots == nil {
+		t.Fatal("no RootCAs")
+	}
+	if _, err := p.server.Leaf.Verify(x509.VerifyOptions{Roots: roots}); err != nil {
+		t.Errorf("RootCAs does not trust the CA: %v", err)
+	}
+}
+
+func (p *testPKI) mustBeClientCert(t *testing.T, tc *tls.Config) {
+	t.Helper()
+	if len(tc.Certificates) != 1 || !tc.Certificates[0].Leaf.Equal(p.client.Leaf) {
+		t.Errorf("client certificates %d, want the test client's", len(tc.Certificates))
+	}
+}
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func parseProps(t *testing.T, text string) map[string]string {
+	t.Helper()
+	props, err := ParseProperties(strings.NewReader(text), "test.properties")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return props
+}
+
+// continued writes PEM as Kafka's docs show inline PEM in a properties file: one value spread
+// over indented lines joined by trailing backslashes.
+func continued(pemData []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(pemData)), "\n")
+	return strings.Join(lines, " \\\n    ")
+}
+
+// encryptedKeyPEM has the shape of `openssl pkcs8 -topk8 -v2 aes-256-cbc` output; only the label
+// matters.
+const encryptedKeyPEM = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n"
+
+// TestPropertiesAgainstKfake connects sarama, configured only by ApplyProperties, to kfake
+// brokers that require SASL, TLS, or both.
+func TestPropertiesAgainstKfake(t *testing.T) {
+	pki := newTestPKI(t, []string{"kafka.invalid"}, nil) // the broker listens on 127.0.0.1: a hostname mismatch
+	other := newTestPKI(t, []string{"kafka.invalid"}, nil)
+	dir := t.TempDir()
+	ca, otherCA := writeFile(t, dir, "ca.pem", pki.caPEM), writeFile(t, dir, "other.pem", other.caPEM)
+	users := []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret),
+		kfake.Superuser("SCRAM-SHA-256", "alice", testSecret), kfake.Superuser("SCRAM-SHA-512", "alice", testSecret)}
+	serverTLS := &tls.Config{Certificates: []tls.Certificate{pki.server}}
+	mTLS := &tls.Config{Certificates: []tls.Certificate{pki.server}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pki.pool()}
+	props := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		cluster []kfake.Opt
+		props   map[string]string
+		wantErr string // "" for success
+	}{
+		// kfake drops the connection on bad credentials (EOF); a real broker answers
+		// SASL_AUTHENTICATION_FAILED first, see TestBadPasswordFromARealBrokerShape.
+		{"SASL PLAIN", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret)), ""},
+		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", jaas("alice", testSecret)), ""},
+		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret)), ""},
+		{"PLAIN with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
+		{"SCRAM-SHA-256 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
+		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
+		{"TLS checks the hostname by default", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca), "127.0.0.1"},
+		{"TLS without hostname check", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
+		{"TLS without hostname check still checks the CA", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", otherCA, "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
+		{"TLS without a truststore uses the system roots", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
+		{"mTLS", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", "",
+			"ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), ""},
+		{"mTLS without a client certificate", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", ""), "certificate required"},
+		{"SASL_SSL SCRAM-SHA-512", append([]kfake.Opt{kfake.TLS(serverTLS)}, users...), props("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
+			"sasl.jaas.config", jaas("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, tt.cluster...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			cfg := sarama.NewConfig()
+			cfg.Version = sarama.MaxVersion
+			cfg.Net.DialTimeout, cfg.Net.ReadTimeout, cfg.Net.WriteTimeout = 5*time.Second, 5*time.Second, 5*time.Second
+			cfg.Metadata.Retry.Max = 0
+			if _, err := ApplyProperties(cfg, tt.props); err != nil {
+				t.Fatal(err)
+			}
+			client, err := sarama.NewClient(c.ListenAddrs(), cfg)
+			if err == nil {
+				defer client.Close()
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("connect: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("connect: error %v, want one containing %q", err, tt.wantErr)
+			case err != nil && showsSecret(err.Error()):
+				t.Fatalf("connect: error %q contains the password", err)
+			}
+			if err != nil {
+				t.Logf("error as expected: %v", err)
+			}
+		})
+	}
+}
+
+// TestBadPasswordFromARealBrokerShape answers SaslAuthenticate as a real broker does on a bad
+// password (error code 58, not a dropped connection) and checks what the user gets to see.
+func TestBadPasswordFromARealBrokerShape(t *testing.T) {
+	b := sarama.NewMockBroker(t, 1)
+	defer b.Close()
+	b.SetHandlerByMap(map[string]sarama.MockResponse{
+		"SaslHandshakeRequest":    sarama.NewMockSaslHandshakeResponse(t).SetEnabledMechanisms([]string{"PLAIN"}),
+		"SaslAuthenticateRequest": sarama.NewMockSaslAuthenticateResponse(t).SetError(sarama.ErrSASLAuthenticationFailed),
+	})
+	cfg := sarama.NewConfig()
+	cfg.Version = sarama.V2_8_0_0
+	cfg.ApiVersionsRequest = false // the mock's ApiVersions answer lists no SASL APIs
+	cfg.Metadata.Retry.Max = 0
+	if _, err := ApplyProperties(cfg, map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+		"sasl.jaas.config": jaas("alice", testSecret)}); err != nil {
+		t.Fatal(err)
+	}
+	client, err := sarama.NewClient([]string{b.Addr()}, cfg)
+	if err == nil {
+		client.Close()
+		t.Fatal("connected with a rejected password")
+	}
+	if !errors.Is(err, sarama.ErrSASLAuthenticationFailed) || showsSecret(err.Error()) {
+		t.Fatalf("error %q: want SASL authentication failed, without the password", err)
+	}
+}

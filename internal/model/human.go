@@ -13,6 +13,8 @@ func HumanDuration(d time.Duration) string {
 		return "-" + HumanDuration(-d)
 	}
 	switch {
+	case d == 0:
+		return "0s"
 	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	case d < time.Minute:

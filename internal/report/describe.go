@@ -34,13 +34,13 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			fmt.Fprintln(tw, "  no committed offsets and no assigned partitions")
 			continue
 		}
-		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID\t")
+		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID")
 		for _, p := range g.Partitions {
 			cid, host, client := "-", "-", "-"
 			if p.Member != nil {
 				cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
 				model.Num(p.Lag), statusCell(p), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
 		}

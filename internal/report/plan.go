@@ -14,7 +14,7 @@ import (
 func Plan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, orDash(p.State), strategyText(p.Strategy))
-	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\t")
+	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT")
 	for _, r := range p.Rows {
 		reason := string(r.Reason)
 		if reason == "" {
@@ -24,7 +24,7 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 		if r.Target == nil && r.Reason == model.ReasonRestore {
 			target = "(delete)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Group, r.Topic, r.Partition,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Group, r.Topic, r.Partition,
 			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), target, reason, Effect(r))
 	}
 	if err := tw.Flush(); err != nil {

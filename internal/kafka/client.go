@@ -187,8 +187,11 @@ func (c *Client) open(b *sarama.Broker) {
 // timeout, and a late reply on it would then answer the next request
 // ("correlation ID didn't match"). Protocol errors (KError) keep the connection.
 func (c *Client) check(b *sarama.Broker, err error) error {
-	var k sarama.KError
-	if err != nil && !errors.As(err, &k) {
+	var (
+		k   sarama.KError
+		enc sarama.PacketEncodingError
+	)
+	if err != nil && !errors.As(err, &k) && !errors.As(err, &enc) && !errors.Is(err, sarama.ErrUnsupportedVersion) {
 		c.logf("broker %d (%s): %v: reconnecting on next use", b.ID(), b.Addr(), err)
 		// Close waits for the replies still due on the connection; never make
 		// the caller wait for them too.

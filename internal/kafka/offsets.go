@@ -49,14 +49,19 @@ func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObserv
 }
 
 // offsetFetch sends one request for groups gs. The request is built for v8; if
-// the broker negotiates a lower version, sarama encodes it with the first group
-// only, and the others are fetched one request each.
+// the broker negotiates a lower version (ApiVersions), sarama cannot encode
+// several groups, and each group is fetched with a request of its own.
 func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.OffsetFetchRequest{Version: 8, ConsumerGroup: gs[0].Group}
 	for _, g := range gs {
 		req.Groups = append(req.Groups, sarama.OffsetFetchRequestGroup{GroupId: g.Group})
 	}
 	resp, err := b.FetchOffset(req)
+	if req.Version < 8 && len(gs) > 1 {
+		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
+		run(ctx, c, gs, func(g *model.GroupObservation) { c.offsetFetch(ctx, b, []*model.GroupObservation{g}) })
+		return
+	}
 	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
@@ -68,11 +73,7 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 		return
 	}
 	if req.Version < 8 {
-		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
 		applyOffsets(gs[0], resp.Err, resp.Blocks)
-		if len(gs) > 1 {
-			run(ctx, c, gs[1:], func(g *model.GroupObservation) { c.offsetFetch(ctx, b, []*model.GroupObservation{g}) })
-		}
 		return
 	}
 	byName := map[string]*sarama.OffsetFetchResponseGroup{}

@@ -47,6 +47,10 @@ type app struct {
 	lastErr   error
 	lastErrAt time.Time
 
+	// pending holds what screens returned for broadcast data (a re-plan),
+	// run at the end of Update.
+	pending []tea.Cmd
+
 	age        string // header age text, recomputed in Update
 	flash      string
 	flashUntil time.Time
@@ -67,6 +71,10 @@ func newApp(c *common, opts Options) *app {
 		hist: newLagHistory(historyKeep), detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(),
+	}
+	if rs := opts.Resetter; rs != nil {
+		ctx := m.ctx
+		m.planner = func(c *common, group string) screen { return newPlannerScreen(c, ctx, rs, group) }
 	}
 	m.stack = []screen{newGroupsScreen(c)}
 	m.updateAge()
@@ -102,13 +110,19 @@ func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case planRequestedMsg:
 		if m.planner != nil {
 			m.push(m.planner(m.c, msg.group))
+			cmds = append(cmds, m.forward(msg)) // the selection: the planner starts planning
 		}
+	case offsetsChangedMsg:
+		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
+		cmds = append(cmds, m.maybeRefresh())
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		cmds = append(cmds, m.forward(msg))
 	}
 	m.updateAge()
+	cmds = append(cmds, m.pending...)
+	m.pending = nil
 	return m, tea.Batch(cmds...)
 }
 
@@ -223,12 +237,16 @@ func (m *app) dataMsg() dataAppliedMsg {
 	return d
 }
 
-// broadcastData tells every screen on the stack about new data.
+// broadcastData tells every screen on the stack about new data. What they
+// return (the planner re-plans) runs at the end of Update.
 func (m *app) broadcastData() {
 	msg := m.dataMsg()
 	for i, s := range m.stack {
-		next, _ := s.Update(msg)
+		next, cmd := s.Update(msg)
 		m.stack[i] = next.(screen)
+		if cmd != nil {
+			m.pending = append(m.pending, cmd)
+		}
 	}
 }
 

@@ -51,8 +51,17 @@ type dataAppliedMsg struct {
 // groupChosenMsg asks the root to open a group's screen.
 type groupChosenMsg struct{ group string }
 
-// planRequestedMsg asks the root to open the reset planner for a group.
-type planRequestedMsg struct{ group string }
+// planRequestedMsg asks the root to open the reset planner for a group, with
+// what the group screen had selected: the cursor row's topic and the marked
+// partitions. The root forwards it to the planner once pushed.
+type planRequestedMsg struct {
+	group  string
+	topic  string
+	marked []model.TP
+}
+
+// offsetsChangedMsg tells the root that a reset wrote offsets: refresh now.
+type offsetsChangedMsg struct{}
 
 // clockTickedMsg recomputes time-dependent text and checks whether a refresh is due.
 type clockTickedMsg struct{}

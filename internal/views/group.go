@@ -25,8 +25,12 @@ const (
 	pcStatus
 	pcConsumer
 	pcPosition
+	pcMark
 	pcCount
 )
+
+// markGlyph flags a partition marked with space for the reset planner.
+const markGlyph = "✓"
 
 // explainLines is the room of the explanation: one line at 120 columns, and a
 // second one when a narrow terminal needs it, rather than cutting the sentence.
@@ -52,16 +56,18 @@ type groupScreen struct {
 	detailErr error
 
 	cursor, offset int
-	cols           []column
-	header         string
-	info           []string // lines above the table
-	lines          []string // rendered rows, cursor glyph absent
-	selLine        string
-	detail         []string // topic line and explanation of the cursor row
+	// marked holds the partitions marked with space: a scope for the planner.
+	marked  map[model.TP]bool
+	cols    []column
+	header  string
+	info    []string // lines above the table
+	lines   []string // rendered rows, cursor glyph absent
+	selLine string
+	detail  []string // topic line and explanation of the cursor row
 }
 
 func newGroupScreen(c *common, name string, planner bool) *groupScreen {
-	return &groupScreen{c: c, keys: newGroupKeys(planner), name: name}
+	return &groupScreen{c: c, keys: newGroupKeys(planner), name: name, marked: map[model.TP]bool{}}
 }
 
 // Init implements tea.Model.
@@ -105,9 +111,22 @@ func (s *groupScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return s, nil
 			}
 		}
-		if key.Matches(msg, s.keys.Plan) {
-			name := s.name
-			return s, func() tea.Msg { return planRequestedMsg{group: name} }
+		switch {
+		case key.Matches(msg, s.keys.Mark) && s.current() != nil:
+			tp := s.current().TP()
+			if s.marked[tp] {
+				delete(s.marked, tp)
+			} else {
+				s.marked[tp] = true
+			}
+			s.cursor++ // mark the next one with the next space, as file managers do
+			s.rebuild()
+		case key.Matches(msg, s.keys.Plan):
+			req := planRequestedMsg{group: s.name, marked: s.markedTPs()}
+			if p := s.current(); p != nil {
+				req.topic = p.Topic
+			}
+			return s, func() tea.Msg { return req }
 		}
 	}
 	return s, nil
@@ -126,9 +145,26 @@ func (s *groupScreen) apply(msg dataAppliedMsg) {
 	for i := range msg.snap.Topics {
 		s.topics[msg.snap.Topics[i].Topic] = &msg.snap.Topics[i]
 	}
+	if s.g != nil { // forget marks of partitions the group no longer has
+		for tp := range s.marked {
+			if !slices.ContainsFunc(s.g.Partitions, func(p model.GroupPartition) bool { return p.TP() == tp }) {
+				delete(s.marked, tp)
+			}
+		}
+	}
 	_, s.detailed = msg.detailed[s.name]
 	s.fetching = msg.fetching == s.name
 	s.detailErr = msg.detailErr[s.name]
+}
+
+// markedTPs returns the marked partitions, sorted.
+func (s *groupScreen) markedTPs() []model.TP {
+	out := make([]model.TP, 0, len(s.marked))
+	for tp := range s.marked {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, model.CompareTP)
+	return out
 }
 
 func (s *groupScreen) current() *model.GroupPartition {
@@ -174,6 +210,9 @@ func (s *groupScreen) rebuild() {
 		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", len("AT-RISK"), 0)},
 		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 3},
 		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 4},
+	}
+	if s.keys.Mark.Enabled() {
+		cols = append([]column{{id: pcMark, width: 1}}, cols...)
 	}
 	s.cols = layoutColumns(cols, s.width)
 	for i := range s.g.Partitions {
@@ -234,6 +273,10 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 		cells[pcConsumer] = cell{text: clientName(p.Member)}
 	}
 	cells[pcPosition] = cell{fitted: func(w int) string { return status.Render(gauge(p.Low, p.Committed, p.High, w)) }}
+	cells[pcMark] = cell{text: " "}
+	if s.marked[p.TP()] {
+		cells[pcMark] = cell{text: markGlyph}
+	}
 	return cells
 }
 
@@ -306,6 +349,10 @@ func (s *groupScreen) infoLines() []string {
 	if g.Error != nil {
 		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+tryNext(g.Error.Kind)))
 	}
+	if len(s.marked) > 0 {
+		lines = append(lines, st.section.Render(markGlyph+" "+plural(len(s.marked), "partition")+" marked")+
+			" "+markedText(s.markedTPs())+st.muted.Render(" · R plans a reset of them · space unmarks"))
+	}
 	switch {
 	case s.detailErr != nil:
 		lines = append(lines, st.err.Render("committed-record timestamps could not be read: "+s.detailErr.Error()))
@@ -343,6 +390,19 @@ func assignmentText(as []model.Assignment) string {
 		parts = append(parts, a.Topic+"["+partitionRanges(a.Partitions)+"]")
 	}
 	return strings.Join(parts, " ")
+}
+
+// markedText writes marked partitions per topic: "orders[0,2] outbox[0]".
+func markedText(tps []model.TP) string {
+	var as []model.Assignment
+	for _, tp := range tps {
+		if n := len(as); n > 0 && as[n-1].Topic == tp.Topic {
+			as[n-1].Partitions = append(as[n-1].Partitions, tp.Partition)
+			continue
+		}
+		as = append(as, model.Assignment{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+	}
+	return assignmentText(as)
 }
 
 // partitionRanges writes partitions as ranges: 0-3,7.
@@ -391,10 +451,13 @@ func (s *groupScreen) View() string {
 
 // ShortHelp implements help.KeyMap.
 func (s *groupScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.Plan}
+	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.Mark, s.keys.Plan}
 }
 
 // FullHelp implements help.KeyMap.
 func (s *groupScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.keys.all(), {s.keys.Plan}}
+	return [][]key.Binding{s.keys.all(), {
+		described(s.keys.Plan, "plan a reset (marked partitions, or this topic)"),
+		described(s.keys.Mark, "mark/unmark the partition for the plan"),
+	}}
 }

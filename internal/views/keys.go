@@ -103,17 +103,54 @@ func newGroupsKeys() groupsKeys {
 // groupKeys are the group screen's own keys.
 type groupKeys struct {
 	listKeys
-	// Plan opens the reset planner; disabled until a planner is wired in.
-	Plan key.Binding
+	// Plan opens the reset planner and Mark selects partitions for it; both
+	// are disabled until a planner is wired in.
+	Plan, Mark key.Binding
 }
 
 func newGroupKeys(planner bool) groupKeys {
 	k := groupKeys{
 		listKeys: newListKeys(),
 		Plan:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
+		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
 	}
 	k.Plan.SetEnabled(planner)
+	k.Mark.SetEnabled(planner)
 	return k
+}
+
+// plannerKeys are the reset planner's keys. No single key writes anything:
+// Arm asks for the group name, and only Confirm with the exact name executes.
+type plannerKeys struct {
+	// NextField and PrevField move between strategy, value and scope.
+	NextField, PrevField key.Binding
+	// Choose and ChooseNext cycle the strategy or scope under focus.
+	Choose, ChooseNext key.Binding
+	// LeaveField gives the keyboard back while the value field has it.
+	LeaveField key.Binding
+	// ScrollUp and ScrollDown page the plan table.
+	ScrollUp, ScrollDown key.Binding
+	// Arm asks for the group name; Confirm executes when the name matches;
+	// Disarm cancels.
+	Arm, Confirm, Disarm key.Binding
+	// Scroll moves through a result taller than the screen.
+	Scroll listKeys
+}
+
+func newPlannerKeys() plannerKeys {
+	return plannerKeys{
+		NextField:  key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
+		Choose:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "choose")),
+		ChooseNext: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next choice")),
+		LeaveField: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave the field")),
+		ScrollUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "scroll the plan up")),
+		ScrollDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "scroll the plan")),
+		Arm:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "arm")),
+		Confirm:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "execute if the name matches")),
+		Disarm:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "disarm")),
+		Scroll:     newListKeys(),
+	}
 }
 
 // described returns a copy of b with a longer description, for the full help.

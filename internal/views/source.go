@@ -35,7 +35,38 @@ type Options struct {
 	NoColor bool
 	// Now is the clock; nil means time.Now. Views never call time.Now themselves.
 	Now func() time.Time
+	// Resetter plans and executes offset resets; nil leaves R (the reset
+	// planner) disabled. With ReadOnly set, plans are shown but never armed.
+	Resetter Resetter
 }
+
+// Resetter plans and executes guarded offset resets. internal/reset implements
+// it (through an adapter in cmd/offsettui) and enforces every guard again on
+// Execute; tests implement it with fixtures, which keeps Kafka out of this package.
+type Resetter interface {
+	// Plan reads the group's state and makes the plan; blockers are in the plan.
+	// It returns an error only when the state cannot be read.
+	Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error)
+	// Execute carries out a confirmed plan under every guard and reports what happened.
+	Execute(ctx context.Context, p model.Plan) ResetResult
+}
+
+// ResetResult is what an execution did: the plan as executed (backup, undo,
+// verified, rejected and the blockers that refused it), the outcome and notes.
+type ResetResult struct {
+	Plan model.Plan
+	// Outcome is "applied", "refused", "partly-applied" or "failed".
+	Outcome string
+	Notes   []string
+}
+
+// Outcomes of ResetResult, as internal/reset names them.
+const (
+	OutcomeApplied       = "applied"
+	OutcomeRefused       = "refused"
+	OutcomePartlyApplied = "partly-applied"
+	OutcomeFailed        = "failed"
+)
 
 // New returns the root model of the inspector. Run it with tea.WithAltScreen.
 func New(opts Options) tea.Model {

@@ -1,0 +1,140 @@
+package views
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// fakeResetter plans with the real planner (model.MakePlan) over the fixture,
+// as internal/reset does over a cluster, and records every call.
+type fakeResetter struct {
+	mu       sync.Mutex
+	plans    []planCall
+	executed []model.Plan
+	// readOnly adds the read-only blocker, as a read-only reset.Service does.
+	readOnly bool
+	// edit changes the state a plan is made from (a commit landing meanwhile).
+	edit func(in *model.PlanInput)
+	// result answers Execute; nil applies the plan.
+	result func(p model.Plan) ResetResult
+}
+
+type planCall struct {
+	group string
+	scope model.Scope
+	st    model.Strategy
+}
+
+func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	f.mu.Lock()
+	f.plans = append(f.plans, planCall{group, scope, st})
+	edit := f.edit
+	f.mu.Unlock()
+	in := fixturePlanInput(group, st)
+	in.ReadOnly = f.readOnly
+	if edit != nil {
+		edit(&in)
+	}
+	return model.MakePlan(scope, st, in), nil
+}
+
+func (f *fakeResetter) Execute(_ context.Context, p model.Plan) ResetResult {
+	f.mu.Lock()
+	f.executed = append(f.executed, p)
+	result := f.result
+	f.mu.Unlock()
+	if result != nil {
+		return result(p)
+	}
+	return appliedResult(p)
+}
+
+func (f *fakeResetter) calls() ([]planCall, []model.Plan) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.plans), slices.Clone(f.executed)
+}
+
+// appliedResult is what reset.Service returns for a plan applied and verified.
+func appliedResult(p model.Plan) ResetResult {
+	backup := "/home/oncall/.local/state/offsettui/" + p.Group + "-20261129T085336.000Z.csv"
+	undo := "offsettui reset --bootstrap-server 127.0.0.1:39092 --group " + p.Group + " --restore " + backup + " --execute"
+	p.Executed, p.Backup, p.Undo, p.Verified = true, &backup, &undo, model.Ptr(true)
+	return ResetResult{Plan: p, Outcome: OutcomeApplied}
+}
+
+// fixturePlanInput is the state internal/kafka would read for a plan of group
+// on the demo cluster the fixture mirrors.
+func fixturePlanInput(group string, st model.Strategy) model.PlanInput {
+	snap := fixtureSnapshot(fixtureNow, false)
+	in := model.PlanInput{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{},
+		Offsets: map[model.TP]model.PartitionOffsets{}, TimeOffsets: map[model.TP]int64{}}
+	for _, t := range snap.Topics {
+		in.Partitions[t.Topic] = t.Partitions
+	}
+	for _, g := range snap.Groups {
+		for _, p := range g.Partitions {
+			in.Offsets[p.TP()] = model.PartitionOffsets{Low: p.Low, High: p.High}
+		}
+		if g.Group != group {
+			continue
+		}
+		in.State, in.GroupExists, in.Members = g.State, true, g.Members
+		for _, p := range g.Partitions {
+			if p.Committed != nil {
+				in.Committed[p.TP()] = *p.Committed
+			}
+		}
+	}
+	start := fixtureNow.Add(-snapshot - uptime)
+	topics := fixtureTopics()
+	in.TargetTimestamps = map[model.TPO]time.Time{}
+	for tp, o := range in.Offsets {
+		for k := *o.Low; k < *o.High; k++ {
+			in.TargetTimestamps[model.TPO{TP: tp, Offset: k}] = topics[tp.Topic].at(start, k)
+		}
+	}
+	if !st.Time.IsZero() {
+		for tp, o := range in.Offsets {
+			in.TimeOffsets[tp] = -1
+			for k := *o.Low; k < *o.High; k++ {
+				if !topics[tp.Topic].at(start, k).Before(st.Time) {
+					in.TimeOffsets[tp] = k
+					break
+				}
+			}
+		}
+	}
+	return in
+}
+
+// plannerHarness shows the groups screen with a Resetter wired in.
+func plannerHarness(t testing.TB, w, h int, rs Resetter, readOnly bool) (*harness, *clock) {
+	clk := newClock()
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Resetter, opts.ReadOnly = rs, readOnly
+	return newHarness(t, opts, w, h), clk
+}
+
+// openGroup filters the groups to name and opens it.
+func (h *harness) openGroup(name string) *harness {
+	return h.send(keyRunes("/")).typeText(name).send(keyType(tea.KeyEnter), keyType(tea.KeyEnter))
+}
+
+// planner returns the planner on top of the stack, or nil.
+func (h *harness) planner() *plannerScreen {
+	p, _ := h.m.top().(*plannerScreen)
+	return p
+}
+
+// rewindShipSvc opens ship-svc's planner and plans --to-offset 1 on its topic.
+func (h *harness) rewindShipSvc() *harness {
+	return h.openGroup("ship-svc").send(keyRunes("R"), keyRunes("l"), keyType(tea.KeyTab)).typeText("1")
+}

@@ -1,0 +1,149 @@
+package views
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// The planner's form: which strategies it offers, what each one's value looks
+// like, and which scopes the group screen's selection allows.
+
+// plannerKinds are the strategies the planner offers, in the order ←/→ walks
+// them. Restore is left to the CLI: the undo command the result prints.
+var plannerKinds = []model.StrategyKind{
+	model.ToEarliest, model.ToLatest, model.ToCurrent, model.ToOffset,
+	model.ShiftBy, model.ToDatetime, model.ByDuration, model.FromFile,
+}
+
+// defaultKind moves nothing: the first plan shows where the group stands and
+// what the guards say before any target is chosen.
+const defaultKind = model.ToCurrent
+
+// kindHint says what a strategy does, in the words of KAFKA-NOTES.md.
+var kindHint = map[model.StrategyKind]string{
+	model.ToEarliest: "the low watermark: the oldest record still stored",
+	model.ToLatest:   "the high watermark: everything not read yet is skipped",
+	model.ToCurrent:  "the committed offset (no move); a partition without a commit gets high",
+	model.ToOffset:   "offset N on every partition in scope, clamped to low..high",
+	model.ShiftBy:    "committed + N (negative rewinds), clamped to low..high",
+	model.ToDatetime: "the first record at or after a time, Kafka's format (UTC when no zone)",
+	model.ByDuration: "the first record at or after now − a duration",
+	model.FromFile:   "the offsets of a CSV file topic,partition,offset (clamped)",
+}
+
+// valueExample is the value field's placeholder for a strategy.
+var valueExample = map[model.StrategyKind]string{
+	model.ToOffset:   "N, e.g. 1200",
+	model.ShiftBy:    "N, e.g. -3",
+	model.ToDatetime: "2026-11-29T08:00:00.000",
+	model.ByDuration: "PT2H, 2h or P1D",
+	model.FromFile:   "path/to/offsets.csv",
+}
+
+// errNoValue marks a value field left empty: a hint, not an error in red.
+var errNoValue = errors.New("no value yet")
+
+// parseInputs validates the form as typed. File strategies are only checked for
+// a path here; the file is read with the plan, in its tea.Cmd.
+func parseInputs(kind model.StrategyKind, value string, now time.Time) (model.Strategy, error) {
+	if kind.TakesValue() && strings.TrimSpace(value) == "" {
+		return model.Strategy{Kind: kind}, errNoValue
+	}
+	if kind.FromFileKind() {
+		return model.Strategy{Kind: kind, Raw: strings.TrimSpace(value)}, nil
+	}
+	return model.ParseStrategy(kind, value, now)
+}
+
+// strategyText is how the planner names a parsed strategy: the CLI flag.
+func strategyText(st model.Strategy) string {
+	if st.Raw == "" {
+		return st.Kind.Flag()
+	}
+	return st.Kind.Flag() + " " + st.Raw
+}
+
+// understood says how a valid value was read, so a time zone or a duration
+// cannot be misread silently.
+func understood(st model.Strategy) string {
+	switch st.Kind {
+	case model.ToDatetime:
+		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout)
+	case model.ByDuration:
+		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) + " (now − " + st.Raw + ")"
+	case model.ToOffset:
+		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", fmtInt(st.Offset))
+	case model.ShiftBy:
+		if st.Shift < 0 {
+			return fmt.Sprintf("committed − %s on every partition in scope: re-reads up to %s each, clamped to low..high",
+				fmtInt(-st.Shift), records(-st.Shift))
+		}
+		return fmt.Sprintf("committed + %s on every partition in scope: skips up to %s each, clamped to low..high",
+			fmtInt(st.Shift), records(st.Shift))
+	}
+	return kindHint[st.Kind]
+}
+
+// scopeChoice is one scope the planner offers. id is stable across refreshes
+// (labels carry counts that may change); it is part of the inputs' key.
+type scopeChoice struct {
+	id    string
+	label string
+	scope model.Scope
+}
+
+// fileScope is the only scope of from-file: the file names the partitions.
+var fileScope = scopeChoice{id: "file", label: "the partitions the file names"}
+
+// scopeChoices lists the scopes, narrowest first: the marked partitions, the
+// selected row's topic, the group's other topics, all topics with a commit.
+func scopeChoices(g *model.Group, topics map[string]int, selected string, marked []model.TP) []scopeChoice {
+	var out []scopeChoice
+	if len(marked) > 0 {
+		var ts []model.TopicScope
+		for _, tp := range marked {
+			if n := len(ts); n > 0 && ts[n-1].Topic == tp.Topic {
+				ts[n-1].Partitions = append(ts[n-1].Partitions, tp.Partition)
+				continue
+			}
+			ts = append(ts, model.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+		}
+		out = append(out, scopeChoice{id: "marked",
+			label: "marked: " + markedText(marked) + " (" + plural(len(marked), "partition") + ")",
+			scope: model.Scope{Topics: ts}})
+	}
+	names := []string{}
+	if selected != "" {
+		names = append(names, selected)
+	}
+	if g != nil {
+		for _, t := range g.Topics() {
+			if t != selected {
+				names = append(names, t)
+			}
+		}
+	}
+	for _, t := range names {
+		label := "topic " + t
+		if n, ok := topics[t]; ok {
+			label += " (all " + plural(n, "partition") + ")"
+		}
+		out = append(out, scopeChoice{id: "topic:" + t, label: label,
+			scope: model.Scope{Topics: []model.TopicScope{{Topic: t}}}})
+	}
+	all := "all topics with a commit"
+	if g != nil {
+		n := 0
+		for i := range g.Partitions {
+			if g.Partitions[i].Committed != nil {
+				n++
+			}
+		}
+		all += " (" + plural(n, "partition") + ")"
+	}
+	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
+}

@@ -1,0 +1,157 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/offsettui/offsettui/internal/report"
+)
+
+// The planner's last step: what the execution did. The undo command is shown
+// whole (never cut with …), wrapped as shell continuation lines so that a
+// selection pasted into a shell runs it as one command.
+
+// outcomeText says what each outcome means for the group.
+var outcomeText = map[string]string{
+	OutcomeApplied:       "every offset was written and read back equal to the plan",
+	OutcomeRefused:       "nothing was written",
+	OutcomePartlyApplied: "the broker rejected some partitions (below); the others were written",
+	OutcomeFailed:        "the commit failed or the read-back differs: compare with the backup",
+}
+
+func (s *plannerScreen) resultLines() (top, body, bottom []string) {
+	st := s.c.styles
+	res := s.result
+	p := res.Plan
+	badge := st.expired
+	switch res.Outcome {
+	case OutcomeApplied:
+		badge = st.ok
+	case OutcomePartlyApplied:
+		badge = st.atRisk
+	}
+	what := outcomeText[res.Outcome]
+	if what == "" {
+		what = "unknown outcome"
+	}
+	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+strategyText(p.Strategy)+" · ") +
+		badge.Render(strings.ToUpper(res.Outcome))}
+
+	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
+	body = append(body, "")
+	body = append(body, s.wrap(field("outcome", badge.Render(strings.ToUpper(res.Outcome))+": "+what), "            ", 3)...)
+	verified := st.muted.Render("not checked")
+	if v := p.Verified; v != nil && *v {
+		verified = st.ok.Render("yes") + ": the offsets read back equal the plan"
+	} else if v != nil {
+		verified = st.expired.Render("NO") + ": the offsets read back differ from the plan (see notes)"
+	}
+	body = append(body, field("verified", verified))
+	if p.Backup != nil {
+		// On the label's line when it fits; else alone, whole, from column 0.
+		if line := field("backup", *p.Backup); lipgloss.Width(line) <= s.width {
+			body = append(body, line)
+		} else {
+			body = append(body, field("backup", ""))
+			body = append(body, hardLines(*p.Backup, s.width)...)
+		}
+	} else {
+		body = append(body, field("backup", st.muted.Render("none written")))
+	}
+	if p.Undo != nil {
+		body = append(body, field("undo", st.muted.Render("put the previous offsets back with this command:")))
+		body = append(body, shellLines(*p.Undo, s.width)...)
+	}
+	if len(p.Rejected) > 0 {
+		body = append(body, "", field("rejected", st.expired.Render(plural(len(p.Rejected), "partition")+", not written:")))
+		for _, e := range p.Rejected {
+			body = append(body, s.wrap("  "+e.Error(), "    ", 3)...)
+		}
+	}
+	if res.Outcome == OutcomeRefused && len(p.Blockers) > 0 {
+		body = append(body, "")
+		body = append(body, s.blockerLines(p.Blockers, 2*len(p.Blockers)+4)...)
+	}
+	if len(res.Notes) > 0 {
+		body = append(body, "", field("notes", ""))
+		for _, n := range res.Notes {
+			body = append(body, s.wrap("  "+n, "    ", 4)...)
+		}
+	}
+	if len(p.Rows) > 0 {
+		label := "the plan as executed"
+		if !p.Executed {
+			label = "the plan, not executed"
+		}
+		header, rows := s.planTable(&p)
+		body = append(body, "", st.title.Render(label+": "+report.TotalsText(p.Totals)), header)
+		body = append(body, rows...)
+	}
+	bottom = []string{"", st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed")}
+	return top, body, bottom
+}
+
+// hardLines cuts text into lines of width cells, without … : a path must stay
+// whole to be copied.
+func hardLines(text string, width int) []string {
+	return strings.Split(ansi.Hardwrap(text, max(1, width), false), "\n")
+}
+
+// shellLines lays a shell command out in lines of at most width cells, breaking
+// between words with " \" continuations (continued lines indented by two). A
+// word longer than a line is cut hard, the one case a paste needs mending.
+func shellLines(cmd string, width int) []string {
+	words := shellWords(cmd)
+	var lines []string
+	cur := ""
+	for _, w := range words {
+		switch {
+		case cur == "" || strings.TrimSpace(cur) == "":
+			cur += w
+		case lipgloss.Width(cur)+1+lipgloss.Width(w)+2 <= width:
+			cur += " " + w
+		default:
+			lines = append(lines, cur+" \\")
+			cur = "  " + w
+		}
+	}
+	lines = append(lines, cur)
+	var out []string
+	for _, l := range lines {
+		out = append(out, hardLines(l, width)...)
+	}
+	return out
+}
+
+// shellWords splits a command at the spaces outside single quotes and
+// backslash escapes, so a quoted path with spaces stays one word.
+func shellWords(cmd string) []string {
+	var words []string
+	var b strings.Builder
+	quoted, escaped := false, false
+	for _, r := range cmd {
+		switch {
+		case escaped:
+			escaped = false
+		case quoted:
+			quoted = r != '\''
+		case r == '\\':
+			escaped = true
+		case r == '\'':
+			quoted = true
+		case r == ' ':
+			if b.Len() > 0 {
+				words = append(words, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() > 0 {
+		words = append(words, b.String())
+	}
+	return words
+}

@@ -93,8 +93,12 @@ func Effect(r model.PlanRow) string {
 
 // TotalsText is the plan's one-line banner.
 func TotalsText(t model.Totals) string {
-	return fmt.Sprintf("re-delivers %s records · skips %s · %s already lost · %d partitions",
-		thousands(t.Duplicates), thousands(t.Skipped), thousands(t.AlreadyLost), t.Partitions)
+	parts := "partitions"
+	if t.Partitions == 1 {
+		parts = "partition"
+	}
+	return fmt.Sprintf("re-delivers %s records · skips %s · %s already lost · %d %s",
+		thousands(t.Duplicates), thousands(t.Skipped), thousands(t.AlreadyLost), t.Partitions, parts)
 }
 
 func strategyText(s model.Strategy) string {

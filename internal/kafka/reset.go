@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/IBM/sarama"
@@ -115,12 +116,20 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 		case !ok:
 			e := model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
 			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
+		case k == sarama.ErrUnknownMemberId:
+			// Kafka's answer to an admin-form commit on a group with members, for
+			// classic and consumer-protocol (KIP-848) groups alike: "the provided
+			// member is not known" says nothing an operator can act on.
+			rejected = append(rejected, *kerrError(k, "commit rejected: the group has live members, and the broker takes an admin commit only for an empty group").WithPartition(tp).WithGroup(group))
 		case k != sarama.ErrNoError:
-			rejected = append(rejected, *kerrError(k, "commit rejected: "+k.Error()).WithPartition(tp).WithGroup(group))
+			rejected = append(rejected, *kerrError(k, "commit rejected: "+kerrText(k)).WithPartition(tp).WithGroup(group))
 		}
 	}
 	return rejected, nil
 }
+
+// kerrText is sarama's text of a protocol error without its "kafka server: " prefix.
+func kerrText(k sarama.KError) string { return strings.TrimPrefix(k.Error(), "kafka server: ") }
 
 // DeleteOffsets deletes group's commits of the partitions (OffsetDelete), as a
 // restore does for partitions that had no commit before a reset.
@@ -143,13 +152,13 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	}
 	if resp.ErrorCode != sarama.ErrNoError && resp.ErrorCode != sarama.ErrGroupIDNotFound {
 		for _, tp := range tps {
-			rejected = append(rejected, *kerrError(resp.ErrorCode, "delete rejected: "+resp.ErrorCode.Error()).WithPartition(tp).WithGroup(group))
+			rejected = append(rejected, *kerrError(resp.ErrorCode, "delete rejected: "+kerrText(resp.ErrorCode)).WithPartition(tp).WithGroup(group))
 		}
 		return rejected, nil
 	}
 	for _, tp := range tps {
 		if k, ok := resp.Errors[tp.Topic][tp.Partition]; ok && k != sarama.ErrNoError {
-			rejected = append(rejected, *kerrError(k, "delete rejected: "+k.Error()).WithPartition(tp).WithGroup(group))
+			rejected = append(rejected, *kerrError(k, "delete rejected: "+kerrText(k)).WithPartition(tp).WithGroup(group))
 		}
 	}
 	return rejected, nil

@@ -33,7 +33,8 @@ func (r CSVRow) TP() TP { return TP{r.Topic, r.Partition} }
 // "group,topic,partition,offset"; fields may be quoted as in RFC 4180 (Kafka writes
 // them with Jackson's CSV mapper, which quotes a group containing a comma). Blank
 // lines are skipped; there is no header line. An empty offset means "no commit".
-// Offsets may be negative, as Kafka's --from-file allows (the planner clamps them).
+// Offsets may be negative here: FileStrategy refuses them for --from-file, as
+// Kafka's --from-file does, and the planner blocks them on --restore.
 //
 // Any bad line fails the whole file: the error names the file and line and says what
 // is wrong, and no rows are returned. Stricter than Kafka: a partition given twice

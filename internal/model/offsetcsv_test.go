@@ -24,7 +24,7 @@ func TestParseOffsetsCSV(t *testing.T) {
 		{"group column", "billing,orders,0,95\n\"a,b\",orders,0,7\n", []CSVRow{
 			{Group: "billing", Topic: "orders", Partition: 0, Offset: Ptr(int64(95)), Line: 1},
 			{Group: "a,b", Topic: "orders", Partition: 0, Offset: Ptr(int64(7)), Line: 2}}},
-		{"negative offset as Kafka allows", "t,0,-5\n", []CSVRow{
+		{"negative offset (FileStrategy refuses it)", "t,0,-5\n", []CSVRow{
 			{Topic: "t", Partition: 0, Offset: Ptr(int64(-5)), Line: 1}}},
 	}
 	for _, tc := range tests {

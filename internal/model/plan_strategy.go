@@ -140,7 +140,9 @@ func ParseStrategy(kind StrategyKind, value string, now time.Time) (Strategy, er
 
 // FileStrategy builds a from-file or restore strategy from the file's content; name
 // is the path as typed. A from-file row may not have an empty offset (Kafka's files
-// always have one; only backups leave it empty).
+// always have one; only backups leave it empty) nor a negative one: Kafka's
+// --from-file refuses the whole file then ("Invalid negative offset"), it does not
+// clamp it as it clamps --to-offset and --shift-by.
 func FileStrategy(kind StrategyKind, name string, r io.Reader) (Strategy, error) {
 	if !kind.FromFileKind() {
 		return Strategy{}, fmt.Errorf("%s does not read a file", kind.Flag())
@@ -154,6 +156,10 @@ func FileStrategy(kind StrategyKind, name string, r io.Reader) (Strategy, error)
 			if row.Offset == nil {
 				return Strategy{}, fmt.Errorf("%s: %s line %d: empty offset; only --restore files (offsettui backups) may leave it empty",
 					kind.Flag(), name, row.Line)
+			}
+			if *row.Offset < 0 {
+				return Strategy{}, fmt.Errorf("%s: %s line %d: negative offset %d; kafka-consumer-groups refuses such a file too (Invalid negative offset)",
+					kind.Flag(), name, row.Line, *row.Offset)
 			}
 		}
 	}

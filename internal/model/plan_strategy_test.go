@@ -74,6 +74,11 @@ func TestFileStrategy(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "backup.csv line 2: empty offset; only --restore") {
 		t.Errorf("empty offset in --from-file: err = %v", err)
 	}
+	// Kafka's --from-file refuses a negative offset (it does not clamp it).
+	_, err = FileStrategy(FromFile, "reset.csv", strings.NewReader("orders,0,5\norders,1,-3\n"))
+	if err == nil || !strings.Contains(err.Error(), "reset.csv line 2: negative offset -3") {
+		t.Errorf("negative offset in --from-file: err = %v", err)
+	}
 	st, err = FileStrategy(Restore, "backup.csv", strings.NewReader("orders,0,5\norders,1,\n"))
 	if err != nil || len(st.File) != 2 || st.Raw != "backup.csv" || st.Kind != Restore {
 		t.Errorf("restore: %+v, %v", st, err)

@@ -126,10 +126,10 @@ func TestMakePlanStrategies(t *testing.T) {
 			{"orders-0", 30, ReasonAsRequested, 20, 0, 0},
 			{"orders-1", 100, ReasonNoRecordAfterTime, 0, 60, 30},
 			{"orders-2", 55, ReasonAsRequested, 0, 0, 0}}, nil},
-		{"from-file clamps", Scope{}, mustFile(t, FromFile, "orders,1,500\norders,0,5\norders,2,-3\n"), []rowWant{
+		{"from-file clamps", Scope{}, mustFile(t, FromFile, "orders,1,5\norders,0,5\norders,2,500\n"), []rowWant{
 			{"orders-0", 5, ReasonAsRequested, 45, 0, 0},
-			{"orders-1", 100, ReasonClampedToHigh, 0, 60, 30},
-			{"orders-2", 0, ReasonClampedToLow, 0, 0, 0}}, nil},
+			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
+			{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}}, nil},
 		{"from-file group column", Scope{}, mustFile(t, FromFile, "other,orders,0,1\ng,orders,0,7\n"), []rowWant{
 			{"orders-0", 7, ReasonAsRequested, 43, 0, 0}}, nil},
 		{"restore unclamped, empty deletes", Scope{}, mustFile(t, Restore, "orders,0,200\norders,1,5\norders,2,\n"), []rowWant{

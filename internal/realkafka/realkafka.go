@@ -1,0 +1,434 @@
+// Package realkafka holds the helpers of the tests that run against a real Apache
+// Kafka broker (scripts/kafka.sh) in packages other than internal/kafka: finding
+// the broker (skip, or fail under OFFSETTUI_REQUIRE_KAFKA=1), unique names, a
+// franz-go seeding client that never goes through internal/kafka, live members of
+// both group protocols, and Kafka's own ConsumerGroupCommand as the oracle. Only
+// _test.go files import it. It is a trimmed copy of
+// internal/kafka/realkafka_helpers_test.go, which _test files elsewhere cannot use.
+package realkafka
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+const (
+	envBootstrap    = "OFFSETTUI_IT_BOOTSTRAP"
+	envRequire      = "OFFSETTUI_REQUIRE_KAFKA"
+	envKafkaLib     = "OFFSETTUI_KAFKA_LIB"
+	envToolsLog4j   = "OFFSETTUI_KAFKA_TOOLS_LOG4J"
+	startBrokerHint = `start one with scripts/kafka.sh start && eval "$(scripts/kafka.sh env)"`
+)
+
+var (
+	probeOnce sync.Once
+	probeErr  error
+)
+
+// Addr returns the address of the real broker. With no OFFSETTUI_IT_BOOTSTRAP the
+// test is skipped, unless OFFSETTUI_REQUIRE_KAFKA=1 (CI): then it fails. A broker
+// that is named but does not answer always fails the test.
+func Addr(t testing.TB) string {
+	t.Helper()
+	addr := strings.TrimSpace(os.Getenv(envBootstrap))
+	if addr == "" {
+		if os.Getenv(envRequire) == "1" {
+			t.Fatalf("%s=1 but %s is not set: the real-broker tests cannot run (%s)", envRequire, envBootstrap, startBrokerHint)
+		}
+		t.Skipf("%s is not set: real-broker test skipped (%s)", envBootstrap, startBrokerHint)
+	}
+	probeOnce.Do(func() { probeErr = probe(addr) })
+	if probeErr != nil {
+		t.Fatalf("the real Kafka broker %s=%s does not answer: %v (%s)", envBootstrap, addr, probeErr, startBrokerHint)
+	}
+	return addr
+}
+
+func probe(addr string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...),
+		kgo.DialTimeout(3*time.Second), kgo.RequestRetries(1))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = kadm.NewClient(cl).BrokerMetadata(ctx)
+	return err
+}
+
+// Name returns prefix plus a random suffix, so reruns against the same broker
+// never meet the topics and groups of an earlier run.
+func Name(prefix string) string {
+	return fmt.Sprintf("it-%s-%08x", prefix, rand.Uint32())
+}
+
+// Ctx is a context bounded by d and cancelled when the test ends.
+func Ctx(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Seed is an independent franz-go client that builds the truth a test knows and
+// reads it back; it never goes through internal/kafka.
+type Seed struct {
+	t   testing.TB
+	Adm *kadm.Client
+	cl  *kgo.Client
+}
+
+// NewSeed connects a Seed to addr.
+func NewSeed(t testing.TB, addr string) *Seed {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerLinger(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return &Seed{t: t, cl: cl, Adm: kadm.NewClient(cl)}
+}
+
+// CreateTopic creates a topic with n partitions (replication 1) and deletes it when
+// the test ends.
+func (s *Seed) CreateTopic(name string, n int32) {
+	s.t.Helper()
+	if _, err := s.Adm.CreateTopic(Ctx(s.t, 30*time.Second), n, 1, nil, name); err != nil {
+		s.t.Fatalf("create topic %s: %v", name, err)
+	}
+	s.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = s.Adm.DeleteTopics(ctx, name)
+	})
+}
+
+// Produce writes one record per timestamp to one partition, in order.
+func (s *Seed) Produce(topic string, partition int32, ts ...time.Time) {
+	s.t.Helper()
+	recs := make([]*kgo.Record, len(ts))
+	for i := range recs {
+		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v"), Timestamp: ts[i]}
+	}
+	if err := s.cl.ProduceSync(Ctx(s.t, 30*time.Second), recs...).FirstErr(); err != nil {
+		s.t.Fatalf("produce %s-%d: %v", topic, partition, err)
+	}
+}
+
+// Commit writes a group's offsets in the admin form (no member, generation −1).
+func (s *Seed) Commit(group string, offs map[model.TP]int64) {
+	s.t.Helper()
+	o := kadm.Offsets{}
+	for tp, off := range offs {
+		o.Add(kadm.Offset{Topic: tp.Topic, Partition: tp.Partition, At: off, LeaderEpoch: -1})
+	}
+	resp, err := s.Adm.CommitOffsets(Ctx(s.t, 15*time.Second), group, o)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		s.t.Fatalf("commit %s: %v", group, err)
+	}
+}
+
+// DeleteRecords moves the start offset of a partition to before and returns the
+// partition's error (nil when Kafka accepted it).
+func (s *Seed) DeleteRecords(topic string, partition int32, before int64) error {
+	s.t.Helper()
+	o := kadm.Offsets{}
+	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: before, LeaderEpoch: -1})
+	resp, err := s.Adm.DeleteRecords(Ctx(s.t, 15*time.Second), o)
+	if err != nil {
+		s.t.Fatalf("delete records of %s-%d before %d: %v", topic, partition, before, err)
+	}
+	return resp.Error()
+}
+
+// Committed reads a group's committed offsets with franz-go.
+func (s *Seed) Committed(group string) map[model.TP]int64 {
+	s.t.Helper()
+	resp, err := s.Adm.FetchOffsets(Ctx(s.t, 15*time.Second), group)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		s.t.Fatalf("fetch offsets of %s: %v", group, err)
+	}
+	out := map[model.TP]int64{}
+	resp.Each(func(o kadm.OffsetResponse) {
+		if o.At >= 0 {
+			out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
+		}
+	})
+	return out
+}
+
+// ClassicMember starts a live classic-protocol group member (franz-go, auto commit
+// off) consuming topics; it leaves the group when the test ends.
+func ClassicMember(t testing.TB, addr, group, clientID string, topics ...string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.ClientID(clientID),
+		kgo.ConsumerGroup(group), kgo.ConsumeTopics(topics...), kgo.DisableAutoCommit(),
+		kgo.Balancers(kgo.RangeBalancer()), kgo.SessionTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			cl.PollFetches(ctx)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		cl.Close()
+	})
+}
+
+// ConsoleConsumer starts Kafka's ConsoleConsumer as a consumer-protocol (KIP-848)
+// member with auto commit off. stop (also run when the test ends) sends SIGTERM, on
+// which it leaves the group, and waits for it to exit.
+func ConsoleConsumer(t testing.TB, addr, group, clientID, topic string) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := javaCmd(t, ctx, "org.apache.kafka.tools.consumer.ConsoleConsumer",
+		"--bootstrap-server", addr, "--topic", topic, "--group", group,
+		"--consumer-property", "group.protocol=consumer",
+		"--consumer-property", "client.id="+clientID,
+		"--consumer-property", "enable.auto.commit=false")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("start ConsoleConsumer: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}
+	t.Cleanup(func() {
+		stop()
+		if t.Failed() {
+			t.Logf("ConsoleConsumer stderr:\n%s", stderr.String())
+		}
+	})
+	return stop
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// WaitUntil calls check until it reports true or d has passed, then fails with the
+// last reason it gave.
+func WaitUntil(t testing.TB, d time.Duration, what string, check func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		ok, why := check()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not reached within %s: %s", what, d, why)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// ConsumerGroupCommand is the main class of kafka-consumer-groups.
+const ConsumerGroupCommand = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
+
+// javaCmd builds the command line of a Kafka CLI main class from the broker's jars,
+// with the tools' log4j config (logs at WARN on stderr, stdout left to the tool).
+func javaCmd(t testing.TB, ctx context.Context, main string, args ...string) *exec.Cmd {
+	t.Helper()
+	lib, log4j := os.Getenv(envKafkaLib), os.Getenv(envToolsLog4j)
+	if lib == "" || log4j == "" {
+		t.Fatalf("%s and %s must be set to run Kafka's CLI as the oracle (%s)", envKafkaLib, envToolsLog4j, startBrokerHint)
+	}
+	java := "java"
+	if h := os.Getenv("JAVA_HOME"); h != "" {
+		if p := filepath.Join(h, "bin", "java"); fileExists(p) {
+			java = p
+		}
+	}
+	full := []string{"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+		"-Dlog4j2.configurationFile=" + log4j, "-cp", filepath.Join(lib, "*"), main}
+	return exec.CommandContext(ctx, java, append(full, args...)...)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// RunTool runs a Kafka CLI main class to completion (bounded) and returns its
+// stdout, stderr and exit code; it fails the test only if the tool cannot run.
+func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := javaCmd(t, ctx, main, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), err, out.String(), errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// Tool runs a Kafka CLI main class that must exit 0 and returns its stdout. Kafka's
+// tools exit 0 on many errors: callers check the rows they expect.
+func Tool(t testing.TB, main string, args ...string) string {
+	t.Helper()
+	out, errOut, code := RunTool(t, main, args...)
+	if code != 0 {
+		t.Fatalf("%s %s: exit %d\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), code, out, errOut)
+	}
+	if s := strings.TrimSpace(errOut); s != "" {
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("%s %s stderr:\n%s", main, strings.Join(args, " "), s)
+			}
+		})
+	}
+	return out
+}
+
+// TableRows returns the rows of every table in out whose header names all cols,
+// as maps from column name to value. Only lines with exactly the header's number of
+// fields are rows, so "Error:"/"Warn:" lines, notes and blank lines are left out.
+func TableRows(out string, cols ...string) []map[string]string {
+	var header []string
+	var rows []map[string]string
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if hasAll(f, cols) {
+			header = f
+			continue
+		}
+		if header == nil || len(f) != len(header) || strings.HasSuffix(f[0], ":") {
+			continue
+		}
+		row := make(map[string]string, len(f))
+		for i, h := range header {
+			row[h] = f[i]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func hasAll(fields, cols []string) bool {
+	for _, c := range cols {
+		found := false
+		for _, f := range fields {
+			found = found || f == c
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// Offsets maps group → partition → offset, as Kafka's CLI prints them.
+type Offsets map[string]map[model.TP]int64
+
+// Describe runs ConsumerGroupCommand --describe for the groups and returns each
+// partition's CURRENT-OFFSET (partitions shown with "-" are left out, as are
+// partitions without a commit, which Kafka does not show for an inactive group).
+func Describe(t testing.TB, addr string, groups ...string) Offsets {
+	t.Helper()
+	args := []string{"--bootstrap-server", addr, "--describe"}
+	for _, g := range groups {
+		args = append(args, "--group", g)
+	}
+	return offsetRows(t, Tool(t, ConsumerGroupCommand, args...), "CURRENT-OFFSET", groups)
+}
+
+// ResetDryRun runs ConsumerGroupCommand --reset-offsets ... --dry-run for the
+// groups with the given scope and strategy flags and returns its NEW-OFFSET rows.
+func ResetDryRun(t testing.TB, addr string, flags []string, groups ...string) Offsets {
+	t.Helper()
+	args := []string{"--bootstrap-server", addr, "--reset-offsets", "--dry-run"}
+	for _, g := range groups {
+		args = append(args, "--group", g)
+	}
+	return offsetRows(t, Tool(t, ConsumerGroupCommand, append(args, flags...)...), "NEW-OFFSET", groups)
+}
+
+func offsetRows(t testing.TB, out, col string, groups []string) Offsets {
+	t.Helper()
+	res := Offsets{}
+	for _, g := range groups {
+		res[g] = map[model.TP]int64{}
+	}
+	for _, m := range TableRows(out, "GROUP", "TOPIC", "PARTITION", col) {
+		p, err := strconv.ParseInt(m["PARTITION"], 10, 32)
+		if err != nil {
+			t.Fatalf("ConsumerGroupCommand row %v: partition: %v", m, err)
+		}
+		if m[col] == "-" {
+			continue
+		}
+		n, err := strconv.ParseInt(m[col], 10, 64)
+		if err != nil {
+			t.Fatalf("ConsumerGroupCommand row %v: %s: %v", m, col, err)
+		}
+		if res[m["GROUP"]] == nil {
+			t.Fatalf("ConsumerGroupCommand row %v: a group that was not asked for", m)
+		}
+		res[m["GROUP"]][model.TP{Topic: m["TOPIC"], Partition: int32(p)}] = n
+	}
+	return res
+}

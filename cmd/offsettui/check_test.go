@@ -11,36 +11,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // ckKafka is a 3-broker kfake cluster plus an independent franz-go client that
 // builds its known truth; the check under test reads it only through its flags.
 type ckKafka struct {
-	t   *testing.T
-	k   *kfake.Cluster
-	cl  *kgo.Client
-	adm *kadm.Client
+	t    *testing.T
+	k    *kfake.Cluster
+	seed *kafkatest.Seed
 }
 
 func newCkKafka(t *testing.T, opts ...kfake.Opt) *ckKafka {
 	t.Helper()
-	k, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(3)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(k.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return &ckKafka{t: t, k: k, cl: cl, adm: kadm.NewClient(cl)}
+	k := kafkatest.Cluster(t, opts...)
+	return &ckKafka{t: t, k: k, seed: kafkatest.NewSeed(t, k.ListenAddrs())}
 }
 
 // topic creates a topic with topic-level config overrides (nil: broker defaults).
@@ -56,41 +46,27 @@ func (c *ckKafka) topic(name string, partitions int32, configs map[string]string
 func (c *ckKafka) produce(topic string, partition int32, n int, ts func(i int) time.Time) {
 	c.t.Helper()
 	for i := range n {
-		r := &kgo.Record{Topic: topic, Partition: partition, Value: []byte(fmt.Sprintf("v%d", i)), Timestamp: ts(i)}
-		if err := c.cl.ProduceSync(context.Background(), r).FirstErr(); err != nil {
-			c.t.Fatalf("produce %s-%d: %v", topic, partition, err)
-		}
+		c.seed.Produce(topic, partition, ts(i))
 	}
 }
 
 // deleteTo moves a partition's log start to offset (DeleteRecords).
 func (c *ckKafka) deleteTo(topic string, partition int32, offset int64) {
 	c.t.Helper()
-	o := kadm.Offsets{}
-	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: offset})
-	resp, err := c.adm.DeleteRecords(context.Background(), o)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
+	if err := c.seed.DeleteRecords(topic, partition, offset); err != nil {
 		c.t.Fatalf("delete records %s-%d to %d: %v", topic, partition, offset, err)
 	}
 }
 
-// commit writes a group's offsets as an admin would (no member, generation -1).
+// commit writes a group's offsets on one topic as an admin would (no member,
+// generation -1).
 func (c *ckKafka) commit(group, topic string, offs map[int32]int64) {
 	c.t.Helper()
-	o := kadm.Offsets{}
+	tps := make(map[model.TP]int64, len(offs))
 	for p, off := range offs {
-		o.Add(kadm.Offset{Topic: topic, Partition: p, At: off, LeaderEpoch: -1})
+		tps[model.TP{Topic: topic, Partition: p}] = off
 	}
-	resp, err := c.adm.CommitOffsets(context.Background(), group, o)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		c.t.Fatalf("commit %s: %v", group, err)
-	}
+	c.seed.Commit(group, tps)
 }
 
 // check runs `offsettui check --bootstrap-server <cluster> args...`.
@@ -400,7 +376,7 @@ func TestCheckCommitsDeleted(t *testing.T) {
 	c.topic("t", 1, nil)
 	c.produce("t", 0, 5, recent)
 	c.commit("g", "t", map[int32]int64{0: 5})
-	resp, err := c.adm.DeleteOffsets(context.Background(), "g", kadm.TopicsSet{"t": {0: {}}})
+	resp, err := c.seed.Adm.DeleteOffsets(context.Background(), "g", kadm.TopicsSet{"t": {0: {}}})
 	if err == nil {
 		err = resp.Error()
 	}

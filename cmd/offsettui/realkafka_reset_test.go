@@ -80,7 +80,7 @@ func TestRealKafkaResetExecuteAndRestore(t *testing.T) {
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	topic := realkafka.Name("exec")
-	s.CreateTopic(topic, 3)
+	s.CreateTopic(topic, 3, nil)
 	t0 := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
 	stamps := func(n int) []time.Time {
 		out := make([]time.Time, n)
@@ -175,7 +175,7 @@ func TestRealKafkaResetCLIRefusesLiveGroups(t *testing.T) {
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	topic := realkafka.Name("cli-live")
-	s.CreateTopic(topic, 2)
+	s.CreateTopic(topic, 2, nil)
 	now := time.Now()
 	s.Produce(topic, 0, now, now, now, now)
 	s.Produce(topic, 1, now, now)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
@@ -29,8 +30,8 @@ import (
 func BenchmarkSnapshot(b *testing.B) {
 	k := sharedScaleCluster(b)
 	addrs := k.ListenAddrs()
-	rc := countRequests(k)
-	defer rc.remove()
+	rc := kafkatest.CountRequests(k)
+	defer rc.Remove()
 
 	b.Run("cold", func(b *testing.B) {
 		check := true
@@ -54,14 +55,14 @@ func BenchmarkSnapshot(b *testing.B) {
 // 50-partition group of the scale cluster.
 func BenchmarkSnapshotOneGroup(b *testing.B) {
 	k := sharedScaleCluster(b)
-	rc := countRequests(k)
-	defer rc.remove()
+	rc := kafkatest.CountRequests(k)
+	defer rc.Remove()
 	benchWarm(b, rc, k.ListenAddrs(), model.Query{Groups: []string{scaleOneGroup}})
 }
 
 // benchWarm takes one untimed snapshot to connect and fill caches, then times
 // repeated snapshots on the same client.
-func benchWarm(b *testing.B, rc *requestCounter, addrs []string, q model.Query) {
+func benchWarm(b *testing.B, rc *kafkatest.RequestCounter, addrs []string, q model.Query) {
 	c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 	if err != nil {
 		b.Fatal(err)
@@ -78,10 +79,10 @@ func benchWarm(b *testing.B, rc *requestCounter, addrs []string, q model.Query) 
 
 // benchSnapshots times b.N snapshots, each on the client open returns, and
 // reports the server-side requests per snapshot.
-func benchSnapshots(b *testing.B, rc *requestCounter, q model.Query, open func() (*kafka.Client, func()), check *bool) {
+func benchSnapshots(b *testing.B, rc *kafkatest.RequestCounter, q model.Query, open func() (*kafka.Client, func()), check *bool) {
 	ctx := context.Background()
 	b.ReportAllocs()
-	before := rc.read()
+	before := rc.Read()
 	cpu0 := processCPU()
 	b.ResetTimer()
 	for range b.N {
@@ -99,12 +100,12 @@ func benchSnapshots(b *testing.B, rc *requestCounter, q model.Query, open func()
 		}
 	}
 	b.StopTimer()
-	got := rc.since(before)
-	b.ReportMetric(float64(got.total)/float64(b.N), "requests/op")
+	got := rc.Since(before)
+	b.ReportMetric(float64(got.Total)/float64(b.N), "requests/op")
 	// CPU of the whole process (client, the in-process kfake brokers, GC) per
 	// snapshot: steadier than ns/op on a shared machine.
 	b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	b.Logf("N=%d, requests per snapshot by key: %s", b.N, got.breakdown(b.N))
+	b.Logf("N=%d, requests per snapshot by key: %s", b.N, got.Breakdown(b.N))
 }
 
 // processCPU is the user+system CPU time this process has used.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -102,13 +103,13 @@ func TestUnknownGroup(t *testing.T) {
 // TestOffsetsOnlyGroup: commits without members are listed (protocol type "")
 // and Empty.
 func TestOffsetsOnlyGroup(t *testing.T) {
-	k := fakeCluster(t)
+	k := kafkatest.Cluster(t)
 	if err := k.CreateTopic("t", 2, nil); err != nil {
 		t.Fatal(err)
 	}
-	s := newSeed(t, k.ListenAddrs())
-	s.produce("t", 0, 4, tsAt(time.Now().Unix()))
-	s.commit("offsets-only", map[model.TP]int64{{Topic: "t", Partition: 0}: 1})
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 4, tsAt(time.Now().Unix()))
+	s.Commit("offsets-only", map[model.TP]int64{{Topic: "t", Partition: 0}: 1})
 	c := newClient(t, k.ListenAddrs(), nil)
 	snap, err := c.Snapshot(context.Background(), model.Query{})
 	if err != nil {

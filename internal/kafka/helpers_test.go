@@ -1,27 +1,12 @@
 package kafka_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
-
-// fakeCluster starts a 3-broker kfake cluster for one test.
-func fakeCluster(t testing.TB, opts ...kfake.Opt) *kfake.Cluster {
-	t.Helper()
-	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(3)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
-}
 
 // newClient connects internal/kafka to addrs.
 func newClient(t testing.TB, addrs []string, now func() time.Time) *kafka.Client {
@@ -32,53 +17,6 @@ func newClient(t testing.TB, addrs []string, now func() time.Time) *kafka.Client
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	return c
-}
-
-// seed is an independent franz-go client used to build clusters whose truth the
-// test knows; it never goes through internal/kafka.
-type seed struct {
-	t   testing.TB
-	cl  *kgo.Client
-	adm *kadm.Client
-}
-
-func newSeed(t testing.TB, addrs []string) *seed {
-	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerLinger(0), kgo.MaxBufferedRecords(1<<16))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return &seed{t: t, cl: cl, adm: kadm.NewClient(cl)}
-}
-
-// produce writes n records to one partition, record i stamped ts(i).
-func (s *seed) produce(topic string, partition int32, n int, ts func(i int) time.Time) {
-	s.t.Helper()
-	recs := make([]*kgo.Record, n)
-	for i := range recs {
-		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v"), Timestamp: ts(i)}
-	}
-	if err := s.cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
-		s.t.Fatalf("produce %s-%d: %v", topic, partition, err)
-	}
-}
-
-// commit writes a group's offsets in the admin form (no member, generation -1).
-func (s *seed) commit(group string, offs map[model.TP]int64) {
-	s.t.Helper()
-	o := kadm.Offsets{}
-	for tp, off := range offs {
-		o.Add(kadm.Offset{Topic: tp.Topic, Partition: tp.Partition, At: off, LeaderEpoch: -1})
-	}
-	resp, err := s.adm.CommitOffsets(context.Background(), group, o)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		s.t.Fatalf("commit %s: %v", group, err)
-	}
 }
 
 // findGroup returns the named group of a snapshot or fails.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -262,7 +262,7 @@ func (w *randomWorld) topic(name string) *rTopic {
 func (w *randomWorld) build(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
-	w.k = fakeCluster(t)
+	w.k = kafkatest.Cluster(t)
 	for _, tp := range w.topics {
 		cfg := map[string]string{}
 		if tp.policy != "" {
@@ -275,7 +275,7 @@ func (w *randomWorld) build(t *testing.T) {
 			t.Fatalf("create %s: %v", tp.name, err)
 		}
 	}
-	s := newSeed(t, w.k.ListenAddrs())
+	s := kafkatest.NewSeed(t, w.k.ListenAddrs())
 	var recs []*kgo.Record
 	for _, tp := range w.topics {
 		for p, ts := range tp.ts {
@@ -286,7 +286,7 @@ func (w *randomWorld) build(t *testing.T) {
 			}
 		}
 	}
-	if err := s.cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+	if err := s.Client.ProduceSync(ctx, recs...).FirstErr(); err != nil {
 		t.Fatalf("produce: %v", err)
 	}
 	for _, tp := range w.topics {
@@ -300,7 +300,7 @@ func (w *randomWorld) build(t *testing.T) {
 	}
 	for _, g := range w.groups {
 		if len(g.commits) > 0 {
-			s.commit(g.name, g.commits)
+			s.Commit(g.name, g.commits)
 		}
 	}
 	w.startMembers(t)
@@ -334,7 +334,7 @@ func (w *randomWorld) startMembers(t *testing.T) {
 	if len(live) == 0 {
 		return
 	}
-	adm := kadm.NewClient(newSeed(t, w.k.ListenAddrs()).cl)
+	adm := kafkatest.NewSeed(t, w.k.ListenAddrs()).Adm
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		described, err := adm.DescribeGroups(context.Background(), live...)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -30,28 +31,11 @@ func realSnapshot(t *testing.T, c *kafka.Client, q model.Query) model.Snapshot {
 	if q.FetchBudget == 0 {
 		q.FetchBudget = model.DefaultFetchBudget
 	}
-	snap, err := c.Snapshot(boundedCtx(t, 30*time.Second), q)
+	snap, err := c.Snapshot(realkafka.Ctx(t, 30*time.Second), q)
 	if err != nil {
 		t.Fatalf("snapshot: %v", err)
 	}
 	return snap
-}
-
-// waitUntil calls check until it reports true or d has passed, then fails with
-// the last reason it gave.
-func waitUntil(t *testing.T, d time.Duration, what string, check func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		ok, why := check()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached within %s: %s", what, d, why)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
 }
 
 func tpOf(topic string, p int32) model.TP { return model.TP{Topic: topic, Partition: p} }
@@ -87,34 +71,36 @@ func stableWith(snap model.Snapshot, group, topic string, want []int32) (bool, s
 // commits on a multi-partition topic, a live classic member with partial commits,
 // and a group with an expired and an ahead commit.
 func TestRealKafkaDescribeParity(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	ta, tb, tc := uniqName("parity-a"), uniqName("parity-b"), uniqName("parity-c")
-	s.createTopic(ta, 3, nil)
-	s.createTopic(tb, 1, nil)
-	s.createTopic(tc, 1, nil)
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	ta, tb, tc := realkafka.Name("parity-a"), realkafka.Name("parity-b"), realkafka.Name("parity-c")
+	s.CreateTopic(ta, 3, nil)
+	s.CreateTopic(tb, 1, nil)
+	s.CreateTopic(tc, 1, nil)
 	now := time.Now()
 	at := func(int) time.Time { return now }
-	s.produce(ta, 0, 10, at)
-	s.produce(ta, 1, 7, at) // partition 2 stays empty
-	s.produce(tb, 0, 5, at)
-	s.produce(tc, 0, 8, at)
-	s.deleteRecords(tc, 0, 5)
+	s.ProduceN(ta, 0, 10, at)
+	s.ProduceN(ta, 1, 7, at) // partition 2 stays empty
+	s.ProduceN(tb, 0, 5, at)
+	s.ProduceN(tc, 0, 8, at)
+	if err := s.DeleteRecords(tc, 0, 5); err != nil {
+		t.Fatalf("delete records of %s-0 before 5: %v", tc, err)
+	}
 
-	gEmpty, gPartial, gLive, gOdd := uniqName("parity-empty"), uniqName("parity-partial"), uniqName("parity-live"), uniqName("parity-odd")
-	s.commit(gEmpty, map[model.TP]int64{tpOf(ta, 0): 4, tpOf(ta, 1): 7, tpOf(ta, 2): 0, tpOf(tb, 0): 2})
-	s.commit(gPartial, map[model.TP]int64{tpOf(ta, 0): 10})
-	s.commit(gOdd, map[model.TP]int64{tpOf(tc, 0): 2, tpOf(tb, 0): 50})
-	s.commit(gLive, map[model.TP]int64{tpOf(ta, 1): 3}) // before the member joins: admin commits need an empty group
-	classicMember(t, addr, gLive, uniqName("classic-client"), ta)
+	gEmpty, gPartial, gLive, gOdd := realkafka.Name("parity-empty"), realkafka.Name("parity-partial"), realkafka.Name("parity-live"), realkafka.Name("parity-odd")
+	s.Commit(gEmpty, map[model.TP]int64{tpOf(ta, 0): 4, tpOf(ta, 1): 7, tpOf(ta, 2): 0, tpOf(tb, 0): 2})
+	s.Commit(gPartial, map[model.TP]int64{tpOf(ta, 0): 10})
+	s.Commit(gOdd, map[model.TP]int64{tpOf(tc, 0): 2, tpOf(tb, 0): 50})
+	s.Commit(gLive, map[model.TP]int64{tpOf(ta, 1): 3}) // before the member joins: admin commits need an empty group
+	realkafka.ClassicMember(t, addr, gLive, realkafka.Name("classic-client"), ta)
 
 	c := realClient(t, addr)
 	groups := []string{gEmpty, gPartial, gLive, gOdd}
-	waitUntil(t, 30*time.Second, "live classic member assigned", func() (bool, string) {
+	realkafka.WaitUntil(t, 30*time.Second, "live classic member assigned", func() (bool, string) {
 		return stableWith(realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive, ta, []int32{0, 1, 2})
 	})
 
-	rows := describeRows(t, cgcDescribe(t, addr, nil, groups...))
+	rows := cgcDescribe(t, addr, groups...)
 	snap := realSnapshot(t, c, model.Query{Groups: groups})
 	if len(snap.Errors) != 0 {
 		t.Errorf("snapshot errors: %+v", snap.Errors)
@@ -174,30 +160,30 @@ func TestRealKafkaDescribeParity(t *testing.T) {
 // records came after. offsettui says expired with lost = low − committed, while
 // Kafka's CLI shows only a lag.
 func TestRealKafkaOutboxExpired(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	topic, group := uniqName("outbox"), uniqName("outbox-fanout")
-	s.createTopic(topic, 1, nil)
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic, group := realkafka.Name("outbox"), realkafka.Name("outbox-fanout")
+	s.CreateTopic(topic, 1, nil)
 	old := time.Now().Add(-2 * time.Hour)
-	s.produce(topic, 0, 10, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
-	s.commit(group, map[model.TP]int64{tpOf(topic, 0): 3})
+	s.ProduceN(topic, 0, 10, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
+	s.Commit(group, map[model.TP]int64{tpOf(topic, 0): 3})
 
 	// A tiny retention.ms: the broker (log.retention.check.interval.ms=1000) rolls
 	// the active segment and deletes it, moving the log start offset to 10.
-	s.setTopicConfig(topic, "retention.ms", kadm.StringPtr("1000"))
+	s.SetTopicConfig(topic, "retention.ms", kadm.StringPtr("1000"))
 	start := time.Now()
-	waitUntil(t, 30*time.Second, "retention moves the log start offset", func() (bool, string) {
-		low, err := s.startOffset(topic, 0)
+	realkafka.WaitUntil(t, 30*time.Second, "retention moves the log start offset", func() (bool, string) {
+		low, err := s.StartOffset(topic, 0)
 		if err != nil {
 			return false, err.Error()
 		}
 		return low == 10, fmt.Sprintf("start offset %d", low)
 	})
 	t.Logf("retention deleted the old records after %s", time.Since(start).Round(10*time.Millisecond))
-	s.setTopicConfig(topic, "retention.ms", nil) // back to the broker default (7 days)
-	s.produce(topic, 0, 5, func(int) time.Time { return time.Now() })
+	s.SetTopicConfig(topic, "retention.ms", nil) // back to the broker default (7 days)
+	s.ProduceN(topic, 0, 5, func(int) time.Time { return time.Now() })
 
-	rows := describeRows(t, cgcDescribe(t, addr, nil, group))
+	rows := cgcDescribe(t, addr, group)
 	if len(rows) != 1 {
 		t.Fatalf("ConsumerGroupCommand rows: %+v, want one", rows)
 	}
@@ -233,26 +219,26 @@ func TestRealKafkaOutboxExpired(t *testing.T) {
 // id, client id, host and partition count as ConsumerGroupCommand --members shows
 // them — and their committed, high and lag equal ConsumerGroupCommand --describe.
 func TestRealKafkaBothProtocols(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	topic := uniqName("protocols")
-	s.createTopic(topic, 2, nil)
-	s.produce(topic, 0, 3, func(int) time.Time { return time.Now() })
-	s.produce(topic, 1, 2, func(int) time.Time { return time.Now() })
-	gClassic, gConsumer := uniqName("classic"), uniqName("consumer")
-	idClassic, idConsumer := uniqName("classic-client"), uniqName("consumer-client")
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic := realkafka.Name("protocols")
+	s.CreateTopic(topic, 2, nil)
+	s.ProduceN(topic, 0, 3, func(int) time.Time { return time.Now() })
+	s.ProduceN(topic, 1, 2, func(int) time.Time { return time.Now() })
+	gClassic, gConsumer := realkafka.Name("classic"), realkafka.Name("consumer")
+	idClassic, idConsumer := realkafka.Name("classic-client"), realkafka.Name("consumer-client")
 	// Commits made while the groups are empty: the classic group keeps its protocol;
 	// the other group is created classic by the commit and converted to the consumer
 	// protocol when the ConsoleConsumer joins (Kafka's default migration policy).
-	s.commit(gClassic, map[model.TP]int64{tpOf(topic, 1): 1})
-	s.commit(gConsumer, map[model.TP]int64{tpOf(topic, 0): 2})
-	classicMember(t, addr, gClassic, idClassic, topic)
-	stopConsole := consoleConsumer(t, addr, gConsumer, idConsumer, topic)
+	s.Commit(gClassic, map[model.TP]int64{tpOf(topic, 1): 1})
+	s.Commit(gConsumer, map[model.TP]int64{tpOf(topic, 0): 2})
+	realkafka.ClassicMember(t, addr, gClassic, idClassic, topic)
+	stopConsole := realkafka.ConsoleConsumer(t, addr, gConsumer, idConsumer, topic)
 
 	c := realClient(t, addr)
 	groups := []string{gClassic, gConsumer}
 	var snap model.Snapshot
-	waitUntil(t, 60*time.Second, "both members Stable with their assignment", func() (bool, string) {
+	realkafka.WaitUntil(t, 60*time.Second, "both members Stable with their assignment", func() (bool, string) {
 		snap = realSnapshot(t, c, model.Query{Groups: groups})
 		for _, g := range groups {
 			if ok, why := stableWith(snap, g, topic, []int32{0, 1}); !ok {
@@ -265,8 +251,8 @@ func TestRealKafkaBothProtocols(t *testing.T) {
 		t.Errorf("snapshot errors: %+v", snap.Errors)
 	}
 
-	members := tableRows(cgcDescribe(t, addr, []string{"--members"}, groups...), "GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
-	rows := describeRows(t, cgcDescribe(t, addr, nil, groups...))
+	members := realkafka.TableRows(realkafka.DescribeOutput(t, addr, []string{"--members"}, groups...), "GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
+	rows := cgcDescribe(t, addr, groups...)
 	snap = realSnapshot(t, c, model.Query{Groups: groups}) // after Kafka's CLI read, as in the parity test
 	if len(rows) != 4 {
 		t.Errorf("ConsumerGroupCommand --describe: %d rows, want 2 per group: %+v", len(rows), rows)
@@ -326,7 +312,7 @@ func TestRealKafkaBothProtocols(t *testing.T) {
 	// The consumer-protocol member leaves: the group is Empty (from ListGroups), still
 	// of type consumer, with its commits and the offsets-retention clock running.
 	stopConsole()
-	waitUntil(t, 30*time.Second, "consumer-protocol group Empty after its member left", func() (bool, string) {
+	realkafka.WaitUntil(t, 30*time.Second, "consumer-protocol group Empty after its member left", func() (bool, string) {
 		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gConsumer}}), gConsumer)
 		return g.State == "Empty", fmt.Sprintf("state %s, %d members", g.State, len(g.Members))
 	})
@@ -344,8 +330,8 @@ func TestRealKafkaBothProtocols(t *testing.T) {
 // exist with no offsets (kfake: GROUP_ID_NOT_FOUND). offsettui shows the group with
 // nothing in it and no error; Kafka's CLI shows no rows.
 func TestRealKafkaUnknownGroup(t *testing.T) {
-	addr := realKafka(t)
-	group := uniqName("nobody")
+	addr := realkafka.Addr(t)
+	group := realkafka.Name("nobody")
 	snap := realSnapshot(t, realClient(t, addr), model.Query{Groups: []string{group}})
 	if len(snap.Errors) != 0 {
 		t.Errorf("snapshot errors: %+v", snap.Errors)
@@ -357,7 +343,7 @@ func TestRealKafkaUnknownGroup(t *testing.T) {
 	if g.State != "Dead" {
 		t.Errorf("unknown group: state %q, want Dead", g.State)
 	}
-	if rows := describeRows(t, cgcDescribe(t, addr, nil, group)); len(rows) != 0 {
+	if rows := cgcDescribe(t, addr, group); len(rows) != 0 {
 		t.Errorf("ConsumerGroupCommand rows for an unknown group: %+v", rows)
 	}
 }
@@ -366,12 +352,12 @@ func TestRealKafkaUnknownGroup(t *testing.T) {
 // broker's log.retention.hours=168 (kfake never reports log.retention.hours), and
 // offsets.retention.minutes is read from the broker.
 func TestRealKafkaBrokerDefaults(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	topic, group := uniqName("defaults"), uniqName("defaults")
-	s.createTopic(topic, 1, nil)
-	s.produce(topic, 0, 2, func(int) time.Time { return time.Now() })
-	s.commit(group, map[model.TP]int64{tpOf(topic, 0): 1})
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic, group := realkafka.Name("defaults"), realkafka.Name("defaults")
+	s.CreateTopic(topic, 1, nil)
+	s.ProduceN(topic, 0, 2, func(int) time.Time { return time.Now() })
+	s.Commit(group, map[model.TP]int64{tpOf(topic, 0): 1})
 
 	snap := realSnapshot(t, realClient(t, addr), model.Query{Groups: []string{group}})
 	if len(snap.Errors) != 0 {
@@ -411,16 +397,16 @@ func TestRealKafkaBrokerDefaults(t *testing.T) {
 // partition, each must get its own record's timestamp (see
 // TestCommittedTimestampsSharedPartition).
 func TestRealKafkaAtRisk(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	topic, gRisk, gFresh := uniqName("risk"), uniqName("risk-old"), uniqName("risk-fresh")
-	s.createTopic(topic, 1, map[string]*string{"retention.ms": kadm.StringPtr("10800000")})
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic, gRisk, gFresh := realkafka.Name("risk"), realkafka.Name("risk-old"), realkafka.Name("risk-fresh")
+	s.CreateTopic(topic, 1, map[string]*string{"retention.ms": kadm.StringPtr("10800000")})
 	now := time.Now().Truncate(time.Millisecond)
 	old := now.Add(-150 * time.Minute)
-	s.produce(topic, 0, 5, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
-	s.produce(topic, 0, 5, func(int) time.Time { return now })
-	s.commit(gRisk, map[model.TP]int64{tpOf(topic, 0): 2})
-	s.commit(gFresh, map[model.TP]int64{tpOf(topic, 0): 6})
+	s.ProduceN(topic, 0, 5, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
+	s.ProduceN(topic, 0, 5, func(int) time.Time { return now })
+	s.Commit(gRisk, map[model.TP]int64{tpOf(topic, 0): 2})
+	s.Commit(gFresh, map[model.TP]int64{tpOf(topic, 0): 6})
 
 	snap := realSnapshot(t, realClient(t, addr), model.Query{Groups: []string{gRisk, gFresh}, RiskWindow: time.Hour})
 	if len(snap.Errors) != 0 {
@@ -445,14 +431,14 @@ func TestRealKafkaAtRisk(t *testing.T) {
 // has no record to take a timestamp from. Lag parity with ConsumerGroupCommand at
 // both moments.
 func TestRealKafkaOpenTransaction(t *testing.T) {
-	addr := realKafka(t)
-	s := realSeed(t, addr)
-	topic, group, gMarker := uniqName("txn"), uniqName("txn"), uniqName("txn-marker")
-	s.createTopic(topic, 1, nil)
-	s.produce(topic, 0, 3, func(int) time.Time { return time.Now() })
-	s.commit(group, map[model.TP]int64{tpOf(topic, 0): 1})
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic, group, gMarker := realkafka.Name("txn"), realkafka.Name("txn"), realkafka.Name("txn-marker")
+	s.CreateTopic(topic, 1, nil)
+	s.ProduceN(topic, 0, 3, func(int) time.Time { return time.Now() })
+	s.Commit(group, map[model.TP]int64{tpOf(topic, 0): 1})
 
-	txn, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.TransactionalID(uniqName("txn-id")),
+	txn, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.TransactionalID(realkafka.Name("txn-id")),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0))
 	if err != nil {
 		t.Fatal(err)
@@ -462,14 +448,14 @@ func TestRealKafkaOpenTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := []*kgo.Record{{Topic: topic, Partition: 0, Value: []byte("t")}, {Topic: topic, Partition: 0, Value: []byte("t")}}
-	if err := txn.ProduceSync(boundedCtx(t, 30*time.Second), recs...).FirstErr(); err != nil {
+	if err := txn.ProduceSync(realkafka.Ctx(t, 30*time.Second), recs...).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
 
 	c := realClient(t, addr)
 	check := func(high, lastStable, lag int64) {
 		t.Helper()
-		rows := describeRows(t, cgcDescribe(t, addr, nil, group))
+		rows := cgcDescribe(t, addr, group)
 		snap := realSnapshot(t, c, model.Query{Groups: []string{group}})
 		p := findPartition(t, findGroup(t, snap, group), topic, 0)
 		if val(p.High) != high || val(p.LastStable) != lastStable || val(p.Lag) != lag || p.Status != model.StatusOK {
@@ -481,12 +467,12 @@ func TestRealKafkaOpenTransaction(t *testing.T) {
 	}
 	check(5, 3, 4) // records 3 and 4 are in the open transaction
 
-	if err := txn.EndTransaction(boundedCtx(t, 30*time.Second), kgo.TryAbort); err != nil {
+	if err := txn.EndTransaction(realkafka.Ctx(t, 30*time.Second), kgo.TryAbort); err != nil {
 		t.Fatal(err)
 	}
 	// The coordinator writes the abort marker after EndTxn has answered.
-	waitUntil(t, 30*time.Second, "abort marker written", func() (bool, string) {
-		lso, err := s.stableOffset(topic, 0)
+	realkafka.WaitUntil(t, 30*time.Second, "abort marker written", func() (bool, string) {
+		lso, err := s.StableOffset(topic, 0)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -495,7 +481,7 @@ func TestRealKafkaOpenTransaction(t *testing.T) {
 	check(6, 6, 5) // the abort marker is offset 5
 	t.Logf("compared 2 partition rows (one partition, in and after the transaction)")
 
-	s.commit(gMarker, map[model.TP]int64{tpOf(topic, 0): 5})
+	s.Commit(gMarker, map[model.TP]int64{tpOf(topic, 0): 5})
 	snap := realSnapshot(t, c, model.Query{Groups: []string{gMarker}})
 	p := findPartition(t, findGroup(t, snap, gMarker), topic, 0)
 	if p.Status != model.StatusOK || val(p.Lag) != int64(1) || p.CommittedTimestamp != nil || p.Error != nil {

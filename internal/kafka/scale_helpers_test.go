@@ -3,7 +3,6 @@ package kafka_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // The scale cluster of issue 2: 3 brokers, 200 topics × 50 partitions, 1,000
@@ -133,84 +131,4 @@ func sharedScaleCluster(tb testing.TB) *kfake.Cluster {
 		tb.Fatal("scale cluster failed to build earlier in this process")
 	}
 	return scaleCluster
-}
-
-// requestCounter counts, on the server side, every request the cluster
-// receives, per API key: one observing fault per key (an observing fault counts
-// a request once, however many entities it names, and changes nothing).
-type requestCounter struct {
-	handles [kmsg.MaxKey + 1]*kfake.FaultHandle
-	all     *kfake.FaultHandle
-}
-
-func countRequests(k *kfake.Cluster) *requestCounter {
-	rc := &requestCounter{all: k.Fault(kfake.Fault{Observe: true, Count: -1})}
-	for key := range int16(kmsg.MaxKey + 1) {
-		rc.handles[key] = k.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Key(key)}, Observe: true, Count: -1})
-	}
-	return rc
-}
-
-// remove uninstalls the counting faults.
-func (rc *requestCounter) remove() {
-	rc.all.Remove()
-	for _, h := range rc.handles {
-		h.Remove()
-	}
-}
-
-// requestCounts is a reading of a requestCounter.
-type requestCounts struct {
-	total  int
-	perKey [kmsg.MaxKey + 1]int
-}
-
-func (rc *requestCounter) read() requestCounts {
-	var out requestCounts
-	out.total = rc.all.Hits()
-	for key, h := range rc.handles {
-		out.perKey[key] = h.Hits()
-	}
-	return out
-}
-
-// since returns the requests counted between before and now.
-func (rc *requestCounter) since(before requestCounts) requestCounts {
-	now := rc.read()
-	now.total -= before.total
-	for i := range now.perKey {
-		now.perKey[i] -= before.perKey[i]
-	}
-	return now
-}
-
-// breakdown renders per-key counts divided by n, busiest first:
-// "OffsetFetch=15 ListOffsets=12 ...".
-func (c requestCounts) breakdown(n int) string {
-	type kv struct {
-		key int16
-		v   int
-	}
-	var kvs []kv
-	sum := 0
-	for key, v := range c.perKey {
-		if v > 0 {
-			kvs = append(kvs, kv{int16(key), v})
-			sum += v
-		}
-	}
-	slices.SortFunc(kvs, func(a, b kv) int {
-		if a.v != b.v {
-			return b.v - a.v
-		}
-		return int(a.key) - int(b.key)
-	})
-	s := ""
-	for _, e := range kvs {
-		s += fmt.Sprintf("%s=%g ", kmsg.NameForKey(e.key), float64(e.v)/float64(n))
-	}
-	if sum != c.total {
-		s += fmt.Sprintf("(per-key sum %d differs from the all-keys count %d)", sum, c.total)
-	}
-	return s
 }

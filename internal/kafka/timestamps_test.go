@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -13,18 +14,18 @@ import (
 // holds one position per partition; asking for both offsets in one request used to
 // give both groups the timestamp of the later record (expires-in 3h instead of 30m).
 func TestCommittedTimestampsSharedPartition(t *testing.T) {
-	c := fakeCluster(t)
-	s := newSeed(t, c.ListenAddrs())
-	if _, err := s.adm.CreateTopic(context.Background(), 1, 1, nil, "t"); err != nil {
+	c := kafkatest.Cluster(t)
+	s := kafkatest.NewSeed(t, c.ListenAddrs())
+	if _, err := s.Adm.CreateTopic(context.Background(), 1, 1, nil, "t"); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().Truncate(time.Millisecond)
 	old := now.Add(-150 * time.Minute)
-	s.produce("t", 0, 5, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
-	s.produce("t", 0, 5, func(i int) time.Time { return now.Add(time.Duration(i) * time.Millisecond) })
-	s.commit("early", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
-	s.commit("late", map[model.TP]int64{{Topic: "t", Partition: 0}: 6})
-	s.commit("later", map[model.TP]int64{{Topic: "t", Partition: 0}: 8})
+	s.ProduceN("t", 0, 5, func(i int) time.Time { return old.Add(time.Duration(i) * time.Second) })
+	s.ProduceN("t", 0, 5, func(i int) time.Time { return now.Add(time.Duration(i) * time.Millisecond) })
+	s.Commit("early", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	s.Commit("late", map[model.TP]int64{{Topic: "t", Partition: 0}: 6})
+	s.Commit("later", map[model.TP]int64{{Topic: "t", Partition: 0}: 8})
 	snap, err := newClient(t, c.ListenAddrs(), nil).Snapshot(context.Background(), model.Query{FetchBudget: model.DefaultFetchBudget})
 	if err != nil {
 		t.Fatal(err)

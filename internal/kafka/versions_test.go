@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -28,23 +29,23 @@ func TestOffsetFetchBatchingFollowsTheBroker(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			vs := kversion.Stable()
 			vs.SetMaxKeyVersion(int16(kmsg.OffsetFetch), c.max)
-			k := fakeCluster(t, kfake.MaxVersions(vs))
+			k := kafkatest.Cluster(t, kfake.MaxVersions(vs))
 			if err := k.CreateTopic("t", 3, nil); err != nil {
 				t.Fatal(err)
 			}
-			s := newSeed(t, k.ListenAddrs())
-			s.produce("t", 0, 10, tsAt(time.Now().Unix()))
+			s := kafkatest.NewSeed(t, k.ListenAddrs())
+			s.ProduceN("t", 0, 10, tsAt(time.Now().Unix()))
 			for i := range groups {
-				s.commit(fmt.Sprintf("g%02d", i), map[model.TP]int64{{Topic: "t", Partition: 0}: int64(i)})
+				s.Commit(fmt.Sprintf("g%02d", i), map[model.TP]int64{{Topic: "t", Partition: 0}: int64(i)})
 			}
 			cl := newClient(t, k.ListenAddrs(), nil)
-			h := k.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch}, Observe: true, Count: -1})
+			rc := kafkatest.CountRequests(k, kmsg.OffsetFetch)
 			snap, err := cl.Snapshot(context.Background(), model.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !c.requests(h.Hits()) {
-				t.Errorf("%d OffsetFetch requests for %d groups", h.Hits(), groups)
+			if !c.requests(rc.Hits(kmsg.OffsetFetch)) {
+				t.Errorf("%d OffsetFetch requests for %d groups", rc.Hits(kmsg.OffsetFetch), groups)
 			}
 			if len(snap.Groups) != groups {
 				t.Fatalf("%d groups in the snapshot, want %d", len(snap.Groups), groups)

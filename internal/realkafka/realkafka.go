@@ -1,10 +1,9 @@
 // Package realkafka holds the helpers of the tests that run against a real Apache
-// Kafka broker (scripts/kafka.sh) in packages other than internal/kafka: finding
-// the broker (skip, or fail under OFFSETTUI_REQUIRE_KAFKA=1), unique names, a
-// franz-go seeding client that never goes through internal/kafka, live members of
-// both group protocols, and Kafka's own ConsumerGroupCommand as the oracle. Only
-// _test.go files import it. It is a trimmed copy of
-// internal/kafka/realkafka_helpers_test.go, which _test files elsewhere cannot use.
+// Kafka broker (scripts/kafka.sh): finding the broker (skip, or fail under
+// OFFSETTUI_REQUIRE_KAFKA=1), unique names, a franz-go seeding client that never
+// goes through internal/kafka (internal/kafkatest's, with the admin steps a real
+// broker needs), live members of both group protocols, and Kafka's own
+// ConsumerGroupCommand as the oracle. Only _test.go files import it.
 package realkafka
 
 import (
@@ -23,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -86,31 +86,26 @@ func Ctx(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// Seed is an independent franz-go client that builds the truth a test knows and
-// reads it back; it never goes through internal/kafka.
+// Seed is the independent franz-go seeding client of internal/kafkatest
+// (Produce, ProduceN, Commit, Committed, DeleteRecords) connected to the real
+// broker, with the admin steps a real broker needs that kfake's own API does for
+// a fake cluster. It never goes through internal/kafka.
 type Seed struct {
-	t   testing.TB
-	Adm *kadm.Client
-	cl  *kgo.Client
+	*kafkatest.Seed
+	t testing.TB
 }
 
-// NewSeed connects a Seed to addr.
+// NewSeed connects a Seed to addr (comma-separated bootstrap servers).
 func NewSeed(t testing.TB, addr string) *Seed {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerLinger(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return &Seed{t: t, cl: cl, Adm: kadm.NewClient(cl)}
+	return &Seed{Seed: kafkatest.NewSeed(t, strings.Split(addr, ",")), t: t}
 }
 
-// CreateTopic creates a topic with n partitions (replication 1) and deletes it when
-// the test ends.
-func (s *Seed) CreateTopic(name string, n int32) {
+// CreateTopic creates a topic with n partitions (replication 1) and configs
+// (nil: the broker's defaults), and deletes it when the test ends.
+func (s *Seed) CreateTopic(name string, n int32, configs map[string]*string) {
 	s.t.Helper()
-	if _, err := s.Adm.CreateTopic(Ctx(s.t, 30*time.Second), n, 1, nil, name); err != nil {
+	if _, err := s.Adm.CreateTopic(Ctx(s.t, 30*time.Second), n, 1, configs, name); err != nil {
 		s.t.Fatalf("create topic %s: %v", name, err)
 	}
 	s.t.Cleanup(func() {
@@ -120,64 +115,49 @@ func (s *Seed) CreateTopic(name string, n int32) {
 	})
 }
 
-// Produce writes one record per timestamp to one partition, in order.
-func (s *Seed) Produce(topic string, partition int32, ts ...time.Time) {
+// SetTopicConfig sets (value != nil) or removes (value == nil) one topic config.
+func (s *Seed) SetTopicConfig(topic, name string, value *string) {
 	s.t.Helper()
-	recs := make([]*kgo.Record, len(ts))
-	for i := range recs {
-		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v"), Timestamp: ts[i]}
+	op := kadm.SetConfig
+	if value == nil {
+		op = kadm.DeleteConfig
 	}
-	if err := s.cl.ProduceSync(Ctx(s.t, 30*time.Second), recs...).FirstErr(); err != nil {
-		s.t.Fatalf("produce %s-%d: %v", topic, partition, err)
-	}
-}
-
-// Commit writes a group's offsets in the admin form (no member, generation −1).
-func (s *Seed) Commit(group string, offs map[model.TP]int64) {
-	s.t.Helper()
-	o := kadm.Offsets{}
-	for tp, off := range offs {
-		o.Add(kadm.Offset{Topic: tp.Topic, Partition: tp.Partition, At: off, LeaderEpoch: -1})
-	}
-	resp, err := s.Adm.CommitOffsets(Ctx(s.t, 15*time.Second), group, o)
+	resp, err := s.Adm.AlterTopicConfigs(Ctx(s.t, 15*time.Second), []kadm.AlterConfig{{Op: op, Name: name, Value: value}}, topic)
 	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		s.t.Fatalf("commit %s: %v", group, err)
-	}
-}
-
-// DeleteRecords moves the start offset of a partition to before and returns the
-// partition's error (nil when Kafka accepted it).
-func (s *Seed) DeleteRecords(topic string, partition int32, before int64) error {
-	s.t.Helper()
-	o := kadm.Offsets{}
-	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: before, LeaderEpoch: -1})
-	resp, err := s.Adm.DeleteRecords(Ctx(s.t, 15*time.Second), o)
-	if err != nil {
-		s.t.Fatalf("delete records of %s-%d before %d: %v", topic, partition, before, err)
-	}
-	return resp.Error()
-}
-
-// Committed reads a group's committed offsets with franz-go.
-func (s *Seed) Committed(group string) map[model.TP]int64 {
-	s.t.Helper()
-	resp, err := s.Adm.FetchOffsets(Ctx(s.t, 15*time.Second), group)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		s.t.Fatalf("fetch offsets of %s: %v", group, err)
-	}
-	out := map[model.TP]int64{}
-	resp.Each(func(o kadm.OffsetResponse) {
-		if o.At >= 0 {
-			out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
+		for _, r := range resp {
+			if r.Err != nil {
+				err = fmt.Errorf("%w: %s", r.Err, r.ErrMessage)
+			}
 		}
-	})
-	return out
+	}
+	if err != nil {
+		s.t.Fatalf("alter %s of %s: %v", name, topic, err)
+	}
+}
+
+// StartOffset is ListOffsets EARLIEST of one partition (the log start offset).
+func (s *Seed) StartOffset(topic string, partition int32) (int64, error) {
+	return s.listOffset(s.Adm.ListStartOffsets, topic, partition)
+}
+
+// StableOffset is the last stable offset of one partition (ListOffsets LATEST,
+// read_committed).
+func (s *Seed) StableOffset(topic string, partition int32) (int64, error) {
+	return s.listOffset(s.Adm.ListCommittedOffsets, topic, partition)
+}
+
+func (s *Seed) listOffset(list func(context.Context, ...string) (kadm.ListedOffsets, error), topic string, partition int32) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l, err := list(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	o, ok := l.Lookup(topic, partition)
+	if !ok {
+		return 0, fmt.Errorf("no offset listed for %s-%d", topic, partition)
+	}
+	return o.Offset, o.Err
 }
 
 // ClassicMember starts a live classic-protocol group member (franz-go, auto commit
@@ -389,11 +369,18 @@ type Offsets map[string]map[model.TP]int64
 // partitions without a commit, which Kafka does not show for an inactive group).
 func Describe(t testing.TB, addr string, groups ...string) Offsets {
 	t.Helper()
-	args := []string{"--bootstrap-server", addr, "--describe"}
+	return offsetRows(t, DescribeOutput(t, addr, nil, groups...), "CURRENT-OFFSET", groups)
+}
+
+// DescribeOutput runs ConsumerGroupCommand --describe for the groups with extra
+// flags (e.g. --members) and returns its stdout.
+func DescribeOutput(t testing.TB, addr string, extra []string, groups ...string) string {
+	t.Helper()
+	args := append([]string{"--bootstrap-server", addr, "--describe"}, extra...)
 	for _, g := range groups {
 		args = append(args, "--group", g)
 	}
-	return offsetRows(t, Tool(t, ConsumerGroupCommand, args...), "CURRENT-OFFSET", groups)
+	return Tool(t, ConsumerGroupCommand, args...)
 }
 
 // ResetDryRun runs ConsumerGroupCommand --reset-offsets ... --dry-run for the

@@ -120,8 +120,8 @@ func TestRealKafkaResetParity(t *testing.T) {
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	a, b := realkafka.Name("parity-a"), realkafka.Name("parity-b")
-	s.CreateTopic(a, 3)
-	s.CreateTopic(b, 2)
+	s.CreateTopic(a, 3, nil)
+	s.CreateTopic(b, 2, nil)
 	now := time.Now().Truncate(time.Second)
 	t0 := now.Add(-3 * time.Hour)
 	// Offsets [low,high) and record timestamps per partition:
@@ -319,7 +319,7 @@ func TestRealKafkaResetRefusals(t *testing.T) {
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	topic, group := realkafka.Name("refuse"), realkafka.Name("refuse")
-	s.CreateTopic(topic, 2)
+	s.CreateTopic(topic, 2, nil)
 	s.Produce(topic, 0, every(time.Now(), 0, 4)...)
 	s.Produce(topic, 1, every(time.Now(), 0, 4)...)
 	s.Commit(group, map[model.TP]int64{tpOf(topic, 0): 2}) // topic-1 has no commit
@@ -395,7 +395,7 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	topic := realkafka.Name("live")
-	s.CreateTopic(topic, 2)
+	s.CreateTopic(topic, 2, nil)
 	s.Produce(topic, 0, every(time.Now(), 0, 6)...)
 	s.Produce(topic, 1, every(time.Now(), 0, 4)...)
 	groups := []liveGroup{

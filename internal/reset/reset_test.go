@@ -10,22 +10,21 @@ import (
 
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// env is a demo cluster, a service on it, an independent admin client (franz-go)
-// to read the truth, and a counter of OffsetCommit and OffsetDelete requests.
+// env is a demo cluster, a service on it, an independent franz-go client to read
+// the truth, and a counter of OffsetCommit and OffsetDelete requests.
 type env struct {
-	d       *demo.Cluster
-	svc     *Service
-	adm     *kadm.Client
-	commits *kfake.FaultHandle
-	deletes *kfake.FaultHandle
+	d    *demo.Cluster
+	svc  *Service
+	seed *kafkatest.Seed
+	reqs *kafkatest.RequestCounter
 }
 
 func newEnv(t *testing.T) *env {
@@ -40,16 +39,10 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	cl, err := kgo.NewClient(kgo.SeedBrokers(d.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	e := &env{d: d, adm: kadm.NewClient(cl),
+	e := &env{d: d, seed: kafkatest.NewSeed(t, d.Bootstrap()),
 		svc: &Service{Cluster: c, ClusterName: "test", BackupDir: t.TempDir(),
 			UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }},
-		commits: d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Observe: true, Count: -1}),
-		deletes: d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetDelete}, Observe: true, Count: -1}),
+		reqs: kafkatest.CountRequests(d.Fake(), kmsg.OffsetCommit, kmsg.OffsetDelete),
 	}
 	return e
 }
@@ -57,18 +50,13 @@ func newEnv(t *testing.T) *env {
 // truth reads a group's commits with franz-go, not with internal/kafka.
 func (e *env) truth(t *testing.T, group string) map[model.TP]int64 {
 	t.Helper()
-	resp, err := e.adm.FetchOffsets(context.Background(), group)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[model.TP]int64{}
-	resp.Each(func(o kadm.OffsetResponse) {
-		if o.Err == nil && o.At >= 0 {
-			out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
-		}
-	})
-	return out
+	return e.seed.Committed(group)
 }
+
+// commits and deletes are the OffsetCommit and OffsetDelete requests the broker
+// has received.
+func (e *env) commits() int { return e.reqs.Hits(kmsg.OffsetCommit) }
+func (e *env) deletes() int { return e.reqs.Hits(kmsg.OffsetDelete) }
 
 func mustScope(t *testing.T, all bool, topics ...string) model.Scope {
 	t.Helper()
@@ -131,7 +119,7 @@ func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {
 	if res.Outcome != Refused || res.Plan.Executed {
 		t.Errorf("outcome %s executed %v", res.Outcome, res.Plan.Executed)
 	}
-	if n := e.commits.Hits(); n != 0 {
+	if n := e.commits(); n != 0 {
 		t.Errorf("%d OffsetCommit requests reached the broker, want 0", n)
 	}
 	if got := e.truth(t, "billing")[tp("orders", 0)]; got != 95 {
@@ -149,11 +137,11 @@ func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
 	e.svc.beforeCommit = func() {
 		o := kadm.Offsets{}
 		o.Add(kadm.Offset{Topic: "r11.trace", Partition: 0, At: 7, LeaderEpoch: -1})
-		if _, err := e.adm.CommitOffsets(ctx, "r11-trace", o); err != nil {
+		if _, err := e.seed.Adm.CommitOffsets(ctx, "r11-trace", o); err != nil {
 			t.Error(err)
 		}
 	}
-	before := e.commits.Hits()
+	before := e.commits()
 	res := e.svc.Execute(ctx, p)
 	if res.Outcome != Refused || res.Plan.Executed || res.Plan.Backup != nil {
 		t.Fatalf("result: %+v", res)
@@ -165,7 +153,7 @@ func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
 	if !drift {
 		t.Errorf("blockers %+v; want drift naming 5 to 7", res.Plan.Blockers)
 	}
-	if n := e.commits.Hits() - before; n != 1 { // the test's own commit only
+	if n := e.commits() - before; n != 1 { // the test's own commit only
 		t.Errorf("%d OffsetCommit requests after the plan, want only the test's 1", n)
 	}
 	if got := e.truth(t, "r11-trace")[tp("r11.trace", 0)]; got != 7 {
@@ -217,8 +205,8 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 			t.Errorf("%s = %d after restore, want %d", k, after[k], v)
 		}
 	}
-	if e.deletes.Hits() != 1 {
-		t.Errorf("OffsetDelete requests = %d, want 1", e.deletes.Hits())
+	if e.deletes() != 1 {
+		t.Errorf("OffsetDelete requests = %d, want 1", e.deletes())
 	}
 }
 
@@ -237,7 +225,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 	if res := e.svc.Execute(ctx, p); res.Outcome != Refused || res.Plan.Executed {
 		t.Errorf("outcome %s", res.Outcome)
 	}
-	if e.commits.Hits() != 0 {
+	if e.commits() != 0 {
 		t.Errorf("OffsetCommit sent in read-only mode")
 	}
 }
@@ -255,8 +243,8 @@ func TestUnwritableBackupMeansNoCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Refused || res.Plan.Executed || e.commits.Hits() != 0 {
-		t.Errorf("outcome %s executed %v commits %d; want refused with nothing sent", res.Outcome, res.Plan.Executed, e.commits.Hits())
+	if res.Outcome != Refused || res.Plan.Executed || e.commits() != 0 {
+		t.Errorf("outcome %s executed %v commits %d; want refused with nothing sent", res.Outcome, res.Plan.Executed, e.commits())
 	}
 	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 3 {
 		t.Errorf("committed = %d, want 3", got)

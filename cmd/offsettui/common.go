@@ -55,8 +55,8 @@ func (c *common) validate() error {
 	if c.riskWindowD, err = model.ParseDuration(c.riskWindow); err != nil {
 		return fmt.Errorf("--risk-window: %w", err)
 	}
-	if c.riskWindowD < 0 {
-		return fmt.Errorf("--risk-window: must not be negative, got %q", c.riskWindow)
+	if c.riskWindowD <= 0 {
+		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
 	if c.output != "table" && c.output != "json" {
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)

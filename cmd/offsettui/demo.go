@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"strings"
@@ -26,13 +27,29 @@ func signalContext() context.Context {
 // demoMain starts the demo cluster, prints its bootstrap address, and keeps it
 // running until ctx is done, so other tools (kcat, Kafka's CLI) can be pointed at it.
 func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int {
+	var c common
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
+	c.register(fs) // accepted everywhere (INTERFACE.md); only --debug matters here
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "offsettui demo: takes no flags or arguments\n")
+	err := fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui demo: %v (it takes only the common flags; --debug FILE logs the cluster's events)\n", err)
 		return exitBadInput
 	}
-	d, err := demo.Start(ctx, demo.Options{})
+	logf := func(string, ...any) {}
+	if c.debug != "" {
+		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "offsettui demo: --debug %s: %v\n", c.debug, err)
+			return exitBadInput
+		}
+		defer f.Close()
+		logf = log.New(f, "", log.LstdFlags|log.Lmicroseconds).Printf
+	}
+	d, err := demo.Start(ctx, demo.Options{Logf: logf})
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui demo: %v\n", err)
 		return exitFailure

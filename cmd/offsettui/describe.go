@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -10,7 +11,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runDescribe(args []string) int {
+func runDescribe(args []string) int { return describeMain(args, os.Stdout, os.Stderr) }
+
+func describeMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c      common
 		groups []string
@@ -26,7 +29,7 @@ func runDescribe(args []string) int {
 		return code
 	}
 	if budget < 0 {
-		fmt.Fprintf(os.Stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
+		fmt.Fprintf(stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
 		return exitBadInput
 	}
 	ctx := context.Background()
@@ -37,16 +40,16 @@ func runDescribe(args []string) int {
 	defer s.close()
 	snap, err := s.client.Snapshot(ctx, model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui describe: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
 		return exitFailure
 	}
 	if c.output == "json" {
-		err = writeJSON(os.Stdout, snap)
+		err = writeJSON(stdout, snap)
 	} else {
-		err = report.Describe(os.Stdout, snap)
+		err = report.Describe(stdout, snap)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui describe: write output: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui describe: write output: %v\n", err)
 		return exitFailure
 	}
 	return exitOK

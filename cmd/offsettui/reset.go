@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -69,6 +71,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	p, err := svc.Plan(ctx, f.group, scope, st)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+		if errors.Is(err, kafka.ErrCannotProveInactive) {
+			return exitBlocked // a guard refused: nothing is planned on guesses
+		}
 		return exitFailure
 	}
 	if !f.execute {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -248,15 +249,26 @@ func (c *Client) coordinator(group string) (*sarama.Broker, error) {
 	return nil, lastErr
 }
 
-// Close releases the connections.
+// Close releases the connections. sarama's Broker.Close waits for replies still
+// due, so the brokers are closed concurrently and Close returns after at most the
+// request timeout, leaving any straggler to finish in the background.
 func (c *Client) Close() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, b := range c.known {
-		_ = b.Close()
-	}
-	for _, b := range c.seeds {
-		_ = b.Close()
+	all := append(slices.Clone(c.seeds), slices.Collect(maps.Values(c.known))...)
+	c.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for _, b := range all {
+			wg.Add(1)
+			go func() { defer wg.Done(); _ = b.Close() }()
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(c.cfg.Timeout):
 	}
 	return nil
 }

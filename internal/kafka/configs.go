@@ -13,17 +13,21 @@ import (
 type configResult struct {
 	topics                  map[string]model.Topic
 	offsetsRetentionMinutes *int64
-	err                     *model.Error
+	// errs holds failures that belong to no topic (the broker's own configs).
+	errs []model.Error
 }
 
 // describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
 // topic and the broker's offsets.retention.minutes in one DescribeConfigs request
 // (a broker resource must go to that broker, so the request goes there).
-func (c *Client) describeConfigs(ctx context.Context, topics []string, partitions map[string]int) configResult {
+func (c *Client) describeConfigs(ctx context.Context, topics []string) configResult {
 	res := configResult{topics: map[string]model.Topic{}}
 	bs := c.brokers()
 	if len(bs) == 0 {
-		res.err = &model.Error{Kind: model.KindUnreachable, Message: "describe configs: no broker reachable"}
+		res.errs = append(res.errs, model.Error{Kind: model.KindUnreachable, Message: "describe configs: no broker reachable"})
+		for _, t := range topics {
+			res.topics[t] = model.Topic{Topic: t, Error: res.errs[0].WithTopic(t)}
+		}
 		return res
 	}
 	b := bs[0]
@@ -43,15 +47,19 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string, partition
 	if err != nil {
 		e := brokerErr(err, b.ID())
 		e.Message = "describe configs: " + e.Message
-		res.err = &e
+		res.errs = append(res.errs, e)
 		for _, t := range topics {
-			res.topics[t] = model.Topic{Topic: t, Partitions: partitions[t], Error: e.WithTopic(t)}
+			res.topics[t] = model.Topic{Topic: t, Error: e.WithTopic(t)}
 		}
 		return res
 	}
 	for _, r := range resp.Resources {
 		if r.Type == sarama.BrokerResource {
 			if r.ErrorCode != 0 {
+				k := sarama.KError(r.ErrorCode)
+				e := kerrError(k, "describe broker configs (offsets.retention.minutes): "+k.Error())
+				e.Broker = model.Ptr(b.ID())
+				res.errs = append(res.errs, e)
 				continue
 			}
 			for _, ce := range r.Configs {
@@ -63,7 +71,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string, partition
 			}
 			continue
 		}
-		t := model.Topic{Topic: r.Name, Partitions: partitions[r.Name]}
+		t := model.Topic{Topic: r.Name}
 		if r.ErrorCode != 0 {
 			k := sarama.KError(r.ErrorCode)
 			msg := r.ErrorMsg
@@ -95,7 +103,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string, partition
 	}
 	for _, t := range topics {
 		if _, ok := res.topics[t]; !ok {
-			res.topics[t] = model.Topic{Topic: t, Partitions: partitions[t],
+			res.topics[t] = model.Topic{Topic: t,
 				Error: (&model.Error{Kind: model.KindBroker, Message: "describe configs: the broker's reply left the topic out"}).WithTopic(t)}
 		}
 	}

@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/IBM/sarama"
@@ -13,6 +14,7 @@ import (
 type listedGroup struct {
 	name, protocolType, state, typ string
 	coordinator                    *sarama.Broker
+	listed                         bool
 }
 
 // listGroups asks every broker for the groups it coordinates (ListGroups v5 gives
@@ -42,7 +44,7 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 			if pt != "consumer" && pt != "" {
 				continue
 			}
-			lg := listedGroup{name: name, protocolType: pt, typ: "classic", coordinator: b}
+			lg := listedGroup{name: name, protocolType: pt, typ: "classic", coordinator: b, listed: true}
 			if d, ok := resp.GroupsData[name]; ok {
 				lg.state = d.GroupState
 				if d.GroupType != "" {
@@ -52,7 +54,7 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 			out = append(out, lg)
 		}
 	})
-	slices.SortFunc(out, func(a, b listedGroup) int { return cmpString(a.name, b.name) })
+	slices.SortFunc(out, func(a, b listedGroup) int { return strings.Compare(a.name, b.name) })
 	return out, errs
 }
 
@@ -64,16 +66,6 @@ func lowerType(t string) string {
 		return "consumer"
 	}
 	return t
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // findGroups locates groups that ListGroups did not report (a group that does not
@@ -92,7 +84,7 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 		out = append(out, lg)
 		mu.Unlock()
 	})
-	slices.SortFunc(out, func(a, b listedGroup) int { return cmpString(a.name, b.name) })
+	slices.SortFunc(out, func(a, b listedGroup) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 
@@ -147,7 +139,7 @@ func (c *Client) describeClassic(b *sarama.Broker, gs []*model.GroupObservation)
 		for _, g := range gs {
 			e := brokerErr(err, b.ID())
 			e.Message = "describe group: " + e.Message
-			g.Error = e.WithGroup(g.Group)
+			g.DescribeError = e.WithGroup(g.Group)
 		}
 		return
 	}
@@ -162,7 +154,7 @@ func (c *Client) describeClassic(b *sarama.Broker, gs []*model.GroupObservation)
 		}
 		if d.Err != sarama.ErrNoError && d.Err != sarama.ErrGroupIDNotFound {
 			e := kerrError(d.Err, "describe group: "+d.Err.Error())
-			g.Error = e.WithGroup(g.Group)
+			g.DescribeError = e.WithGroup(g.Group)
 			continue
 		}
 		if g.State == "" {
@@ -190,10 +182,10 @@ func classicMembers(d *sarama.GroupDescription) []model.Member {
 				mem.Assignments = append(mem.Assignments, model.Assignment{Topic: t, Partitions: ps})
 			}
 		}
-		slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return cmpString(a.Topic, b.Topic) })
+		slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return strings.Compare(a.Topic, b.Topic) })
 		out = append(out, mem)
 	}
-	slices.SortFunc(out, func(a, b model.Member) int { return cmpString(a.MemberID, b.MemberID) })
+	slices.SortFunc(out, func(a, b model.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
 	return out
 }
 
@@ -208,7 +200,7 @@ func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation
 		for _, g := range gs {
 			e := brokerErr(err, b.ID())
 			e.Message = "describe consumer group: " + e.Message
-			g.Error = e.WithGroup(g.Group)
+			g.DescribeError = e.WithGroup(g.Group)
 		}
 		return
 	}
@@ -226,7 +218,7 @@ func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation
 			if d.ErrorMessage != nil {
 				msg = *d.ErrorMessage
 			}
-			g.Error = kerrError(d.ErrorCode, "describe consumer group: "+msg).WithGroup(g.Group)
+			g.DescribeError = kerrError(d.ErrorCode, "describe consumer group: "+msg).WithGroup(g.Group)
 			continue
 		}
 		if g.State == "" {
@@ -244,9 +236,9 @@ func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation
 				slices.Sort(ps)
 				mem.Assignments = append(mem.Assignments, model.Assignment{Topic: tp.TopicName, Partitions: ps})
 			}
-			slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return cmpString(a.Topic, b.Topic) })
+			slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return strings.Compare(a.Topic, b.Topic) })
 			g.Members = append(g.Members, mem)
 		}
-		slices.SortFunc(g.Members, func(a, b model.Member) int { return cmpString(a.MemberID, b.MemberID) })
+		slices.SortFunc(g.Members, func(a, b model.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
 	}
 }

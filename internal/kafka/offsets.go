@@ -59,7 +59,14 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	resp, err := b.FetchOffset(req)
 	if req.Version < 8 && len(gs) > 1 {
 		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
-		run(ctx, c, gs, func(g *model.GroupObservation) { c.offsetFetch(ctx, b, []*model.GroupObservation{g}) })
+		// One after another inside the slot this call already holds: taking
+		// more slots here could deadlock with the batches waiting for them.
+		for _, g := range gs {
+			if ctx.Err() != nil {
+				break
+			}
+			c.offsetFetch(ctx, b, []*model.GroupObservation{g})
+		}
 		return
 	}
 	err = c.check(b, err)

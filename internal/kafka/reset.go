@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,10 @@ import (
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
 )
+
+// ErrCannotProveInactive is returned when the group's state cannot be read from
+// every broker: a live group could be hiding on the one that did not answer.
+var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 
 // ReadPlanInput reads what a reset plan of group needs: the group's state (from
 // ListGroups), members, committed offsets, the partition counts and watermarks of
@@ -23,7 +28,7 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 	}
 	for _, e := range obs.Errors {
 		if e.Broker != nil && e.Group == nil && e.Topic == nil {
-			return model.PlanInput{}, fmt.Errorf("cannot prove the group is inactive: %s", e.Error())
+			return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, e.Error())
 		}
 	}
 	if len(obs.Groups) != 1 {
@@ -34,7 +39,7 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, g.Error.Error())
 	}
 	in := model.PlanInput{
-		Group: group, State: g.State, GroupExists: g.State != "Dead" || len(g.Members) > 0,
+		Group: group, State: g.State, GroupExists: g.Listed,
 		Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
 	}
@@ -103,7 +108,10 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 	req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
 		ConsumerID: "", RetentionTime: -1}
 	for tp, off := range offsets {
-		req.AddBlock(tp.Topic, tp.Partition, off, 0, "")
+		// Leader epoch -1 ("unknown"), as Kafka's own tools write it: a stored epoch
+		// of 0 would make KIP-320 consumers validate their position against epoch 0
+		// and possibly "detect truncation" on partitions whose leader changed.
+		req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
 	}
 	resp, err := b.CommitOffset(req)
 	err = c.check(b, err)

@@ -53,7 +53,7 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 	coord := map[string]*sarama.Broker{}
 	for i, lg := range listed {
 		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
-			Coordinator: -1, Members: []model.Member{}}
+			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
@@ -65,6 +65,11 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
 	wg.Wait()
+	for _, g := range groups {
+		if g.Error == nil && g.DescribeError != nil {
+			g.Error = g.DescribeError
+		}
+	}
 
 	topics := groupTopics(groups, q.Topics)
 	if q.WholeTopics {
@@ -82,12 +87,13 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
-	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics, nil) }()
+	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics) }()
 	wg.Wait()
 	if layErr != nil {
 		return obs, fmt.Errorf("read topic metadata: %w", layErr)
 	}
 	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
+	obs.Errors = append(obs.Errors, cfgs.errs...)
 	risk := map[string]time.Time{}
 	for _, name := range topics {
 		t := cfgs.topics[name]

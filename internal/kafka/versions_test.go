@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
@@ -60,5 +62,57 @@ func TestOffsetFetchBatchingFollowsTheBroker(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOffsetFetchFallbackCannotDeadlock: with brokers below OffsetFetch v8 and
+// more batches than concurrency slots, the one-group-per-request fallback runs
+// inside the slot it holds and the snapshot completes.
+func TestOffsetFetchFallbackCannotDeadlock(t *testing.T) {
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(int16(kmsg.OffsetFetch), 7)
+	k := kafkatest.Cluster(t, kfake.MaxVersions(vs))
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 3, tsAt(time.Now().Unix()))
+	const groups = 30
+	for i := range groups {
+		s.Commit(fmt.Sprintf("g%02d", i), map[model.TP]int64{{Topic: "t", Partition: 0}: 1})
+	}
+	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	snap, err := cl.Snapshot(ctx, model.Query{})
+	if err != nil || len(snap.Groups) != groups || ctx.Err() != nil {
+		t.Fatalf("snapshot: %d groups, %v, ctx %v", len(snap.Groups), err, ctx.Err())
+	}
+}
+
+// TestDescribeAndOffsetErrorsTogether: when describing a group and fetching its
+// offsets both fail (they run concurrently), the group carries one of the errors
+// and is unknown, without a data race (run with -race).
+func TestDescribeAndOffsetErrorsTogether(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 3, tsAt(time.Now().Unix()))
+	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 1})
+	k.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch, kmsg.DescribeGroups}, Group: "g",
+		Err: kerr.GroupAuthorizationFailed, Count: -1})
+	snap, err := newClient(t, k.ListenAddrs(), nil).Snapshot(context.Background(), model.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := findGroup(t, snap, "g")
+	if g.Error == nil || g.Error.Kind != model.KindDenied || g.WorstStatus != model.StatusUnknown {
+		t.Errorf("g: error %+v worst %v", g.Error, g.WorstStatus)
 	}
 }

@@ -52,8 +52,12 @@ func Classify(in PartitionInput) GroupPartition {
 		return p
 	}
 	if c == high {
-		p.TimeLagMs = Ptr(int64(0))
-	} else if in.CommittedTimestamp != nil {
+		// Caught up: nothing stored is waiting, so retention cannot take anything
+		// from this group, whatever the topic's configs say.
+		p.TimeLagMs, p.Status = Ptr(int64(0)), StatusOK
+		return p
+	}
+	if in.CommittedTimestamp != nil {
 		p.TimeLagMs = Ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
 	}
 	t := in.Topic
@@ -66,11 +70,11 @@ func Classify(in PartitionInput) GroupPartition {
 		return p
 	}
 	timed := t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0
-	if timed && in.CommittedTimestamp != nil && c < high {
+	if timed && in.CommittedTimestamp != nil {
 		exp := in.CommittedTimestamp.Add(time.Duration(*t.RetentionMs) * time.Millisecond)
 		p.ExpiresInMs = Ptr(exp.Sub(in.Now).Milliseconds())
 	}
-	if !timed || c == high {
+	if !timed {
 		p.Status = StatusOK
 		return p
 	}
@@ -135,7 +139,7 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	usedTopics := map[string]bool{}
 	for _, g := range obs.Groups {
 		grp := assembleGroup(g, obs, opt)
-		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 && !opt.WholeTopics {
+		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 && !opt.WholeTopics && grp.Error == nil {
 			continue
 		}
 		for _, p := range grp.Partitions {

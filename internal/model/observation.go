@@ -35,11 +35,17 @@ type GroupObservation struct {
 	ProtocolType string
 	Protocol     string
 	Coordinator  int32
-	Members      []Member
+	// Listed is whether a broker's ListGroups reported the group; a group that
+	// no broker lists does not exist (for a reset, it may be created).
+	Listed  bool
+	Members []Member
 	// Committed holds the group's committed offsets; nil when they could not be read
 	// (then Error says why).
 	Committed map[TP]int64
 	Error     *Error
+	// DescribeError is set when members and state could not be read; it is kept
+	// apart from Error because describing and offset fetching run concurrently.
+	DescribeError *Error
 }
 
 // PartitionOffsets are the watermarks of one partition and the result of the

@@ -61,7 +61,11 @@ func Describe(w io.Writer, s model.Snapshot) error {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d members", g.Group, g.Type, g.State, len(g.Members))
+	members := "members"
+	if len(g.Members) == 1 {
+		members = "member"
+	}
+	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d %s", g.Group, g.Type, g.State, len(g.Members), members)
 	if g.TotalLag > 0 {
 		fmt.Fprintf(&b, " · lag %d", g.TotalLag)
 	}

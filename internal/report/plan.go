@@ -83,8 +83,11 @@ func Effect(r model.PlanRow) string {
 		parts = append(parts, fmt.Sprintf("%d already lost", r.AlreadyLost))
 	}
 	if len(parts) == 0 {
-		if r.Target == nil {
+		switch {
+		case r.Target == nil:
 			return "-"
+		case r.Committed == nil:
+			return "no commit (see note)"
 		}
 		return "no change"
 	}

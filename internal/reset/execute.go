@@ -2,7 +2,6 @@ package reset
 
 import (
 	"context"
-	"errors"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -29,9 +28,6 @@ type Result struct {
 	Outcome Outcome
 	Notes   []string
 }
-
-// ErrNotConfirmed is returned when Execute is called on a plan with blockers.
-var ErrNotConfirmed = errors.New("the plan has blockers")
 
 // Execute carries out a confirmed plan under every guard. Nothing is written
 // unless the plan has no blockers, the service is not read-only, the re-read state
@@ -81,41 +77,55 @@ func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 		res.Plan.Undo = &u
 	}
 	res.Plan.Executed = true
-	rejected, err := s.Cluster.CommitOffsets(ctx, q.Group, commit)
-	if err != nil {
-		res.Outcome = Failed
-		res.Notes = append(res.Notes, "the commit failed; the offsets may or may not have changed, compare with the backup: "+err.Error())
-		res.Plan.Verified = model.Ptr(false)
-		s.audit(&res, backup)
-		return res
-	}
-	rejDel, err := s.Cluster.DeleteOffsets(ctx, q.Group, del)
-	if err != nil {
-		res.Notes = append(res.Notes, "deleting commits failed: "+err.Error())
-		for _, tp := range del {
-			e := model.Error{Kind: model.KindBroker, Message: "delete failed: " + err.Error()}
-			rejDel = append(rejDel, *e.WithPartition(tp).WithGroup(q.Group))
+	rejected, commitErr := s.Cluster.CommitOffsets(ctx, q.Group, commit)
+	var rejDel []model.Error
+	if commitErr != nil {
+		// The request as a whole failed (timeout, connection): the broker may or
+		// may not have applied it. Do not guess: read back and classify below.
+		res.Notes = append(res.Notes, "the commit request failed: "+commitErr.Error()+"; reading the offsets back to see what was written")
+	} else {
+		var err error
+		rejDel, err = s.Cluster.DeleteOffsets(ctx, q.Group, del)
+		if err != nil {
+			res.Notes = append(res.Notes, "deleting commits failed: "+err.Error())
+			for _, tp := range del {
+				e := model.Error{Kind: model.KindBroker, Message: "delete failed: " + err.Error()}
+				rejDel = append(rejDel, *e.WithPartition(tp).WithGroup(q.Group))
+			}
 		}
 	}
 	res.Plan.Rejected = append(append([]model.Error{}, rejected...), rejDel...)
 	readBack, err := s.Cluster.Committed(ctx, q.Group)
-	switch {
-	case err != nil:
+	if err != nil {
 		res.Plan.Verified = model.Ptr(false)
-		res.Notes = append(res.Notes, "could not read the offsets back: "+err.Error())
-	default:
-		diffs := q.Verify(readBack)
-		res.Plan.Verified = model.Ptr(len(diffs) == 0)
-		res.Notes = append(res.Notes, diffs...)
+		res.Notes = append(res.Notes, "could not read the offsets back: "+err.Error()+"; compare with the backup")
+		res.Outcome = Failed
+		s.audit(&res, backup)
+		return res
+	}
+	diffs := q.Verify(readBack)
+	res.Plan.Verified = model.Ptr(len(diffs) == 0)
+	res.Notes = append(res.Notes, diffs...)
+	written, unchanged := 0, 0
+	for _, r := range q.Rows {
+		got, has := readBack[r.TP()]
+		switch {
+		case r.Target != nil && has && got == *r.Target, r.Target == nil && r.Reason == model.ReasonRestore && !has:
+			written++
+		}
+		if (r.Committed == nil && !has) || (r.Committed != nil && has && got == *r.Committed) {
+			unchanged++
+		}
 	}
 	switch {
-	case len(res.Plan.Rejected) > 0 && len(res.Plan.Rejected) < len(commit)+len(del):
-		res.Outcome = PartlyApplied
-	case len(res.Plan.Rejected) > 0:
-		res.Outcome = Refused
-		res.Notes = append(res.Notes, "the broker rejected every partition: nothing written")
 	case *res.Plan.Verified:
 		res.Outcome = Applied
+	case len(q.Rows) > 0 && unchanged == len(q.Rows) && written < len(q.Rows):
+		res.Outcome = Refused
+		res.Plan.Executed = false
+		res.Notes = append(res.Notes, "nothing written: every partition still has its previous offset")
+	case written > 0 || len(res.Plan.Rejected) > 0:
+		res.Outcome = PartlyApplied
 	default:
 		res.Outcome = Failed
 	}

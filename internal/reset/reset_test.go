@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -289,5 +290,66 @@ func TestAdminCommitOnLiveGroupRejectedByBroker(t *testing.T) {
 	}
 	if got := e.truth(t, "billing")[tp("orders", 0)]; got != 95 {
 		t.Errorf("billing orders-0 = %d, want 95", got)
+	}
+}
+
+// TestCommitStoresUnknownLeaderEpoch: the admin commit stores leader epoch -1, as
+// Kafka's tools do; epoch 0 would make KIP-320 consumers validate their position
+// against epoch 0 after a reset.
+func TestCommitStoresUnknownLeaderEpoch(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToOffset, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e.svc.Execute(ctx, p); res.Outcome != Applied {
+		t.Fatalf("outcome %s", res.Outcome)
+	}
+	resp, err := e.seed.Adm.FetchOffsets(ctx, "ship-svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := resp.Lookup("shipments", 0)
+	if !ok || o.At != 1 || o.LeaderEpoch != -1 {
+		t.Errorf("committed %+v, want offset 1 with leader epoch -1", o)
+	}
+}
+
+// TestMemberJoiningBetweenPlanAndExecuteAborts: a consumer that joins after the
+// plan was made stops the commit (the group is re-read right before it).
+func TestMemberJoiningBetweenPlanAndExecuteAborts(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	if err != nil || !p.Executable() {
+		t.Fatalf("plan: %+v, %v", p, err)
+	}
+	e.svc.beforeCommit = func() {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(e.d.Bootstrap()...), kgo.ConsumerGroup("ship-svc"),
+			kgo.ConsumeTopics("shipments"), kgo.DisableAutoCommit(), kgo.ClientID("late-joiner"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cl.Close)
+		cl.PollRecords(ctx, 1) // join
+		if _, err := e.d.Fake().WaitGroupStable(ctx, "ship-svc", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := e.commits()
+	res := e.svc.Execute(ctx, p)
+	if res.Outcome != Refused || res.Plan.Executed || e.commits() != before {
+		t.Fatalf("outcome %s executed %v commits %d; want refused, nothing sent", res.Outcome, res.Plan.Executed, e.commits()-before)
+	}
+	named := false
+	for _, b := range res.Plan.Blockers {
+		named = named || (b.Kind == model.BlockGroupNotEmpty && strings.Contains(b.Message, "late-joiner"))
+	}
+	if !named {
+		t.Errorf("blockers %+v; want group-not-empty naming late-joiner", res.Plan.Blockers)
+	}
+	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 3 {
+		t.Errorf("committed = %d, want 3", got)
 	}
 }

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// TestDescribeDemoJSON runs `offsettui describe --demo -o json` and checks every
+// row of the demo table in INTERFACE.md in the JSON users' scripts read.
+func TestDescribeDemoJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := describeMain([]string{"--demo", "-o", "json"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var snap model.Snapshot
+	if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out.String())
+	}
+	type row struct {
+		committed, lag, lost, beyond any
+		status                       string
+	}
+	n := func(v int64) any { return v }
+	want := map[string]row{
+		"fanout outbox-0":       {n(12), n(28), n(18), nil, "expired"},
+		"new-svc outbox-0":      {nil, nil, nil, nil, "missing"},
+		"ship-svc shipments-0":  {n(3), n(2), nil, nil, "ok"},
+		"r11-trace r11.trace-0": {n(5), n(3), nil, nil, "ok"},
+		"audit-export orders-0": {n(10), n(90), nil, nil, "at-risk"},
+		"audit-export orders-1": {n(20), n(80), nil, nil, "at-risk"},
+		"audit-export orders-2": {n(100), n(0), nil, nil, "ok"},
+		"audit-export orders-3": {n(70), n(30), nil, nil, "ok"},
+		"audit-export orders-4": {n(50), n(50), nil, nil, "ok"},
+		"audit-export orders-5": {nil, nil, nil, nil, "missing"},
+		"replay orders-2":       {n(150), n(-50), nil, n(50), "ahead"},
+		"ledger payments-0":     {n(10), n(10), nil, nil, "ok"},
+		"ledger payments-1":     {n(15), n(5), nil, nil, "ok"},
+		"ledger payments-2":     {n(20), n(0), nil, nil, "ok"},
+	}
+	for p := int64(0); p < 6; p++ {
+		want["billing orders-"+string(rune('0'+p))] = row{n(95 + p), n(5 - p), nil, nil, "ok"}
+		if p != 2 {
+			want["replay orders-"+string(rune('0'+p))] = row{n(100), n(0), nil, nil, "ok"}
+		}
+	}
+	v := func(p *int64) any {
+		if p == nil {
+			return nil
+		}
+		return *p
+	}
+	seen := 0
+	for _, g := range snap.Groups {
+		for _, p := range g.Partitions {
+			key := g.Group + " " + model.TP{Topic: p.Topic, Partition: p.Partition}.String()
+			w, ok := want[key]
+			if !ok {
+				t.Errorf("unexpected row %s", key)
+				continue
+			}
+			seen++
+			got := row{v(p.Committed), v(p.Lag), v(p.Lost), v(p.Beyond), p.Status.String()}
+			if got != w {
+				t.Errorf("%s = %+v, want %+v", key, got, w)
+			}
+		}
+		if (g.Group == "billing" || g.Group == "new-svc") && (g.State != "Stable" || len(g.Members) != 1) {
+			t.Errorf("%s: %s with %d members, want Stable with one", g.Group, g.State, len(g.Members))
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d rows, want %d", seen, len(want))
+	}
+	for _, must := range []string{`"errors":[]`, `"offsetsRetentionMinutes":10080`, `"lastStable":`} {
+		if !strings.Contains(out.String(), must) {
+			t.Errorf("JSON lacks %s", must)
+		}
+	}
+}
+
+func TestDescribeBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"--demo", "--risk-window", "0"},
+		{"--demo", "-o", "yaml"},
+		{"--demo", "--timeout", "soon"},
+		{"--demo", "--fetch-budget", "-1"},
+		{"--demo", "extra"},
+		{"--bootstrap-server", ""},
+	} {
+		var out, errb bytes.Buffer
+		if code := describeMain(args, &out, &errb); code != exitBadInput || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing on stdout", args, code, out.String())
+		}
+	}
+}
+
+// TestDemoCommandIndependentClient runs `offsettui demo`, takes the address it
+// prints, and reads the committed offsets back with franz-go (not internal/kafka).
+func TestDemoCommandIndependentClient(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() { done <- demoMain(nil, pw, io.Discard, ctx); pw.Close() }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs := strings.Split(strings.TrimSpace(line), ",")
+	if len(addrs) != 3 {
+		t.Fatalf("printed %q, want three addresses", line)
+	}
+	seed := kafkatest.NewSeed(t, addrs)
+	for group, want := range map[string]map[model.TP]int64{
+		"fanout":   {{Topic: "outbox", Partition: 0}: 12},
+		"ship-svc": {{Topic: "shipments", Partition: 0}: 3},
+		"replay":   {{Topic: "orders", Partition: 0}: 100, {Topic: "orders", Partition: 1}: 100, {Topic: "orders", Partition: 2}: 150, {Topic: "orders", Partition: 3}: 100, {Topic: "orders", Partition: 4}: 100, {Topic: "orders", Partition: 5}: 100},
+		"new-svc":  {},
+	} {
+		got := seed.Committed(group)
+		if len(got) != len(want) {
+			t.Errorf("%s: %v, want %v", group, got, want)
+		}
+		for tp, off := range want {
+			if got[tp] != off {
+				t.Errorf("%s %s = %d, want %d", group, tp, got[tp], off)
+			}
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("demo exited %d after interrupt, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("demo did not stop when interrupted")
+	}
+}

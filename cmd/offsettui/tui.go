@@ -45,17 +45,24 @@ func runTUI(args []string) int {
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(views.Options{
-		Source: s.client, Cluster: s.cluster, Refresh: every, RiskWindow: c.riskWindowD,
-		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir),
-	})
+	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// tuiOptions configures the TUI for a connected session. Demo tells the views
+// that the cluster stops with the process, so an undo command printed for it
+// works only while offsettui runs.
+func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupDir string) views.Options {
+	return views.Options{
+		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
+		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
+		Resetter: newTUIResetter(c, s.client, backupDir),
+	}
 }
 
 // tuiResetter lets the TUI's planner use the reset service, the one place

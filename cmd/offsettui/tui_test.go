@@ -39,8 +39,12 @@ func TestTUIResetFlowDemo(t *testing.T) {
 	t.Cleanup(func() { _ = cl.Close() })
 	backups := t.TempDir()
 
-	m := views.New(views.Options{Source: cl, Cluster: "demo", RiskWindow: 24 * time.Hour, NoColor: true,
-		Resetter: newTUIResetter(common{}, cl, backups)})
+	opts := tuiOptions(common{}, &session{client: cl, cluster: "demo", demo: d}, 0, true, backups)
+	if !opts.Demo || opts.Cluster != "demo" || opts.Resetter == nil {
+		t.Fatalf("options under --demo: %+v", opts)
+	}
+	opts.RiskWindow = 24 * time.Hour
+	m := views.New(opts)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor := func(what ...string) {
 		t.Helper()
@@ -91,6 +95,11 @@ func TestTUIResetFlowDemo(t *testing.T) {
 		if !strings.Contains(view, want) {
 			t.Errorf("final view lacks %q:\n%s", want, view)
 		}
+	}
+	// The undo command names the demo's ports: it works only while the demo runs.
+	if flat := strings.Join(strings.Fields(view), " "); !strings.Contains(flat,
+		"the demo cluster stops when offsettui exits: this command works only while it runs") {
+		t.Errorf("final view does not say the undo command dies with the demo:\n%s", view)
 	}
 	undo := "offsettui reset --bootstrap-server " + cl.Bootstrap() + " --group ship-svc --restore " + files[0] +
 		" --backup-dir " + backups + " --execute"

@@ -160,11 +160,11 @@ func (m *app) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // updatePrompt runs the `:` command prompt.
 func (m *app) updatePrompt(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
+	switch {
+	case key.Matches(msg, m.keys.PromptCancel):
 		m.prompt.Blur()
 		return nil
-	case tea.KeyEnter:
+	case key.Matches(msg, m.keys.PromptRun):
 		m.prompt.Blur()
 		return m.runCommand(strings.TrimSpace(m.prompt.Value()))
 	}
@@ -192,9 +192,30 @@ func (m *app) runCommand(cmd string) tea.Cmd {
 	return nil
 }
 
+// quit ends the program, except while a reset is being written: its commit
+// may still land, and the operator must see the result and the undo command.
+// Quitting would also cancel the context the reset runs under. The Resetter's
+// own timeouts bound the wait.
 func (m *app) quit() tea.Cmd {
+	if m.writing() {
+		m.setFlash(writingFlash)
+		return nil
+	}
 	m.stop()
 	return tea.Quit
+}
+
+// writingFlash answers a quit key while a reset is being written.
+const writingFlash = "a reset is being written: wait for its result"
+
+// writing reports whether a planner on the stack is executing a reset.
+func (m *app) writing() bool {
+	for _, s := range m.stack {
+		if p, ok := s.(*plannerScreen); ok && p.phase == phaseExecuting {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *app) top() screen { return m.stack[len(m.stack)-1] }
@@ -342,10 +363,7 @@ func (m *app) footerView() string {
 // shortHelp is the always-visible key line: the screen's keys, then global ones.
 func (m *app) shortHelp() []key.Binding {
 	if m.prompt.Focused() {
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		}
+		return []key.Binding{m.keys.PromptRun, m.keys.PromptCancel}
 	}
 	top := m.top()
 	b := top.ShortHelp()

@@ -16,6 +16,8 @@ type common struct {
 	now        func() time.Time
 	readOnly   bool
 	riskWindow time.Duration
+	// demo is set under --demo: the cluster lives only as long as the process.
+	demo bool
 }
 
 // screen is the contract of one screen (soft-serve's component): a tea.Model

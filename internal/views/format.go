@@ -77,11 +77,15 @@ func fmtMs(p *int64) string {
 	return fmtDur(time.Duration(*p) * time.Millisecond)
 }
 
-// truncate cuts s (which may hold escape sequences) to w cells, ending in "…".
+// truncate cuts s (which may hold escape sequences) to one line of w cells,
+// ending in "…". Line breaks become "; ": a multi-line error (errors.Join of
+// several brokers' errors) would otherwise add lines to a one-line area and
+// push the screen past the terminal's height.
 func truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = strings.ReplaceAll(s, "\n", "; ")
 	if ansi.StringWidth(s) <= w {
 		return s
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -64,6 +65,11 @@ type groupScreen struct {
 	lines   []string // rendered rows, cursor glyph absent
 	selLine string
 	detail  []string // topic line and explanation of the cursor row
+	// above and below are the chrome around the rows, rendered in Update and
+	// measured with lipgloss.Height: info, a blank and the header above; a
+	// blank and the detail (always detailLines lines, so the table does not
+	// jump as the cursor moves) below.
+	above, below string
 }
 
 func newGroupScreen(c *common, name string, planner bool) *groupScreen {
@@ -174,16 +180,22 @@ func (s *groupScreen) current() *model.GroupPartition {
 	return &s.g.Partitions[s.cursor]
 }
 
-// tableHeight is what is left for rows: body less info, blank, header, blank,
-// topic and explanation lines.
-func (s *groupScreen) tableHeight() int { return max(1, s.height-len(s.info)-4-explainLines) }
+// detailLines is the room of the detail under the table: the topic line and
+// the explanation.
+const detailLines = 1 + explainLines
+
+// tableHeight is what the chrome leaves for rows.
+func (s *groupScreen) tableHeight() int {
+	return max(1, s.height-lipgloss.Height(s.above)-lipgloss.Height(s.below))
+}
 
 // rebuild renders everything derived from data and size.
 func (s *groupScreen) rebuild() {
 	s.info = s.infoLines()
 	s.lines = nil
 	if s.g == nil {
-		s.cols = nil
+		s.cols, s.header = nil, ""
+		s.above = strings.Join(s.info, "\n")
 		s.prepare()
 		return
 	}
@@ -219,33 +231,43 @@ func (s *groupScreen) rebuild() {
 		s.lines = append(s.lines, renderRow(s.cols, s.width, noGlyph, s.cells(&s.g.Partitions[i])))
 	}
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, -1, "")
+	s.above = strings.Join(s.info, "\n") + "\n\n" + s.header
 	s.prepare()
 }
 
-// prepare renders what depends on the cursor.
+// prepare renders what depends on the cursor, then scrolls it into view.
 func (s *groupScreen) prepare() {
 	n := 0
 	if s.g != nil {
 		n = len(s.g.Partitions)
 	}
 	s.cursor = max(0, min(s.cursor, n-1))
+	s.selLine, s.detail = s.cursorLines()
+	for len(s.detail) < detailLines {
+		s.detail = append(s.detail, "")
+	}
+	s.below = "\n" + strings.Join(s.detail, "\n")
 	s.offset = scrollTo(s.cursor, s.offset, s.tableHeight(), n)
-	s.selLine, s.detail = "", nil
+}
+
+// cursorLines renders the cursor row and its detail: the topic line and the
+// explanation, within explainLines lines.
+func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	p := s.current()
 	if p == nil {
-		return
+		return "", nil
 	}
-	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
-	s.selLine = s.c.styles.selected.Render(pad(plain, s.width, false))
 	st := s.c.styles
-	s.detail = []string{truncate(st.muted.Render(topicLine(p.Topic, s.topics[p.Topic])), s.width)}
+	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
+	selLine = st.selected.Render(pad(plain, s.width, false))
+	detail = []string{truncate(st.muted.Render(topicLine(p.Topic, s.topics[p.Topic])), s.width)}
 	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + explain(s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	wrapped := strings.Split(ansi.Wrap(text, max(1, s.width), ""), "\n")
 	if len(wrapped) > explainLines {
 		wrapped[explainLines-1] = truncate(wrapped[explainLines-1]+" "+strings.Join(wrapped[explainLines:], " "), s.width)
 		wrapped = wrapped[:explainLines]
 	}
-	s.detail = append(s.detail, wrapped...)
+	return selLine, append(detail, wrapped...)
 }
 
 func (s *groupScreen) cells(p *model.GroupPartition) []cell {
@@ -428,11 +450,10 @@ func partitionRanges(ps []int32) string {
 // View implements tea.Model.
 func (s *groupScreen) View() string {
 	var b strings.Builder
-	b.WriteString(strings.Join(s.info, "\n"))
+	b.WriteString(s.above)
 	if s.g == nil {
 		return b.String()
 	}
-	b.WriteString("\n\n" + s.header)
 	h := s.tableHeight()
 	for i := s.offset; i < min(len(s.lines), s.offset+h); i++ {
 		b.WriteByte('\n')
@@ -445,7 +466,7 @@ func (s *groupScreen) View() string {
 	if len(s.lines) == 0 {
 		b.WriteString("\n" + s.c.styles.muted.Render("  no partitions: the group has no commits and no assignments"))
 	}
-	b.WriteString("\n\n" + strings.Join(s.detail, "\n"))
+	b.WriteString("\n" + s.below)
 	return b.String()
 }
 

@@ -6,8 +6,11 @@ import (
 )
 
 // globalKeys work on every screen unless a text input has the keyboard.
+// ForceQuit works even then, except while a reset is being written.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Command, Refresh, Back key.Binding
+	// PromptRun and PromptCancel act while the `:` prompt has the keyboard.
+	PromptRun, PromptCancel key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -18,6 +21,9 @@ func newGlobalKeys() globalKeys {
 		Command:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
 		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+
+		PromptRun:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		PromptCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 

@@ -64,6 +64,11 @@ type plannerScreen struct {
 	scope   int
 	st      model.Strategy // the form parsed, valid when invalid is nil
 	invalid error
+	// parsedFor is the strategy and value text st was parsed from, at parsedAt.
+	// The text is parsed again only when it changes, so --by-duration's time
+	// (now − d) is taken once, as typed, and does not move with each re-plan.
+	parsedFor string
+	parsedAt  time.Time
 
 	// The plan. One request in flight at most: changes meanwhile set dirty and
 	// are planned when it returns. gen tags requests; from (the screen) tells a
@@ -237,7 +242,10 @@ func (s *plannerScreen) currentScope() scopeChoice {
 // a new key drops the plan shown, which was made for other inputs.
 func (s *plannerScreen) reparse() {
 	kind := plannerKinds[s.kind]
-	s.st, s.invalid = parseInputs(kind, s.values[kind], s.c.now())
+	if typed := string(kind) + "\x00" + s.values[kind]; typed != s.parsedFor {
+		s.parsedFor, s.parsedAt = typed, s.c.now()
+		s.st, s.invalid = parseInputs(kind, s.values[kind], s.parsedAt)
+	}
 	key := string(kind) + "\x00" + s.values[kind] + "\x00" + s.currentScope().id
 	if key != s.key {
 		s.key, s.plan, s.planErr, s.changes = key, nil, nil, nil
@@ -431,8 +439,13 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 }
 
 // planChanges says what differs between two plans of the same inputs: the
-// drift an operator must see before confirming. Watermark growth alone is not
-// listed; the effects it changes show in the table and the totals.
+// drift an operator must see before confirming, and what disarms an armed
+// plan. Watermark growth alone is not listed (issue 5): a target that follows
+// the watermarks (to-earliest, to-latest, no commit under to-current) is
+// re-read right before the commit anyway (model.Plan.Refresh), and the effects
+// it changes show in the table and the totals. Otherwise an operator could
+// never confirm such a plan on a topic being written to. A high watermark that
+// went back is listed: the topic was truncated or recreated.
 func planChanges(was, now *model.Plan) []string {
 	if was == nil || now == nil {
 		return nil
@@ -452,7 +465,10 @@ func planChanges(was, now *model.Plan) []string {
 			out = append(out, r.TP().String()+" is new in the plan")
 		case model.Num(o.Committed) != model.Num(r.Committed):
 			out = append(out, fmt.Sprintf("%s committed %s → %s", r.TP(), model.Num(o.Committed), model.Num(r.Committed)))
-		case model.Num(o.Target) != model.Num(r.Target):
+		case o.High != nil && r.High != nil && *r.High < *o.High:
+			out = append(out, fmt.Sprintf("%s high watermark went back %s → %s (truncated or recreated?)",
+				r.TP(), model.Num(o.High), model.Num(r.High)))
+		case model.Num(o.Target) != model.Num(r.Target) && !(was.TargetFollowsWatermarks(o) && now.TargetFollowsWatermarks(r)):
 			out = append(out, fmt.Sprintf("%s target %s → %s", r.TP(), model.Num(o.Target), model.Num(r.Target)))
 		}
 		delete(old, r.TP())
@@ -463,8 +479,21 @@ func planChanges(was, now *model.Plan) []string {
 	}
 	slices.Sort(left)
 	out = append(out, left...)
-	if len(was.Blockers) != len(now.Blockers) {
+	switch {
+	case len(was.Blockers) != len(now.Blockers):
 		out = append(out, fmt.Sprintf("blockers %d → %d", len(was.Blockers), len(now.Blockers)))
+	case !slices.Equal(blockerTexts(was.Blockers), blockerTexts(now.Blockers)):
+		out = append(out, "blockers changed") // e.g. other live members
 	}
+	return out
+}
+
+// blockerTexts returns the blockers' kinds and messages, sorted.
+func blockerTexts(bs []model.Blocker) []string {
+	out := make([]string, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, string(b.Kind)+": "+b.Message)
+	}
+	slices.Sort(out)
 	return out
 }

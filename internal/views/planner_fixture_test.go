@@ -24,6 +24,9 @@ type fakeResetter struct {
 	edit func(in *model.PlanInput)
 	// result answers Execute; nil applies the plan.
 	result func(p model.Plan) ResetResult
+	// ctxErrs records the context's error at each Execute: nil unless the
+	// program canceled a reset it was writing.
+	ctxErrs []error
 }
 
 type planCall struct {
@@ -45,9 +48,10 @@ func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, 
 	return model.MakePlan(scope, st, in), nil
 }
 
-func (f *fakeResetter) Execute(_ context.Context, p model.Plan) ResetResult {
+func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) ResetResult {
 	f.mu.Lock()
 	f.executed = append(f.executed, p)
+	f.ctxErrs = append(f.ctxErrs, ctx.Err())
 	result := f.result
 	f.mu.Unlock()
 	if result != nil {

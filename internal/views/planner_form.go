@@ -67,14 +67,25 @@ func strategyText(st model.Strategy) string {
 	return st.Kind.Flag() + " " + st.Raw
 }
 
+// resolvedText names a strategy with the time it resolved to, when it has one:
+// what an executed --by-duration actually meant.
+func resolvedText(st model.Strategy) string {
+	if (st.Kind == model.ToDatetime || st.Kind == model.ByDuration) && !st.Time.IsZero() {
+		return strategyText(st) + " (" + st.Time.UTC().Format(model.StampLayout) + ")"
+	}
+	return strategyText(st)
+}
+
 // understood says how a valid value was read, so a time zone or a duration
-// cannot be misread silently.
-func understood(st model.Strategy) string {
+// cannot be misread silently. typedAt is when the value was parsed: a duration
+// counts back from then, not from each re-plan.
+func understood(st model.Strategy, typedAt time.Time) string {
 	switch st.Kind {
 	case model.ToDatetime:
 		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout)
 	case model.ByDuration:
-		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) + " (now − " + st.Raw + ")"
+		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) +
+			" (" + st.Raw + " before " + typedAt.Format("15:04:05") + ", when it was typed)"
 	case model.ToOffset:
 		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", fmtInt(st.Offset))
 	case model.ShiftBy:

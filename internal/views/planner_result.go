@@ -13,6 +13,10 @@ import (
 // whole (never cut with …), wrapped as shell continuation lines so that a
 // selection pasted into a shell runs it as one command.
 
+// demoUndoNote goes with the undo command under --demo: the command names the
+// embedded cluster's ports, which close when offsettui exits.
+const demoUndoNote = "the demo cluster stops when offsettui exits: this command works only while it runs"
+
 // outcomeText says what each outcome means for the group.
 var outcomeText = map[string]string{
 	OutcomeApplied:       "every offset was written and read back equal to the plan",
@@ -36,7 +40,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	if what == "" {
 		what = "unknown outcome"
 	}
-	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+strategyText(p.Strategy)+" · ") +
+	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+resolvedText(p.Strategy)+" · ") +
 		badge.Render(strings.ToUpper(res.Outcome))}
 
 	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
@@ -63,6 +67,9 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	if p.Undo != nil {
 		body = append(body, field("undo", st.muted.Render("put the previous offsets back with this command:")))
 		body = append(body, shellLines(*p.Undo, s.width)...)
+		if s.c.demo { // its bootstrap is the demo's random ports
+			body = append(body, s.wrap(field("", st.atRisk.Render(demoUndoNote)), "            ", 2)...)
+		}
 	}
 	if len(p.Rejected) > 0 {
 		body = append(body, "", field("rejected", st.expired.Render(plural(len(p.Rejected), "partition")+", not written:")))

@@ -144,7 +144,7 @@ func TestPlannerValidationAsTyped(t *testing.T) {
 		{1, "x", `--shift-by "x": not a whole number`},
 		{2, "2026-13-01T00:00:00", "✗ --to-datetime"},
 		{3, "-2h", "negative duration"},
-		{3, "2h", "the first record at or after 2026-11-29T06:53:36.000Z (now − 2h)"},
+		{3, "2h", "the first record at or after 2026-11-29T06:53:36.000Z (2h before 08:53:36, when it was typed)"},
 		{2, "2026-11-29T08:00:00.000+01:00", "the first record at or after 2026-11-29T07:00:00.000Z"},
 	} {
 		hs.send(keyType(tea.KeyEsc))

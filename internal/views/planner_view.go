@@ -153,7 +153,7 @@ func (s *plannerScreen) formLines() []string {
 	case s.invalid != nil:
 		lines = append(lines, noGlyph+st.err.Render("✗ "+s.invalid.Error()))
 	default:
-		lines = append(lines, noGlyph+st.muted.Render(strategyText(s.st)+": "+understood(s.st)))
+		lines = append(lines, noGlyph+st.muted.Render(strategyText(s.st)+": "+understood(s.st, s.parsedAt)))
 	}
 	return lines
 }

@@ -24,6 +24,10 @@ type Options struct {
 	Source Source
 	// Cluster is what the header calls the cluster: the bootstrap servers or "demo".
 	Cluster string
+	// Demo is set when the cluster is the embedded demo (--demo), which stops
+	// when the process exits: the reset result says its undo command works only
+	// while offsettui runs.
+	Demo bool
 	// Refresh is the auto-refresh interval; 0 refreshes only when asked (r).
 	Refresh time.Duration
 	// RiskWindow is how far ahead at-risk looks; 0 means model.DefaultRiskWindow.
@@ -82,6 +86,7 @@ func New(opts Options) tea.Model {
 		now:        opts.Now,
 		readOnly:   opts.ReadOnly,
 		riskWindow: opts.RiskWindow,
+		demo:       opts.Demo,
 	}
 	return newApp(c, opts)
 }

@@ -93,6 +93,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return exitBlocked
 	}
 	res := svc.Execute(ctx, p)
+	if s.demo != nil && res.Plan.Undo != nil {
+		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
+	}
 	if err := output(stdout, c.output, res.Plan, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 	}

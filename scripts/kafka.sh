@@ -174,6 +174,11 @@ EOF
 
 show_logs() {
   local f
+  if [[ -s "$STATE/server.log" ]]; then
+    # The cause is usually the first ERROR; the tail is mostly shutdown chatter.
+    echo "----- first errors in $STATE/server.log -----" >&2
+    grep -m 20 -E ' (ERROR|FATAL) ' "$STATE/server.log" >&2 || echo "(none)" >&2
+  fi
   for f in "$STATE/server.log" "$STATE/broker.out"; do
     if [[ -s "$f" ]]; then
       echo "----- last 40 lines of $f -----" >&2

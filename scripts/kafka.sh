@@ -11,7 +11,7 @@
 #
 # Environment (all optional):
 #   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.1.1)
-#   OFFSETTUI_KAFKA_PORT           PLAINTEXT port on 127.0.0.1 (default 39092; controller = port+1)
+#   OFFSETTUI_KAFKA_PORT           PLAINTEXT port on 127.0.0.1 (default 19092, below the ephemeral port range so no client socket can hold it; controller = port+1)
 #   OFFSETTUI_KAFKA_HOME           jar cache (default ~/.cache/offsettui-kafka); jars in <home>/<version>/lib
 #   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
 #   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
@@ -21,7 +21,7 @@
 # Typical use:
 #   scripts/kafka.sh start && eval "$(scripts/kafka.sh env)" && go test ./... ; scripts/kafka.sh stop
 #   scripts/kafka.sh tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
-#       --bootstrap-server 127.0.0.1:39092 --list
+#       --bootstrap-server 127.0.0.1:19092 --list
 set -euo pipefail
 
 SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -33,7 +33,7 @@ TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
 
 VERSION="${OFFSETTUI_KAFKA_VERSION:-4.1.1}"
 HOST=127.0.0.1
-PORT="${OFFSETTUI_KAFKA_PORT:-39092}"
+PORT="${OFFSETTUI_KAFKA_PORT:-19092}"
 if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
   echo "kafka.sh: OFFSETTUI_KAFKA_PORT must be a port number below 65535, got '$PORT'" >&2
   exit 2

@@ -118,3 +118,47 @@ func TestTUIResetFlowDemo(t *testing.T) {
 		t.Errorf("ship-svc's commit on shipments-0 = %d (found %v), want 1", o, ok)
 	}
 }
+
+// TestTUIFanoutFlowDemo is issue 4's flow on the real demo cluster (the views
+// package has the same flow on fixture data): filter to fanout, open it, see
+// EXPIRED and the explanation line, go back, quit.
+func TestTUIFanoutFlowDemo(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	d, err := demo.Start(ctx, demo.Options{Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("start the demo: %v", err)
+	}
+	t.Cleanup(d.Close)
+	cl, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	opts := tuiOptions(common{}, &session{client: cl, cluster: "demo", demo: d}, 0, true, t.TempDir())
+	opts.RiskWindow = 24 * time.Hour
+	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 40))
+	waitFor := func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("fanout", "ledger")
+	tm.Type("/fanout")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // keep the filter
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // open fanout
+	waitFor("groups › fanout", "EXPIRED", "18 records (12..29) were deleted before fanout read them")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor("Groups 1 of 8")
+	tm.Type("q")
+	final := ansi.Strip(tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View())
+	if !strings.Contains(final, "fanout") || strings.Contains(final, "groups › fanout") {
+		t.Errorf("final screen is not the filtered groups list:\n%s", final)
+	}
+}

@@ -19,12 +19,11 @@ import (
 	"github.com/offsettui/offsettui/internal/views"
 )
 
-// TestTUIResetFlowDemo is issue 5's must-show, on the real demo cluster through
-// the adapter (internal/kafka + internal/reset): open ship-svc, R, plan
-// --to-offset 1 on its topic (2 duplicates), confirm by typing the name, see the
-// verified result and the undo command; then an independent client reads the
-// committed offset back.
-func TestTUIResetFlowDemo(t *testing.T) {
+// demoTUI runs the TUI on a fresh demo cluster at 120×40 under teatest, wired as
+// `offsettui --demo` wires it, and returns it with the demo, the client, the
+// backup directory and a wait for screen text.
+func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, string, func(...string)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	d, err := demo.Start(ctx, demo.Options{Logf: t.Logf})
@@ -38,14 +37,12 @@ func TestTUIResetFlowDemo(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = cl.Close() })
 	backups := t.TempDir()
-
 	opts := tuiOptions(common{}, &session{client: cl, cluster: "demo", demo: d}, 0, true, backups)
 	if !opts.Demo || opts.Cluster != "demo" || opts.Resetter == nil {
 		t.Fatalf("options under --demo: %+v", opts)
 	}
 	opts.RiskWindow = 24 * time.Hour
-	m := views.New(opts)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 40))
 	waitFor := func(what ...string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -57,6 +54,16 @@ func TestTUIResetFlowDemo(t *testing.T) {
 			return true
 		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	}
+	return tm, d, cl, backups, waitFor
+}
+
+// TestTUIResetFlowDemo is issue 5's must-show, on the real demo cluster through
+// the adapter (internal/kafka + internal/reset): open ship-svc, R, plan
+// --to-offset 1 on its topic (2 duplicates), confirm by typing the name, see the
+// verified result and the undo command; then an independent client reads the
+// committed offset back.
+func TestTUIResetFlowDemo(t *testing.T) {
+	tm, d, cl, backups, waitFor := demoTUI(t)
 	key := func(k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
 
 	waitFor("ship-svc", "ledger")
@@ -123,32 +130,7 @@ func TestTUIResetFlowDemo(t *testing.T) {
 // package has the same flow on fixture data): filter to fanout, open it, see
 // EXPIRED and the explanation line, go back, quit.
 func TestTUIFanoutFlowDemo(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	d, err := demo.Start(ctx, demo.Options{Logf: t.Logf})
-	if err != nil {
-		t.Fatalf("start the demo: %v", err)
-	}
-	t.Cleanup(d.Close)
-	cl, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { _ = cl.Close() })
-	opts := tuiOptions(common{}, &session{client: cl, cluster: "demo", demo: d}, 0, true, t.TempDir())
-	opts.RiskWindow = 24 * time.Hour
-	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 40))
-	waitFor := func(what ...string) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			for _, w := range what {
-				if !bytes.Contains(b, []byte(w)) {
-					return false
-				}
-			}
-			return true
-		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	tm, _, _, _, waitFor := demoTUI(t)
 	waitFor("fanout", "ledger")
 	tm.Type("/fanout")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // keep the filter

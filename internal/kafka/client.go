@@ -51,6 +51,9 @@ type Client struct {
 	mu    sync.Mutex
 	known map[int32]*sarama.Broker
 	seeds []*sarama.Broker
+	// lost holds brokers dropped after a transport failure, with that failure,
+	// until a Metadata answer gives them back with a fresh connection.
+	lost map[int32]error
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
@@ -79,7 +82,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{}}
 	c.logf = func(string, ...any) {}
 	if cfg.Logger != nil {
 		c.logf = cfg.Logger.Printf
@@ -158,6 +161,7 @@ func (c *Client) learn(bs []*sarama.Broker) {
 	defer c.mu.Unlock()
 	next := map[int32]*sarama.Broker{}
 	for _, b := range bs {
+		delete(c.lost, b.ID())
 		if old, ok := c.known[b.ID()]; ok && old.Addr() == b.Addr() {
 			next[b.ID()] = old
 			continue
@@ -166,7 +170,7 @@ func (c *Client) learn(bs []*sarama.Broker) {
 	}
 	for id, old := range c.known {
 		if next[id] != old {
-			_ = old.Close()
+			go func() { _ = old.Close() }()
 		}
 	}
 	c.known = next
@@ -193,9 +197,21 @@ func (c *Client) check(b *sarama.Broker, err error) error {
 		enc sarama.PacketEncodingError
 	)
 	if err != nil && !errors.As(err, &k) && !errors.As(err, &enc) && !errors.Is(err, sarama.ErrUnsupportedVersion) {
-		c.logf("broker %d (%s): %v: reconnecting on next use", b.ID(), b.Addr(), err)
-		// Close waits for the replies still due on the connection; never make
-		// the caller wait for them too.
+		c.logf("broker %d (%s): %v: reconnecting on the next snapshot", b.ID(), b.Addr(), err)
+		// Drop the broker, so no request queues behind a connection whose
+		// replies are late, and close it in the background: Close waits for
+		// those replies. The next Metadata answer brings it back, freshly.
+		c.mu.Lock()
+		if c.known[b.ID()] == b {
+			delete(c.known, b.ID())
+			c.lost[b.ID()] = err
+		}
+		for i, s := range c.seeds {
+			if s == b {
+				c.seeds[i] = sarama.NewBroker(b.Addr())
+			}
+		}
+		c.mu.Unlock()
 		go func() { _ = b.Close() }()
 	}
 	return err
@@ -205,7 +221,11 @@ func (c *Client) check(b *sarama.Broker, err error) error {
 func (c *Client) broker(id int32) (*sarama.Broker, error) {
 	c.mu.Lock()
 	b, ok := c.known[id]
+	lostErr := c.lost[id]
 	c.mu.Unlock()
+	if lostErr != nil {
+		return nil, fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", id, lostErr)
+	}
 	if !ok {
 		return nil, fmt.Errorf("broker %d is not in the cluster metadata: %w", id, sarama.ErrBrokerNotFound)
 	}
@@ -226,6 +246,13 @@ func (c *Client) brokers() []*sarama.Broker {
 		c.open(b)
 	}
 	return out
+}
+
+// lostBrokers returns the brokers dropped after a failure, with their errors.
+func (c *Client) lostBrokers() map[int32]error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.lost)
 }
 
 // coordinator finds a group's coordinator with FindCoordinator.

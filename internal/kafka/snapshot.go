@@ -37,11 +37,23 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
+	if len(c.lostBrokers()) > 0 {
+		_ = c.refreshBrokers() // reconnect the brokers a failure dropped
+	}
 	brokers := c.brokers()
-	obs.Brokers = len(brokers)
+	lost := c.lostBrokers()
+	for id, err := range lost {
+		e := brokerErr(err, id)
+		e.Message = "broker dropped after a failure and not reachable again: " + e.Message
+		obs.Errors = append(obs.Errors, e)
+	}
+	obs.Brokers = len(brokers) + len(lost)
 	listed, errs := c.listGroups(ctx)
 	obs.Errors = append(obs.Errors, errs...)
-	if len(errs) == len(brokers) && len(brokers) > 0 {
+	if len(brokers) == 0 {
+		return obs, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
+	}
+	if len(errs) == len(brokers) {
 		return obs, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
 	}
 	if err := ctx.Err(); err != nil {

@@ -92,16 +92,6 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 		byLeader[l] = append(byLeader[l], tp)
 	}
 	slices.Sort(leaders)
-	type job struct {
-		leader int32
-		kind   int
-	}
-	var jobs []job
-	for _, l := range leaders {
-		for k := lookupEarliest; k <= lookupRisk; k++ {
-			jobs = append(jobs, job{l, k})
-		}
-	}
 	var mu sync.Mutex
 	results := map[model.TP]*model.PartitionOffsets{}
 	for _, l := range leaders {
@@ -109,77 +99,13 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 			results[tp] = &model.PartitionOffsets{}
 		}
 	}
-	run(ctx, c, jobs, func(j job) {
-		tps := byLeader[j.leader]
-		req := sarama.NewOffsetRequest(sarama.MaxVersion)
-		n := 0
-		for _, tp := range tps {
-			ts := int64(sarama.OffsetOldest)
-			switch j.kind {
-			case lookupLatest, lookupLastStable:
-				ts = sarama.OffsetNewest
-			case lookupRisk:
-				t, ok := risk[tp.Topic]
-				if !ok {
-					continue
-				}
-				ts = t.UnixMilli()
-			}
-			req.AddBlock(tp.Topic, tp.Partition, ts, 1)
-			n++
-		}
-		if n == 0 {
-			return
-		}
-		if j.kind == lookupLastStable {
-			req.IsolationLevel = sarama.ReadCommitted
-		}
-		var resp *sarama.OffsetResponse
-		b, err := c.broker(j.leader)
-		if err == nil {
-			resp, err = b.GetAvailableOffsets(req)
-			err = c.check(b, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, tp := range tps {
-			if j.kind == lookupRisk {
-				if _, ok := risk[tp.Topic]; !ok {
-					continue
-				}
-			}
-			po := results[tp]
-			if po.Error != nil {
-				continue // the first failure is the cause; later ones follow from it
-			}
-			if err != nil {
-				e := brokerErr(err, j.leader)
-				e.Message = "list offsets: " + e.Message
-				po.Error = e.WithPartition(tp)
-				continue
-			}
-			blk := resp.GetBlock(tp.Topic, tp.Partition)
-			if blk == nil {
-				po.Error = (&model.Error{Kind: model.KindBroker, Message: "list offsets: the broker's reply left the partition out"}).WithPartition(tp)
-				continue
-			}
-			if blk.Err != sarama.ErrNoError {
-				po.Error = kerrError(blk.Err, "list offsets: "+blk.Err.Error()).WithPartition(tp)
-				continue
-			}
-			off := blk.Offset
-			if len(blk.Offsets) > 0 && req.Version == 0 {
-				off = blk.Offsets[0]
-			}
-			switch j.kind {
-			case lookupEarliest:
-				po.Low = model.Ptr(off)
-			case lookupLatest:
-				po.High = model.Ptr(off)
-			case lookupLastStable:
-				po.LastStable = model.Ptr(off)
-			case lookupRisk:
-				po.RiskOffset = model.Ptr(off)
+	// Per leader, the four lookups go one after another: sarama holds a broker's
+	// lock for a whole request and reply anyway, and a leader that times out then
+	// costs one --timeout, not four. Leaders are asked concurrently.
+	run(ctx, c, leaders, func(leader int32) {
+		for k := lookupEarliest; k <= lookupRisk; k++ {
+			if !c.listOffsets(leader, k, byLeader[leader], risk, &mu, results) {
+				return
 			}
 		}
 	})
@@ -190,4 +116,78 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 		out[tp] = *po
 	}
 	return out
+}
+
+// listOffsets sends one ListOffsets request of a kind to a leader and records the
+// answers; it reports false when the leader could not be asked (a transport
+// failure), so the caller stops asking it.
+func (c *Client) listOffsets(leader int32, kind int, tps []model.TP, risk map[string]time.Time,
+	mu *sync.Mutex, results map[model.TP]*model.PartitionOffsets) bool {
+	req := sarama.NewOffsetRequest(sarama.MaxVersion)
+	var asked []model.TP
+	for _, tp := range tps {
+		ts := int64(sarama.OffsetOldest)
+		switch kind {
+		case lookupLatest, lookupLastStable:
+			ts = sarama.OffsetNewest
+		case lookupRisk:
+			t, ok := risk[tp.Topic]
+			if !ok {
+				continue
+			}
+			ts = t.UnixMilli()
+		}
+		req.AddBlock(tp.Topic, tp.Partition, ts, 1)
+		asked = append(asked, tp)
+	}
+	if len(asked) == 0 {
+		return true
+	}
+	if kind == lookupLastStable {
+		req.IsolationLevel = sarama.ReadCommitted
+	}
+	var resp *sarama.OffsetResponse
+	b, err := c.broker(leader)
+	if err == nil {
+		resp, err = b.GetAvailableOffsets(req)
+		err = c.check(b, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, tp := range asked {
+		po := results[tp]
+		if po.Error != nil {
+			continue // the first failure is the cause; later ones follow from it
+		}
+		if err != nil {
+			e := brokerErr(err, leader)
+			e.Message = "list offsets: " + e.Message
+			po.Error = e.WithPartition(tp)
+			continue
+		}
+		blk := resp.GetBlock(tp.Topic, tp.Partition)
+		if blk == nil {
+			po.Error = (&model.Error{Kind: model.KindBroker, Message: "list offsets: the broker's reply left the partition out"}).WithPartition(tp)
+			continue
+		}
+		if blk.Err != sarama.ErrNoError {
+			po.Error = kerrError(blk.Err, "list offsets: "+blk.Err.Error()).WithPartition(tp)
+			continue
+		}
+		off := blk.Offset
+		if len(blk.Offsets) > 0 && req.Version == 0 {
+			off = blk.Offsets[0]
+		}
+		switch kind {
+		case lookupEarliest:
+			po.Low = model.Ptr(off)
+		case lookupLatest:
+			po.High = model.Ptr(off)
+		case lookupLastStable:
+			po.LastStable = model.Ptr(off)
+		case lookupRisk:
+			po.RiskOffset = model.Ptr(off)
+		}
+	}
+	return err == nil
 }

@@ -45,8 +45,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	resp, err := b.DescribeConfigs(req)
 	err = c.check(b, err)
 	if err != nil {
-		e := brokerErr(err, b.ID())
-		e.Message = "describe configs: " + e.Message
+		e := brokerErr(err, b.ID(), "describe configs")
 		res.errs = append(res.errs, e)
 		for _, t := range topics {
 			res.topics[t] = model.Topic{Topic: t, Error: e.WithTopic(t)}

@@ -122,10 +122,12 @@ func toError(err error) model.Error {
 	return e
 }
 
-// brokerErr attaches the broker id to an error.
-func brokerErr(err error, id int32) model.Error {
+// brokerErr is err from asking broker id for what ("list offsets"), with the broker
+// named on it.
+func brokerErr(err error, id int32, what string) model.Error {
 	e := toError(err)
 	e.Broker = &id
+	e.Message = what + ": " + e.Message
 	return e
 }
 

@@ -35,8 +35,8 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
-			e := brokerErr(err, b.ID())
-			e.Message = "list groups: " + e.Message + " (groups coordinated by this broker are not shown)"
+			e := brokerErr(err, b.ID(), "list groups")
+			e.Message += " (groups coordinated by this broker are not shown)"
 			errs = append(errs, e)
 			return
 		}
@@ -137,8 +137,7 @@ func (c *Client) describeClassic(b *sarama.Broker, gs []*model.GroupObservation)
 	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
-			e := brokerErr(err, b.ID())
-			e.Message = "describe group: " + e.Message
+			e := brokerErr(err, b.ID(), "describe group")
 			g.DescribeError = e.WithGroup(g.Group)
 		}
 		return
@@ -198,8 +197,7 @@ func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation
 	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
-			e := brokerErr(err, b.ID())
-			e.Message = "describe consumer group: " + e.Message
+			e := brokerErr(err, b.ID(), "describe consumer group")
 			g.DescribeError = e.WithGroup(g.Group)
 		}
 		return

@@ -72,8 +72,7 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
-			e := brokerErr(err, b.ID())
-			e.Message = "fetch committed offsets: " + e.Message
+			e := brokerErr(err, b.ID(), "fetch committed offsets")
 			g.Error = e.WithGroup(g.Group)
 			g.Committed = nil
 		}

@@ -16,13 +16,14 @@ import (
 // every broker: a live group could be hiding on the one that did not answer.
 var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 
-// ReadPlanInput reads what a reset plan of group needs: the group's state (from
-// ListGroups), members, committed offsets, the partition counts and watermarks of
-// topics (every topic with a commit when topics is empty) and, when at is non-zero,
-// the first offset at or after that time per partition. It fails rather than
-// guess: if any broker's group listing failed, a live group could be hiding there.
+// ReadPlanInput reads what a reset plan of group needs, in one snapshot pass: the
+// group's state (from ListGroups), members, committed offsets, the partition
+// counts and watermarks of topics (every topic with a commit when topics is
+// empty) and, when at is non-zero, the first offset at or after that time per
+// partition. It fails rather than guess: if any broker's group listing failed, a
+// live group could be hiding there.
 func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
-	obs, err := c.Observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true})
+	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at)
 	if err != nil {
 		return model.PlanInput{}, err
 	}
@@ -49,25 +50,8 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		}
 	}
 	if !at.IsZero() {
-		var names []string
-		for name := range in.Partitions {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		lay, err := c.metadata(ctx, names)
-		if err != nil {
-			return model.PlanInput{}, fmt.Errorf("read topic metadata: %w", err)
-		}
-		var tps []model.TP
-		when := map[string]time.Time{}
-		for _, name := range names {
-			when[name] = at
-			for p := 0; p < in.Partitions[name]; p++ {
-				tps = append(tps, model.TP{Topic: name, Partition: int32(p)})
-			}
-		}
 		in.TimeOffsets = map[model.TP]int64{}
-		for tp, po := range c.watermarks(ctx, lay, tps, when) {
+		for tp, po := range obs.Offsets {
 			if po.Error == nil && po.RiskOffset != nil {
 				in.TimeOffsets[tp] = *po.RiskOffset
 			}

@@ -28,6 +28,14 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 // timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
 // commit cannot look ahead of a high watermark read a moment earlier.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
+	return c.observe(ctx, q, time.Time{})
+}
+
+// observe is Observe; when lookupAt is set, the per-leader timestamp lookup asks
+// for the first offset at or after lookupAt on every partition (a reset to a
+// datetime) instead of the at-risk threshold, and PartitionOffsets.RiskOffset
+// holds that answer. One pass, no second round of Metadata and ListOffsets.
+func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time) (model.Observation, error) {
 	if q.RiskWindow == 0 {
 		q.RiskWindow = model.DefaultRiskWindow
 	}
@@ -43,8 +51,7 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 	brokers := c.brokers()
 	lost := c.lostBrokers()
 	for id, err := range lost {
-		e := brokerErr(err, id)
-		e.Message = "broker dropped after a failure and not reachable again: " + e.Message
+		e := brokerErr(err, id, "broker dropped after a failure and not reachable again")
 		obs.Errors = append(obs.Errors, e)
 	}
 	obs.Brokers = len(brokers) + len(lost)
@@ -115,7 +122,9 @@ func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation,
 			t.Error = e
 		}
 		obs.Topics[name] = t
-		if at, ok := model.RiskThreshold(t, now, q.RiskWindow); ok {
+		if !lookupAt.IsZero() {
+			risk[name] = lookupAt
+		} else if at, ok := model.RiskThreshold(t, now, q.RiskWindow); ok {
 			risk[name] = at
 		}
 	}

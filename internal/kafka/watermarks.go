@@ -160,8 +160,7 @@ func (c *Client) listOffsets(leader int32, kind int, tps []model.TP, risk map[st
 			continue // the first failure is the cause; later ones follow from it
 		}
 		if err != nil {
-			e := brokerErr(err, leader)
-			e.Message = "list offsets: " + e.Message
+			e := brokerErr(err, leader, "list offsets")
 			po.Error = e.WithPartition(tp)
 			continue
 		}

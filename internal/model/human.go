@@ -43,6 +43,27 @@ func HumanMs(ms *int64) string {
 	return HumanDuration(time.Duration(*ms) * time.Millisecond)
 }
 
+// OrDash renders an empty text as "-", the tables' mark for "none".
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// StatusText renders a status badge with the amount that makes it actionable:
+// "EXPIRED (lost 18)", "AHEAD (+50)".
+func StatusText(st Status, lost, beyond *int64) string {
+	s := st.Badge()
+	switch {
+	case lost != nil:
+		s += fmt.Sprintf(" (lost %d)", *lost)
+	case beyond != nil:
+		s += fmt.Sprintf(" (+%d)", *beyond)
+	}
+	return s
+}
+
 // Num renders an optional number, "-" when absent.
 func Num(v *int64) string {
 	if v == nil {

@@ -49,17 +49,10 @@ func notEmptyMessage(in PlanInput) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s on %s", orDash(m.ClientID), orDash(m.Host))
+		fmt.Fprintf(&b, "%s on %s", OrDash(m.ClientID), OrDash(m.Host))
 	}
 	b.WriteString(". Stop them, then plan again.")
 	return b.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // refreshable reports whether a row's target is re-read right before the commit:

@@ -88,6 +88,14 @@ func (s *Strategy) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// String names the strategy as its flag is typed: "--shift-by -3", "--to-earliest".
+func (s Strategy) String() string {
+	if s.Raw == "" {
+		return s.Kind.Flag()
+	}
+	return s.Kind.Flag() + " " + s.Raw
+}
+
 // ParseStrategy builds a strategy from one flag and its value as typed. now is the
 // clock for --by-duration. Errors name the flag and say what a good value looks
 // like. File strategies need their file: use FileStrategy.

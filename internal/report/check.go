@@ -29,7 +29,7 @@ func Check(w io.Writer, r model.CheckResult) error {
 			why = append(why, model.Label(rs.Code)+": "+rs.Message)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, model.Num(p.Low),
-			model.Num(p.Committed), model.Num(p.High), statusText(p), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
+			model.Num(p.Committed), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -46,15 +46,4 @@ func Check(w io.Writer, r model.CheckResult) error {
 	}
 	_, err := fmt.Fprintln(w, r.Summary)
 	return err
-}
-
-func statusText(p model.CheckPartition) string {
-	s := p.Status.Badge()
-	switch {
-	case p.Lost != nil:
-		s += fmt.Sprintf(" (lost %d)", *p.Lost)
-	case p.Beyond != nil:
-		s += fmt.Sprintf(" (+%d)", *p.Beyond)
-	}
-	return s
 }

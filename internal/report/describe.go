@@ -42,7 +42,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
-				model.Num(p.Lag), statusCell(p), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
+				model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
 		}
 		for _, p := range g.Partitions {
 			if p.Error != nil {
@@ -76,17 +76,6 @@ func groupHeading(g model.Group) string {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
-}
-
-func statusCell(p model.GroupPartition) string {
-	s := p.Status.Badge()
-	switch {
-	case p.Lost != nil:
-		s += fmt.Sprintf(" (lost %d)", *p.Lost)
-	case p.Beyond != nil:
-		s += fmt.Sprintf(" (+%d)", *p.Beyond)
-	}
-	return s
 }
 
 // CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".

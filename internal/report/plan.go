@@ -13,7 +13,7 @@ import (
 // what the move does, then totals, blockers and, once executed, the result.
 func Plan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, orDash(p.State), strategyText(p.Strategy))
+	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, model.OrDash(p.State), p.Strategy)
 	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT")
 	for _, r := range p.Rows {
 		reason := string(r.Reason)
@@ -102,20 +102,6 @@ func TotalsText(t model.Totals) string {
 	}
 	return fmt.Sprintf("re-delivers %s records · skips %s · %s already lost · %d %s",
 		thousands(t.Duplicates), thousands(t.Skipped), thousands(t.AlreadyLost), t.Partitions, parts)
-}
-
-func strategyText(s model.Strategy) string {
-	if s.Raw == "" {
-		return s.Kind.Flag()
-	}
-	return s.Kind.Flag() + " " + s.Raw
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // thousands renders 1234 as "1,234".

@@ -121,7 +121,7 @@ func topicLine(name string, t *model.Topic) string {
 	if t.Error != nil {
 		return "topic " + name + ": configs could not be read: " + t.Error.Error()
 	}
-	parts := []string{"topic " + name, "cleanup.policy " + orDash(t.CleanupPolicy)}
+	parts := []string{"topic " + name, "cleanup.policy " + model.OrDash(t.CleanupPolicy)}
 	if t.Deletes() {
 		parts = append(parts, "retention.ms "+retentionMs(t.RetentionMs))
 		if t.RetentionBytes != nil && *t.RetentionBytes >= 0 {

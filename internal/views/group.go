@@ -340,7 +340,7 @@ func (s *groupScreen) infoLines() []string {
 		return []string{st.err.Render("group " + s.name + " is not in the latest snapshot (deleted, or not readable); esc goes back")}
 	}
 	g := s.g
-	protocol := orDash(g.ProtocolType)
+	protocol := model.OrDash(g.ProtocolType)
 	if g.ProtocolType == "" {
 		protocol = "none (offsets only)"
 	}
@@ -350,8 +350,8 @@ func (s *groupScreen) infoLines() []string {
 	// Most important first: truncation at narrow widths cuts the end.
 	lines := []string{strings.Join([]string{
 		st.title.Render(g.Group),
-		orDash(g.Type),
-		orDash(g.State),
+		model.OrDash(g.Type),
+		model.OrDash(g.State),
 		plural(len(g.Members), "member"),
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
@@ -366,7 +366,7 @@ func (s *groupScreen) infoLines() []string {
 			break
 		}
 		host := strings.TrimPrefix(m.Host, "/")
-		lines = append(lines, "  member "+clientName(&m.MemberRef)+st.muted.Render(" on "+orDash(host)+"  ")+assignmentText(m.Assignments))
+		lines = append(lines, "  member "+clientName(&m.MemberRef)+st.muted.Render(" on "+model.OrDash(host)+"  ")+assignmentText(m.Assignments))
 	}
 	if g.Error != nil {
 		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+tryNext(g.Error.Kind)))

@@ -174,8 +174,8 @@ func groupCells(st *styles, r *groupRow) []cell {
 	g := r.g
 	cells := make([]cell, gcCount)
 	cells[gcGroup] = cell{text: g.Group}
-	cells[gcType] = cell{text: orDash(g.Type)}
-	cells[gcState] = cell{text: orDash(g.State)}
+	cells[gcType] = cell{text: model.OrDash(g.Type)}
+	cells[gcState] = cell{text: model.OrDash(g.State)}
 	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
 	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
 	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
@@ -231,11 +231,4 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		used += add
 	}
 	return out
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

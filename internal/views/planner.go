@@ -452,7 +452,7 @@ func planChanges(was, now *model.Plan) []string {
 	}
 	var out []string
 	if was.State != now.State {
-		out = append(out, fmt.Sprintf("state %s → %s", orDash(was.State), orDash(now.State)))
+		out = append(out, fmt.Sprintf("state %s → %s", model.OrDash(was.State), model.OrDash(now.State)))
 	}
 	old := map[model.TP]model.PlanRow{}
 	for _, r := range was.Rows {

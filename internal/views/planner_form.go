@@ -59,21 +59,13 @@ func parseInputs(kind model.StrategyKind, value string, now time.Time) (model.St
 	return model.ParseStrategy(kind, value, now)
 }
 
-// strategyText is how the planner names a parsed strategy: the CLI flag.
-func strategyText(st model.Strategy) string {
-	if st.Raw == "" {
-		return st.Kind.Flag()
-	}
-	return st.Kind.Flag() + " " + st.Raw
-}
-
 // resolvedText names a strategy with the time it resolved to, when it has one:
 // what an executed --by-duration actually meant.
 func resolvedText(st model.Strategy) string {
 	if (st.Kind == model.ToDatetime || st.Kind == model.ByDuration) && !st.Time.IsZero() {
-		return strategyText(st) + " (" + st.Time.UTC().Format(model.StampLayout) + ")"
+		return st.String() + " (" + st.Time.UTC().Format(model.StampLayout) + ")"
 	}
-	return strategyText(st)
+	return st.String()
 }
 
 // understood says how a valid value was read, so a time zone or a duration

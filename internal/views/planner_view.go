@@ -153,7 +153,7 @@ func (s *plannerScreen) formLines() []string {
 	case s.invalid != nil:
 		lines = append(lines, noGlyph+st.err.Render("✗ "+s.invalid.Error()))
 	default:
-		lines = append(lines, noGlyph+st.muted.Render(strategyText(s.st)+": "+understood(s.st, s.parsedAt)))
+		lines = append(lines, noGlyph+st.muted.Render(s.st.String()+": "+understood(s.st, s.parsedAt)))
 	}
 	return lines
 }
@@ -166,9 +166,9 @@ func (s *plannerScreen) guardLines() []string {
 	state := "?"
 	switch {
 	case s.plan != nil:
-		state = orDash(s.plan.State)
+		state = model.OrDash(s.plan.State)
 	case s.g != nil:
-		state = orDash(s.g.State)
+		state = model.OrDash(s.g.State)
 	}
 	parts := []string{st.section.Render("GUARDS") + "  state " + state}
 	var members []model.Member
@@ -187,7 +187,7 @@ func (s *plannerScreen) guardLines() []string {
 				names = append(names, fmt.Sprintf("and %d more", n-i))
 				break
 			}
-			names = append(names, clientName(&m.MemberRef)+" on "+orDash(strings.TrimPrefix(m.Host, "/")))
+			names = append(names, clientName(&m.MemberRef)+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
 		}
 		parts = append(parts, st.expired.Render(plural(n, "live member")+": "+strings.Join(names, ", ")))
 	}

@@ -29,7 +29,7 @@ func signalContext() context.Context {
 func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int {
 	var c common
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-	c.register(fs) // accepted everywhere (INTERFACE.md); only --debug matters here
+	c.register(fs) // accepted everywhere (docs/cli.md); only --debug matters here
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if err == nil && fs.NArg() > 0 {

@@ -15,7 +15,7 @@ import (
 )
 
 // TestDescribeDemoJSON runs `offsettui describe --demo -o json` and checks every
-// row of the demo table in INTERFACE.md in the JSON users' scripts read.
+// row of the demo table in docs/demo.md in the JSON users' scripts read.
 func TestDescribeDemoJSON(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := describeMain([]string{"--demo", "-o", "json"}, &out, &errb); code != exitOK {

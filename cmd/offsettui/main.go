@@ -1,6 +1,6 @@
 // Command offsettui shows where every Kafka consumer group really stands (low,
 // high and committed offsets, lag, time lag, retention, status) and plans guarded
-// offset resets. See README.md; the public contract is INTERFACE.md.
+// offset resets. See README.md; the public contract is docs/.
 package main
 
 import (
@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// Exit codes (INTERFACE.md).
+// Exit codes (docs/cli.md).
 const (
 	exitOK        = 0
 	exitFailure   = 1

@@ -57,7 +57,7 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 	return tm, d, cl, backups, waitFor
 }
 
-// TestTUIResetFlowDemo is issue 5's must-show, on the real demo cluster through
+// TestTUIResetFlowDemo is the reset flow, on the real demo cluster through
 // the adapter (internal/kafka + internal/reset): open ship-svc, R, plan
 // --to-offset 1 on its topic (2 duplicates), confirm by typing the name, see the
 // verified result and the undo command; then an independent client reads the
@@ -126,7 +126,7 @@ func TestTUIResetFlowDemo(t *testing.T) {
 	}
 }
 
-// TestTUIFanoutFlowDemo is issue 4's flow on the real demo cluster (the views
+// TestTUIFanoutFlowDemo is the fanout drill-down on the real demo cluster (the views
 // package has the same flow on fixture data): filter to fanout, open it, see
 // EXPIRED and the explanation line, go back, quit.
 func TestTUIFanoutFlowDemo(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/offsettui/offsettui/internal/demo"
 )
 
-// The table of INTERFACE.md ("The demo cluster"), written out again here
+// The table of docs/demo.md, written out again here
 // rather than taken from the package, so a mistake in the package's own
 // table cannot hide itself.
 var (

@@ -146,7 +146,7 @@ type groupSpec struct {
 	live    []string
 }
 
-// scenarioTopics returns a fresh copy of the topic table of INTERFACE.md.
+// scenarioTopics returns a fresh copy of the topic table of docs/demo.md.
 func scenarioTopics() []topicSpec {
 	return []topicSpec{
 		{
@@ -199,7 +199,7 @@ func minutely(n int64) func(time.Time, int64) time.Time {
 	}
 }
 
-// scenarioGroups returns a fresh copy of the group table of INTERFACE.md.
+// scenarioGroups returns a fresh copy of the group table of docs/demo.md.
 func scenarioGroups() []groupSpec {
 	return []groupSpec{
 		{name: GroupFanout, commits: map[string]map[int32]int64{TopicOutbox: {0: 12}}},

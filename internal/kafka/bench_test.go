@@ -25,7 +25,7 @@ import (
 //   - warm-fetch: warm with the default fetch budget for committed-record
 //     timestamps.
 //
-// Targets (issue 2, 2 cores): warm under 250 ms; warm requests a small
+// Targets (2 cores): warm under 250 ms; warm requests a small
 // multiple of the broker count, not of groups or partitions.
 func BenchmarkSnapshot(b *testing.B) {
 	k := sharedScaleCluster(b)

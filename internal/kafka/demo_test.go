@@ -31,7 +31,7 @@ type wantRow struct {
 }
 
 // TestDemoSnapshot reads the demo through internal/kafka exactly like a remote
-// cluster and checks every row of INTERFACE.md's scenario table.
+// cluster and checks every row of docs/demo.md's scenario table.
 func TestDemoSnapshot(t *testing.T) {
 	d := startDemo(t)
 	c := newClient(t, d.Bootstrap(), nil)

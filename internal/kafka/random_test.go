@@ -22,7 +22,7 @@ import (
 // configs, DeleteRecords, commits below/in/at/above the watermarks or absent,
 // live classic members that never commit — and checks every field of every
 // group partition of a snapshot against expectations computed here from the
-// construction parameters with KAFKA-NOTES.md's rules (re-implemented, not
+// construction parameters with docs/statuses.md's rules (re-implemented, not
 // model.Classify). Seeds are fixed so a failure reproduces:
 //
 //	go test -run 'TestRandomClusters/seed=3$' ./internal/kafka/
@@ -51,7 +51,7 @@ func TestRandomClusters(t *testing.T) {
 	}
 }
 
-// Rules and constants the expectations use (KAFKA-NOTES.md).
+// Rules and constants the expectations use (docs/statuses.md).
 const (
 	rwRiskWindowMs       = int64(24 * time.Hour / time.Millisecond)
 	rwDefaultRetentionMs = int64(7 * 24 * time.Hour / time.Millisecond) // Kafka's and kfake's retention.ms default
@@ -61,7 +61,7 @@ const (
 	rwDayMs              = 24 * rwHourMs
 )
 
-// rwSeverity ranks statuses worst last, in INTERFACE.md's order.
+// rwSeverity ranks statuses worst last, in docs/statuses.md's order.
 var rwSeverity = []model.Status{model.StatusOK, model.StatusAtRisk, model.StatusMissing,
 	model.StatusAhead, model.StatusExpired, model.StatusUnknown}
 

@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// The scale cluster of issue 2: 3 brokers, 200 topics × 50 partitions, 1,000
+// The scale cluster: 3 brokers, 200 topics × 50 partitions, 1,000
 // offsets-only groups, each committed on all 50 partitions of one topic (five
 // groups per topic). Every commit is in range, so the truth is simple: lag =
 // high − committed, status ok (the records are an hour old, far from any

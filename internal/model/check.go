@@ -68,7 +68,7 @@ const (
 	VerdictIncomplete Verdict = "incomplete"
 )
 
-// ExitCode is the process exit code of a verdict (INTERFACE.md): 0 pass, 1 fail,
+// ExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
 // 2 incomplete.
 func (v Verdict) ExitCode() int {
 	switch v {

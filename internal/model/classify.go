@@ -19,7 +19,7 @@ type PartitionInput struct {
 }
 
 // Classify computes a group partition's lag, status and derived numbers as
-// KAFKA-NOTES.md defines them. Topic and partition are left for the caller.
+// docs/statuses.md defines them. Topic and partition are left for the caller.
 func Classify(in PartitionInput) GroupPartition {
 	o := in.Offsets
 	p := GroupPartition{Low: o.Low, High: o.High, LastStable: o.LastStable, Committed: in.Committed}

@@ -15,7 +15,7 @@ func topic(policy string, retentionMs int64) *Topic {
 	return &Topic{Topic: "t", Partitions: 1, CleanupPolicy: policy, RetentionMs: i64(retentionMs), RetentionBytes: i64(-1)}
 }
 
-// TestClassifyBoundaries walks every boundary of KAFKA-NOTES.md's status table.
+// TestClassifyBoundaries walks every boundary of docs/statuses.md's status table.
 func TestClassifyBoundaries(t *testing.T) {
 	day := int64(24 * time.Hour / time.Millisecond)
 	week := 7 * day
@@ -164,7 +164,7 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	}
 }
 
-// TestSnapshotJSONShape checks the conventions of INTERFACE.md: nulls are written,
+// TestSnapshotJSONShape checks the conventions of docs/json.md: nulls are written,
 // lists are [] and times are UTC with milliseconds.
 func TestSnapshotJSONShape(t *testing.T) {
 	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)),

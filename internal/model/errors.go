@@ -8,7 +8,7 @@ import (
 // ErrorKind is the coarse class of a failure, chosen so an operator knows what to try.
 type ErrorKind string
 
-// Error kinds (INTERFACE.md).
+// Error kinds (docs/json.md).
 const (
 	KindDenied      ErrorKind = "denied"
 	KindTimeout     ErrorKind = "timeout"

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Fuzz targets for every parser of user input (STYLE.md), plus the planner's
+// Fuzz targets for every parser of user input, plus the planner's
 // invariants. Run one with: go test -run=^$ -fuzz=FuzzParseDatetime ./internal/model/
 
 func FuzzParseDatetime(f *testing.F) {

@@ -8,7 +8,7 @@ import (
 )
 
 // Reset planning. MakePlan computes, for a scope and a strategy, the offsets
-// kafka-consumer-groups --reset-offsets would commit (KAFKA-NOTES.md), what each
+// kafka-consumer-groups --reset-offsets would commit (docs/kafka.md), what each
 // move does to the group (duplicates, skipped, already lost) and what forbids
 // executing it (blockers). It is pure: the I/O side reads a PlanInput, plans, and
 // right before committing re-reads and calls Refresh (plan_guard.go).
@@ -46,7 +46,7 @@ type PlanInput struct {
 // that has no target because a blocker stopped it.
 type Reason string
 
-// Reasons, as INTERFACE.md spells them.
+// Reasons, as docs/json.md spells them.
 const (
 	ReasonAsRequested         Reason = "as-requested"
 	ReasonClampedToLow        Reason = "clamped-to-low"
@@ -140,7 +140,7 @@ type Plan struct {
 	// Verified is whether the offsets read back after the commit equal the targets.
 	Verified *bool `json:"verified"`
 	// Rejected lists the partitions the broker refused in a partly applied commit
-	// (exit 4); empty otherwise. Not in INTERFACE.md's example yet.
+	// (exit 4); empty otherwise. Listed in docs/json.md.
 	Rejected []Error `json:"rejected"`
 }
 

@@ -290,7 +290,7 @@ func TestPlanRowNote(t *testing.T) {
 	}
 }
 
-// TestPlanJSON checks the document shape of INTERFACE.md's `reset -o json`.
+// TestPlanJSON checks the document shape of docs/json.md's `reset -o json`.
 func TestPlanJSON(t *testing.T) {
 	in := PlanInput{Group: "ship-svc", State: "Empty", GroupExists: true,
 		Committed:  map[TP]int64{{"shipments", 0}: 5},

@@ -1,5 +1,5 @@
 // Package model is offsettui's pure domain: what a cluster snapshot holds, how each
-// group partition is classified (KAFKA-NOTES.md), rollups, reset planning and the
+// group partition is classified (docs/statuses.md), rollups, reset planning and the
 // parsers for user input. It does no I/O and knows nothing of sarama or bubbletea.
 package model
 
@@ -22,7 +22,7 @@ const (
 	StatusUnknown
 )
 
-// AllStatuses lists every status worst first, the order INTERFACE.md uses.
+// AllStatuses lists every status worst first, the order docs/statuses.md uses.
 var AllStatuses = []Status{StatusUnknown, StatusExpired, StatusAhead, StatusMissing, StatusAtRisk, StatusOK}
 
 var statusNames = map[Status]string{

@@ -138,7 +138,7 @@ func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 	return res
 }
 
-// ExitCode maps an outcome to INTERFACE.md's reset exit codes.
+// ExitCode maps an outcome to the reset exit codes of docs/cli.md.
 func (o Outcome) ExitCode() int {
 	switch o {
 	case Applied:

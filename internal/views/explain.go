@@ -9,7 +9,7 @@ import (
 )
 
 // explain says in one line what a partition's status means for the operator,
-// with its numbers (KAFKA-NOTES.md). It classifies nothing: the status and the
+// with its numbers (docs/statuses.md). It classifies nothing: the status and the
 // derived numbers come from the model.
 func explain(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
 	switch p.Status {

@@ -12,7 +12,7 @@ import (
 // fixtureNow is the injected clock of every test: the snapshot is 3s old.
 var fixtureNow = time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC)
 
-// The demo cluster (INTERFACE.md) by hand: it started 10 minutes before the
+// The demo cluster (docs/demo.md) by hand: it started 10 minutes before the
 // snapshot; record timestamps are relative to that start.
 const (
 	day      = 24 * time.Hour

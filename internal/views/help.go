@@ -116,7 +116,7 @@ func (s *helpScreen) keyBlock(title string, bs []key.Binding) string {
 	return strings.Join(lines, "\n")
 }
 
-// statusMeaning is the one-line legend of each status (KAFKA-NOTES.md).
+// statusMeaning is the one-line legend of each status (docs/statuses.md).
 var statusMeaning = map[model.Status]string{
 	model.StatusUnknown: "something needed to classify could not be read",
 	model.StatusExpired: "committed < low: records were deleted unread",

@@ -440,7 +440,7 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 
 // planChanges says what differs between two plans of the same inputs: the
 // drift an operator must see before confirming, and what disarms an armed
-// plan. Watermark growth alone is not listed (issue 5): a target that follows
+// plan. Watermark growth alone is not listed: a target that follows
 // the watermarks (to-earliest, to-latest, no commit under to-current) is
 // re-read right before the commit anyway (model.Plan.Refresh), and the effects
 // it changes show in the table and the totals. Otherwise an operator could

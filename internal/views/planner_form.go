@@ -23,7 +23,7 @@ var plannerKinds = []model.StrategyKind{
 // what the guards say before any target is chosen.
 const defaultKind = model.ToCurrent
 
-// kindHint says what a strategy does, in the words of KAFKA-NOTES.md.
+// kindHint says what a strategy does, in the words of docs/kafka.md.
 var kindHint = map[model.StrategyKind]string{
 	model.ToEarliest: "the low watermark: the oldest record still stored",
 	model.ToLatest:   "the high watermark: everything not read yet is skipped",

@@ -19,7 +19,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	fmt.Fprintf(tw, "cluster %s · %d brokers · taken %s · %d groups\n",
 		s.Cluster.Bootstrap, s.Cluster.Brokers, s.Cluster.TakenAt.UTC().Format(model.StampLayout), len(s.Groups))
 	if len(s.Groups) == 0 {
-		fmt.Fprintln(tw, "\nno consumer groups matched")
+		fmt.Fprintln(tw, "\nno groups matched")
 	}
 	topics := map[string]model.Topic{}
 	for _, t := range s.Topics {
@@ -30,18 +30,21 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		if g.Error != nil {
 			fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 		}
+		for _, line := range typeLines(g) {
+			fmt.Fprintf(tw, "  %s\n", line)
+		}
 		if len(g.Partitions) == 0 {
 			fmt.Fprintln(tw, "  no committed offsets and no assigned partitions")
 			continue
 		}
-		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID")
+		fmt.Fprintf(tw, "GROUP\tTOPIC\tPARTITION\tLOW\t%s\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID\n", model.PositionColumn(g.Type))
 		for _, p := range g.Partitions {
 			cid, host, client := "-", "-", "-"
 			if p.Member != nil {
 				cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
 				model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
 		}
 		for _, p := range g.Partitions {
@@ -61,11 +64,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	members := "members"
-	if len(g.Members) == 1 {
-		members = "member"
-	}
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d %s", g.Group, g.Type, g.State, len(g.Members), members)
+	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", model.Noun(g.Type), g.Group, g.Type, g.StateText(), g.MembersText())
 	if g.TotalLag > 0 {
 		fmt.Fprintf(&b, " · lag %d", g.TotalLag)
 	}
@@ -76,6 +75,40 @@ func groupHeading(g model.Group) string {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
+}
+
+// typeLines says what a group's type adds: a share group's reset config and that its start
+// offsets never expire; a streams group's topology and each member's tasks.
+func typeLines(g model.Group) []string {
+	var out []string
+	switch g.Type {
+	case model.TypeShare:
+		reset := "unknown (could not be read; see the errors)"
+		if g.ShareAutoOffsetReset != nil {
+			reset = *g.ShareAutoOffsetReset
+		}
+		out = append(out, "share.auto.offset.reset="+reset+" (a group config on the broker: where a partition without a start offset begins); share-group start offsets do not expire")
+	case model.TypeStreams:
+		if g.Topology == nil {
+			out = append(out, "topology: none reported")
+			break
+		}
+		for _, st := range g.Topology.Subtopologies {
+			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
+				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
+		}
+		for _, m := range g.Members {
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+		}
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".

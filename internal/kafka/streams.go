@@ -64,7 +64,7 @@ func topology(t *kmsg.StreamsGroupDescribeResponseGroupTopology) *model.Topology
 	out := &model.Topology{Epoch: t.Epoch, Subtopologies: []model.Subtopology{}}
 	for _, s := range t.Subtopologies {
 		st := model.Subtopology{ID: s.SubtopologyID, SourceTopics: sorted(s.SourceTopics),
-			RepartitionSinkTopics: sorted(s.RepartitionSinkTopics),
+			RepartitionSinkTopics:   sorted(s.RepartitionSinkTopics),
 			RepartitionSourceTopics: []string{}, StateChangelogTopics: []string{}}
 		for _, ti := range s.RepartitionSourceTopics {
 			st.RepartitionSourceTopics = append(st.RepartitionSourceTopics, ti.Topic)

@@ -85,7 +85,7 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 // (classic), ConsumerGroupDescribe (consumer), ShareGroupDescribe (share) and
 // StreamsGroupDescribe (streams). A group of a type offsettui does not know is not
 // described: its DescribeError says so, so it is never shown with 0 members.
-func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObservation, coord map[string]*sarama.Broker, rawType map[string]string) {
+func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObservation, coord map[string]*sarama.Broker) {
 	type batch struct {
 		b      *sarama.Broker
 		byType map[string][]*model.GroupObservation
@@ -95,7 +95,7 @@ func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObserv
 	for _, g := range groups {
 		if g.Type == model.TypeUnknown {
 			g.DescribeError = (&model.Error{Kind: model.KindUnsupported, Message: fmt.Sprintf(
-				"group type %q (ListGroups) is not known to offsettui: not described, not reset", rawType[g.Group])}).WithGroup(g.Group)
+				"group type %q (ListGroups) is not known to offsettui: not described, not reset", g.RawType)}).WithGroup(g.Group)
 			continue
 		}
 		b := coord[g.Group]

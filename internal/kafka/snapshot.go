@@ -70,16 +70,14 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
-	rawType := map[string]string{}
 	var shares []*model.GroupObservation
 	for i, lg := range listed {
-		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
+		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
 			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
 		}
-		rawType[lg.name] = lg.rawType
 		if g.Type == model.TypeShare {
 			shares = append(shares, g)
 		}
@@ -90,7 +88,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		configErr []model.Error
 	)
 	wg.Add(3)
-	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord, rawType) }()
+	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
 	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()

@@ -64,7 +64,7 @@ type Subtopology struct {
 // SourceTopics returns the topology's input topics (not repartition topics), sorted and
 // distinct: the topics kafka-streams-groups --all-input-topics resets.
 func (t *Topology) SourceTopics() []string {
-	var out []string
+	out := []string{}
 	for _, s := range t.Subtopologies {
 		for _, name := range s.SourceTopics {
 			out = appendUnique(out, name)

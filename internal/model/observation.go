@@ -29,8 +29,11 @@ type TPO struct {
 
 // GroupObservation is one group as listed, described and offset-fetched.
 type GroupObservation struct {
-	Group        string
-	Type         string
+	Group string
+	Type  string
+	// RawType is the type as ListGroups wrote it ("Share"), kept for messages about a
+	// type offsettui does not know.
+	RawType      string
 	State        string
 	ProtocolType string
 	Protocol     string

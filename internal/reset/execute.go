@@ -77,25 +77,16 @@ func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 		res.Plan.Undo = &u
 	}
 	res.Plan.Executed = true
-	rejected, commitErr := s.Cluster.CommitOffsets(ctx, q.Group, commit)
-	var rejDel []model.Error
+	w := s.writerFor(q.Type)
+	rejected, notes, commitErr := w.write(ctx, q.Group, commit, del)
+	res.Notes = append(res.Notes, notes...)
 	if commitErr != nil {
 		// The request as a whole failed (timeout, connection): the broker may or
 		// may not have applied it. Do not guess: read back and classify below.
 		res.Notes = append(res.Notes, "the commit request failed: "+commitErr.Error()+"; reading the offsets back to see what was written")
-	} else {
-		var err error
-		rejDel, err = s.Cluster.DeleteOffsets(ctx, q.Group, del)
-		if err != nil {
-			res.Notes = append(res.Notes, "deleting commits failed: "+err.Error())
-			for _, tp := range del {
-				e := model.Error{Kind: model.KindBroker, Message: "delete failed: " + err.Error()}
-				rejDel = append(rejDel, *e.WithPartition(tp).WithGroup(q.Group))
-			}
-		}
 	}
-	res.Plan.Rejected = append(append([]model.Error{}, rejected...), rejDel...)
-	readBack, err := s.Cluster.Committed(ctx, q.Group)
+	res.Plan.Rejected = append([]model.Error{}, rejected...)
+	readBack, err := w.readBack(ctx, q.Group)
 	if err != nil {
 		res.Plan.Verified = model.Ptr(false)
 		res.Notes = append(res.Notes, "could not read the offsets back: "+err.Error()+"; compare with the backup")

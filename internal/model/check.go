@@ -124,6 +124,7 @@ type CheckPartition struct {
 	Low         *int64        `json:"low"`
 	High        *int64        `json:"high"`
 	Committed   *int64        `json:"committed"`
+	StartOffset *int64        `json:"startOffset"`
 	Status      Status        `json:"status"`
 	Lost        *int64        `json:"lost"`
 	Beyond      *int64        `json:"beyond"`
@@ -160,7 +161,9 @@ type CheckCounts struct {
 // CheckResult is the proof for one group. Problems are what keeps the proof
 // incomplete beyond single partitions (nothing to check, a read error).
 type CheckResult struct {
-	Group      string           `json:"group"`
+	Group string `json:"group"`
+	// Type is the group's type ("" when the group could not be read).
+	Type       string           `json:"type"`
 	State      string           `json:"state"`
 	Members    int              `json:"members"`
 	TakenAt    Stamp            `json:"takenAt"`
@@ -222,7 +225,10 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 		return r
 	}
 	g := s.Groups[gi]
-	r.State, r.Members = g.State, len(g.Members)
+	r.Type, r.State, r.Members = g.Type, g.State, len(g.Members)
+	if g.Type == TypeShare {
+		r.Notes = append(r.Notes, shareCheckNote(g))
+	}
 	if g.Error != nil {
 		problem(CodeUnreadable, "cannot read the group: "+g.Error.Error(), g.Error)
 	}
@@ -232,7 +238,7 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 			continue
 		}
 		checked[gp.TP()] = true
-		r.Partitions = append(r.Partitions, checkPartition(gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
+		r.Partitions = append(r.Partitions, checkPartition(g, gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
 	}
 	for _, name := range opts.Topics {
 		t := topics[name]
@@ -265,7 +271,7 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 	}
 	if len(r.Partitions) == 0 && g.Error == nil && (len(opts.Topics) == 0 || len(r.Problems) == 0) {
 		problem(CodeNothingToCheck, nothingToCheck(g, s.Cluster.OffsetsRetentionMinutes, len(opts.Topics) > 0), nil)
-	} else if len(r.Partitions) > 0 && g.Error == nil && len(g.Members) == 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Committed != nil }) {
+	} else if len(r.Partitions) > 0 && g.Error == nil && len(g.Members) == 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Position() != nil }) {
 		r.Notes = append(r.Notes, CheckReason{Code: CodeGroupMissing, Result: VerdictPass,
 			Message: fmt.Sprintf("group %s has no commits and no members: every partition is judged as a first start", group)})
 	}
@@ -295,12 +301,16 @@ func nothingToCheck(g Group, offsetsRetentionMinutes *int64, withTopics bool) st
 		"check the name, or pass --topic to check a first start", who, kept)
 }
 
-// checkPartition judges one partition: its status, then its topic's retention.
-func checkPartition(gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
+// checkPartition judges one partition of g: its status, then its topic's retention.
+func checkPartition(g Group, gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
 	p := CheckPartition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
 		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error}
-	checkStatus(&p, gp, opts, now)
+	if g.Type == TypeShare {
+		checkShareStatus(&p, gp, g.ShareAutoOffsetReset, opts, now)
+	} else {
+		checkStatus(&p, gp, opts, now)
+	}
 	switch {
 	case t == nil:
 		p.add(VerdictIncomplete, CodeTopicConfig, fmt.Sprintf("the configs of topic %s were not read", gp.Topic), nil)

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -276,17 +277,16 @@ func saslScram(gen func() sarama.SCRAMClient, user, pass, authz string, step fun
 	if err := sc.Begin(user, pass, authz); err != nil {
 		return fmt.Errorf("SASL SCRAM: %w", err)
 	}
-	challenge := ""
-	for !sc.Done() {
-		msg, err := sc.Step(challenge)
-		if err != nil {
-			return fmt.Errorf("SASL SCRAM: %w", err)
-		}
-		reply, err := step([]byte(msg))
-		if err != nil {
+	msg, err := sc.Step("")
+	for err == nil && !sc.Done() {
+		var reply []byte
+		if reply, err = step([]byte(msg)); err != nil {
 			return err
 		}
-		challenge = string(reply)
+		msg, err = sc.Step(string(reply))
+	}
+	if err != nil {
+		return fmt.Errorf("SASL SCRAM: %w", err)
 	}
 	return nil
 }
@@ -366,10 +366,15 @@ func (c *wireConn) roundTrip(ctx context.Context, timeout time.Duration, req kms
 	return resp, nil
 }
 
-// ctxErr prefers the context's error (deadline, cancel) to the I/O error it caused.
+// ctxErr prefers the context's error (deadline, cancel) to the I/O error it caused; the
+// connection's deadline is the context's, so its timeout can fire a moment before the
+// context's own timer.
 func ctxErr(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) && errors.Is(err, os.ErrDeadlineExceeded) {
+		return context.DeadlineExceeded
 	}
 	return err
 }

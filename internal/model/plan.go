@@ -173,8 +173,10 @@ func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st,
 		Rows: []PlanRow{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Rejected: []Error{}}
 	if in.Type == TypeUnknown {
-		p.Blockers = dedupeBlockers(p.Blockers)
-		return p // nothing of an unknown type is planned
+		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
+		// the one blocker says so.
+		p.Blockers = typeBlockers(in, st)
+		return p
 	}
 	var tps []TP
 	var scopeBlockers []Blocker

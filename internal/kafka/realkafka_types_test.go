@@ -1,0 +1,291 @@
+package kafka_test
+
+// Share and streams groups against a real Apache Kafka broker, with Kafka's own
+// kafka-share-groups.sh (ShareGroupCommand) and kafka-streams-groups.sh
+// (StreamsGroupCommand) as the oracles: a live and an Empty group of each type, field by
+// field. They skip, naming the Kafka version, where the broker has no such groups.
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/realkafka"
+)
+
+// toolRows runs a group tool and returns the rows of its table with cols.
+func toolRows(t *testing.T, main string, args []string, cols ...string) []map[string]string {
+	t.Helper()
+	return realkafka.TableRows(realkafka.Tool(t, main, args...), cols...)
+}
+
+// shareConfig reads a group config with Kafka's ConfigCommand ("" when it is not shown).
+func groupConfig(t *testing.T, addr, group, name string) string {
+	t.Helper()
+	out := realkafka.Tool(t, "org.apache.kafka.tools.ConfigCommand", "--bootstrap-server", addr,
+		"--describe", "--entity-type", "groups", "--entity-name", group, "--all")
+	m := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(name) + `=(\S*)`).FindStringSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// compareShare compares offsettui's view of share group g with ShareGroupCommand's
+// --describe (offsets), --describe --state and --describe --members, and its
+// share.auto.offset.reset with ConfigCommand's.
+func compareShare(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.Client, g string) {
+	t.Helper()
+	base := []string{"--bootstrap-server", addr, "--describe", "--group", g}
+	offsets := toolRows(t, realkafka.ShareGroupCommand, append(base, "--verbose"), "GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG")
+	state := toolRows(t, realkafka.ShareGroupCommand, append(base, "--state"), "GROUP", "STATE", "#MEMBERS")
+	members := toolRows(t, realkafka.ShareGroupCommand, append(base, "--members"), "GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT")
+	reset := groupConfig(t, addr, g, "share.auto.offset.reset")
+	grp := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{g}}), g)
+
+	tally.Eq(g+" type", grp.Type, model.TypeShare)
+	if len(state) != 1 {
+		t.Fatalf("%s: ShareGroupCommand --state rows %v, want one", g, state)
+	}
+	tally.Eq(g+" state", grp.State, state[0]["STATE"])
+	tally.Eq(g+" #members", fmt.Sprint(len(grp.Members)), state[0]["#MEMBERS"])
+	tally.Eq(g+" coordinator", fmt.Sprintf("(%d)", grp.Coordinator), state[0]["(ID)"])
+	tally.Eq(g+" share.auto.offset.reset", deref(grp.ShareAutoOffsetReset), reset)
+	for _, row := range offsets {
+		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
+		tp := fmt.Sprintf("%s %s-%s", g, row["TOPIC"], row["PARTITION"])
+		tally.Eq(tp+" START-OFFSET", model.Num(p.StartOffset), row["START-OFFSET"])
+		tally.Eq(tp+" LAG", model.Num(p.Lag), row["LAG"])
+	}
+	for _, row := range members {
+		i := slices.IndexFunc(grp.Members, func(m model.Member) bool { return m.MemberID == row["CONSUMER-ID"] })
+		if i < 0 {
+			t.Errorf("%s: member %s of ShareGroupCommand is not in offsettui's %+v", g, row["CONSUMER-ID"], grp.Members)
+			continue
+		}
+		m := grp.Members[i]
+		tally.Eq(g+" member host", m.Host, row["HOST"])
+		tally.Eq(g+" member client id", m.ClientID, row["CLIENT-ID"])
+		tally.Eq(g+" member #partitions", fmt.Sprint(countPartitions(m)), row["#PARTITIONS"])
+		tally.Eq(g+" member assignment", shareAssignment(m), row["ASSIGNMENT"])
+	}
+	tally.Eq(g+" members listed", fmt.Sprint(len(grp.Members)), fmt.Sprint(len(members)))
+}
+
+// shareAssignment renders a member's assignment as kafka-share-groups --members does:
+// "t:0,1;u:2", topics sorted.
+func shareAssignment(m model.Member) string {
+	var parts []string
+	for _, a := range m.Assignments {
+		ps := make([]string, len(a.Partitions))
+		for i, p := range a.Partitions {
+			ps[i] = fmt.Sprint(p)
+		}
+		parts = append(parts, a.Topic+":"+strings.Join(ps, ","))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ";")
+}
+
+func countPartitions(m model.Member) int {
+	n := 0
+	for _, a := range m.Assignments {
+		n += len(a.Partitions)
+	}
+	return n
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
+}
+
+// TestRealKafkaShareDescribeParity: a live share group (Kafka's ConsoleShareConsumer, with
+// share.auto.offset.reset=earliest set on the group) and, after it stops, the same group
+// Empty; and an Empty share group made with AlterShareGroupOffsets, one start offset below
+// the log start (expired) and one partition without a start offset. offsettui agrees with
+// kafka-share-groups.sh field by field: type, state, members, coordinator, each member's
+// host, client id and assignment, each partition's start offset and lag, and the group's
+// share.auto.offset.reset with kafka-configs.
+func TestRealKafkaShareDescribeParity(t *testing.T) {
+	addr := realkafka.Addr(t)
+	realkafka.NeedShareGroups(t, addr)
+	s := realkafka.NewSeed(t, addr)
+	topic := realkafka.Name("share")
+	s.CreateTopic(topic, 3, nil)
+	now := func(int) time.Time { return time.Now() }
+	s.ProduceN(topic, 0, 10, now)
+	s.ProduceN(topic, 1, 4, now) // partition 2 stays empty
+	gLive, gEmpty := realkafka.Name("share-live"), realkafka.Name("share-empty")
+	s.SetGroupConfig(gLive, "share.auto.offset.reset", "earliest")
+	s.ShareStartOffsets(gEmpty, map[model.TP]int64{tpOf(topic, 0): 3, tpOf(topic, 1): 4})
+	if err := s.DeleteRecords(topic, 0, 5); err != nil {
+		t.Fatalf("delete records: %v", err)
+	}
+	stop := realkafka.ShareConsumer(t, addr, gLive, topic)
+	c := realClient(t, addr)
+	tally := realkafka.NewTally(t, "share describe parity")
+
+	realkafka.WaitUntil(t, 90*time.Second, "live share member assigned every partition", func() (bool, string) {
+		return stableWith(realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive, topic, []int32{0, 1, 2})
+	})
+	s.ProduceN(topic, 1, 2, now) // delivered to the live member while it runs
+	realkafka.WaitUntil(t, 60*time.Second, "the live member has read every record", func() (bool, string) {
+		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
+		p := findPartition(t, g, topic, 1)
+		return p.StartOffset != nil && p.Lag != nil && *p.Lag == 0 || (p.Lag == nil && val(p.StartOffset) == int64(6)),
+			fmt.Sprintf("partition 1: start %s lag %s", model.Num(p.StartOffset), model.Num(p.Lag))
+	})
+	compareShare(t, tally, addr, c, gLive)
+
+	stop()
+	realkafka.WaitUntil(t, 60*time.Second, "the share group Empty after its member left", func() (bool, string) {
+		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
+		return g.State == "Empty", "state " + g.State
+	})
+	compareShare(t, tally, addr, c, gLive)
+	compareShare(t, tally, addr, c, gEmpty)
+
+	// What offsettui adds: statuses, and that share-group start offsets never expire.
+	g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gEmpty}}), gEmpty)
+	if p := findPartition(t, g, topic, 0); p.Status != model.StatusExpired || val(p.Lost) != int64(2) {
+		t.Errorf("%s %s-0: status %s lost %s, want expired lost 2 (start 3 below the log start 5)", gEmpty, topic, p.Status, model.Num(p.Lost))
+	}
+	if g.OffsetsExpireAfterMs != nil || g.Members == nil || len(g.Members) != 0 {
+		t.Errorf("%s: offsetsExpireAfterMs %s members %v; want null (share offsets do not expire) and []", gEmpty, model.Num(g.OffsetsExpireAfterMs), g.Members)
+	}
+}
+
+// streamsMembers parses kafka-streams-groups --describe --members: GROUP MEMBER PROCESS
+// CLIENT-ID, then ASSIGNMENTS, which has spaces ("ACTIVE: 0:[0,1]; ").
+func streamsMembers(t *testing.T, addr, g string) []map[string]string {
+	t.Helper()
+	out := realkafka.Tool(t, realkafka.StreamsGroupCommand, "--bootstrap-server", addr, "--describe", "--group", g, "--members")
+	var rows []map[string]string
+	header := false
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 5 && f[0] == "GROUP" && f[1] == "MEMBER":
+			header = true
+		case header && len(f) >= 4 && f[0] == g:
+			rows = append(rows, map[string]string{"MEMBER": f[1], "PROCESS": f[2], "CLIENT-ID": f[3], "ASSIGNMENTS": strings.Join(f[4:], " ")})
+		}
+	}
+	return rows
+}
+
+// compareStreams compares offsettui's view of streams group g with StreamsGroupCommand's
+// --describe --verbose (offsets of the partitions members run), --describe --state
+// --verbose and --describe --members; and its committed offsets with the tool's
+// --reset-offsets --to-current --dry-run (the committed offsets of the input topics, the
+// only table the tool prints for an Empty group).
+func compareStreams(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.Client, g string) {
+	t.Helper()
+	base := []string{"--bootstrap-server", addr, "--describe", "--group", g}
+	offsets := toolRows(t, realkafka.StreamsGroupCommand, append(base, "--verbose"), "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "OFFSET-LAG")
+	state := toolRows(t, realkafka.StreamsGroupCommand, append(base, "--state", "--verbose"), "GROUP", "STATE", "#MEMBERS")
+	members := streamsMembers(t, addr, g)
+	current := toolRows(t, realkafka.StreamsGroupCommand, []string{"--bootstrap-server", addr, "--reset-offsets", "--group", g,
+		"--all-input-topics", "--to-current", "--dry-run"}, "GROUP", "TOPIC", "PARTITION", "NEW-OFFSET")
+	grp := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{g}}), g)
+
+	tally.Eq(g+" type", grp.Type, model.TypeStreams)
+	if len(state) != 1 {
+		t.Fatalf("%s: StreamsGroupCommand --state rows %v, want one", g, state)
+	}
+	tally.Eq(g+" state", grp.State, state[0]["STATE"])
+	tally.Eq(g+" #members", fmt.Sprint(len(grp.Members)), state[0]["#MEMBERS"])
+	tally.Eq(g+" coordinator", fmt.Sprintf("(%d)", grp.Coordinator), state[0]["(ID)"])
+	if a, ok := state[0]["ASSIGNOR"]; ok { // Kafka 4.4 shows it
+		tally.Eq(g+" assignor", grp.Protocol, a)
+	}
+	for _, row := range offsets {
+		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
+		tp := fmt.Sprintf("%s %s-%s", g, row["TOPIC"], row["PARTITION"])
+		tally.Eq(tp+" CURRENT-OFFSET", model.Num(p.Committed), row["CURRENT-OFFSET"])
+		tally.Eq(tp+" LOG-END-OFFSET", model.Num(p.High), row["LOG-END-OFFSET"])
+		if p.Committed != nil { // without a commit Kafka's tool prints high − low, offsettui null (docs/kafka.md)
+			tally.Eq(tp+" OFFSET-LAG", model.Num(p.Lag), row["OFFSET-LAG"])
+		}
+		tally.Eq(tp+" member", fmt.Sprint(p.Member != nil), "true")
+	}
+	for _, row := range current {
+		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
+		tally.Eq(fmt.Sprintf("%s %s-%s committed", g, row["TOPIC"], row["PARTITION"]), model.Num(p.Committed), row["NEW-OFFSET"])
+	}
+	for _, row := range members {
+		i := slices.IndexFunc(grp.Members, func(m model.Member) bool { return m.MemberID == row["MEMBER"] })
+		if i < 0 {
+			t.Errorf("%s: member %s of StreamsGroupCommand is not in offsettui's %+v", g, row["MEMBER"], grp.Members)
+			continue
+		}
+		m := grp.Members[i]
+		tally.Eq(g+" member process", deref(m.ProcessID), row["PROCESS"])
+		tally.Eq(g+" member client id", m.ClientID, row["CLIENT-ID"])
+		tally.Eq(g+" member tasks", m.Tasks.TasksText(), strings.TrimSpace(row["ASSIGNMENTS"]))
+	}
+	tally.Eq(g+" members listed", fmt.Sprint(len(grp.Members)), fmt.Sprint(len(members)))
+}
+
+// TestRealKafkaStreamsDescribeParity: a running Kafka Streams application (the tiny app of
+// test/kafka/StreamsApp.java, group.protocol=streams) and, after it stops, the same group
+// Empty. offsettui agrees with kafka-streams-groups.sh field by field: type, state,
+// members, coordinator, assignor, each member's process, client id and tasks, and each
+// partition's committed offset, log-end offset and lag.
+func TestRealKafkaStreamsDescribeParity(t *testing.T) {
+	addr := realkafka.Addr(t)
+	realkafka.NeedStreamsGroups(t, addr)
+	s := realkafka.NewSeed(t, addr)
+	in, out, app := realkafka.Name("streams-in"), realkafka.Name("streams-out"), realkafka.Name("streams-app")
+	s.CreateTopic(in, 3, nil)
+	s.CreateTopic(out, 3, nil)
+	now := func(int) time.Time { return time.Now() }
+	s.ProduceN(in, 0, 7, now)
+	s.ProduceN(in, 1, 3, now) // partition 2 stays empty: assigned, never committed
+	stop := realkafka.StreamsApp(t, addr, app, in, out)
+	c := realClient(t, addr)
+	tally := realkafka.NewTally(t, "streams describe parity")
+
+	realkafka.WaitUntil(t, 120*time.Second, "the streams app running every task and committed", func() (bool, string) {
+		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
+		if ok, why := stableWith(model.Snapshot{Groups: []model.Group{g}}, app, in, []int32{0, 1, 2}); !ok {
+			return false, why
+		}
+		p0, p1 := findPartition(t, g, in, 0), findPartition(t, g, in, 1)
+		return val(p0.Committed) == int64(7) && val(p1.Committed) == int64(3),
+			fmt.Sprintf("committed %s, %s", model.Num(p0.Committed), model.Num(p1.Committed))
+	})
+	compareStreams(t, tally, addr, c, app)
+	g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
+	if g.Topology == nil || !slices.Equal(g.Topology.SourceTopics(), []string{in}) {
+		t.Errorf("%s: topology %+v, want one subtopology reading %s", app, g.Topology, in)
+	}
+
+	stop()
+	realkafka.WaitUntil(t, 60*time.Second, "the streams group Empty after the app stopped", func() (bool, string) {
+		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
+		return g.State == "Empty", "state " + g.State
+	})
+	compareStreams(t, tally, addr, c, app)
+	g = findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
+	if g.OffsetsExpireAfterMs == nil || g.Topology == nil {
+		t.Errorf("%s Empty: offsetsExpireAfterMs %s topology %v; want set (commits expire) and kept", app, model.Num(g.OffsetsExpireAfterMs), g.Topology)
+	}
+}

@@ -186,7 +186,7 @@ func TestRealKafkaStreamsResetParity(t *testing.T) {
 	})
 	stop()
 	s.Produce(in, 0, every(now.Add(-10*time.Minute), time.Minute, 5)...) // in-0 [0,12): lag 5
-	if err := s.DeleteRecords(in, 1, 2); err != nil {                   // in-1 [2,3)
+	if err := s.DeleteRecords(in, 1, 2); err != nil {                    // in-1 [2,3)
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "streams.csv")

@@ -289,3 +289,40 @@ func TestRealKafkaStreamsDescribeParity(t *testing.T) {
 		t.Errorf("%s Empty: offsetsExpireAfterMs %s topology %v; want set (commits expire) and kept", app, model.Num(g.OffsetsExpireAfterMs), g.Topology)
 	}
 }
+
+// TestRealKafkaConsumerProtocolGroupsTogether: two live consumer-protocol groups described
+// in one ConsumerGroupDescribe (as a snapshot of every group does). Kafka 4.0 answers it
+// with each group twice, once GROUP_ID_NOT_FOUND: offsettui keeps the data entry, so each
+// group shows its member and assignor as kafka-consumer-groups --describe --state does.
+func TestRealKafkaConsumerProtocolGroupsTogether(t *testing.T) {
+	addr := realkafka.Addr(t)
+	s := realkafka.NewSeed(t, addr)
+	topic := realkafka.Name("kip848")
+	s.CreateTopic(topic, 2, nil)
+	g1, g2 := realkafka.Name("kip848-a"), realkafka.Name("kip848-b")
+	realkafka.ConsoleConsumer(t, addr, g1, realkafka.Name("client-a"), topic)
+	realkafka.ConsoleConsumer(t, addr, g2, realkafka.Name("client-b"), topic)
+	c := realClient(t, addr)
+	tally := realkafka.NewTally(t, "consumer-protocol groups described together")
+	realkafka.WaitUntil(t, 60*time.Second, "both groups Stable with one member", func() (bool, string) {
+		snap := realSnapshot(t, c, model.Query{})
+		for _, g := range []string{g1, g2} {
+			if ok, why := stableWith(snap, g, topic, []int32{0, 1}); !ok {
+				return false, why
+			}
+		}
+		return true, ""
+	})
+	state := realkafka.TableRows(realkafka.DescribeOutput(t, addr, []string{"--state"}, g1, g2), "GROUP", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS")
+	snap := realSnapshot(t, c, model.Query{}) // every group: one ConsumerGroupDescribe for both
+	for _, row := range state {
+		g := findGroup(t, snap, row["GROUP"])
+		tally.Eq(g.Group+" state", g.State, row["STATE"])
+		tally.Eq(g.Group+" #members", fmt.Sprint(len(g.Members)), row["#MEMBERS"])
+		tally.Eq(g.Group+" assignor", g.Protocol, row["ASSIGNMENT-STRATEGY"])
+		tally.Eq(g.Group+" error", fmt.Sprint(g.Error), "<nil>")
+	}
+	if len(state) != 2 {
+		t.Errorf("kafka-consumer-groups --state rows %v, want two", state)
+	}
+}

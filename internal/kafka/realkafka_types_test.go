@@ -27,7 +27,7 @@ func toolRows(t *testing.T, main string, args []string, cols ...string) []map[st
 // shareConfig reads a group config with Kafka's ConfigCommand ("" when it is not shown).
 func groupConfig(t *testing.T, addr, group, name string) string {
 	t.Helper()
-	out := realkafka.Tool(t, "org.apache.kafka.tools.ConfigCommand", "--bootstrap-server", addr,
+	out := realkafka.Tool(t, realkafka.ConfigCommand(t), "--bootstrap-server", addr,
 		"--describe", "--entity-type", "groups", "--entity-name", group, "--all")
 	m := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(name) + `=(\S*)`).FindStringSubmatch(out)
 	if m == nil {
@@ -134,7 +134,13 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 	s.ProduceN(topic, 1, 4, now) // partition 2 stays empty
 	gLive, gEmpty := realkafka.Name("share-live"), realkafka.Name("share-empty")
 	s.SetGroupConfig(gLive, "share.auto.offset.reset", "earliest")
-	s.ShareStartOffsets(gEmpty, map[model.TP]int64{tpOf(topic, 0): 3, tpOf(topic, 1): 4})
+	// Kafka 4.1 advertises AlterShareGroupOffsets but writes nothing: no such Empty group there.
+	withEmpty := realkafka.AtLeast(4, 2)
+	if withEmpty {
+		s.ShareStartOffsets(gEmpty, map[model.TP]int64{tpOf(topic, 0): 3, tpOf(topic, 1): 4})
+	} else {
+		t.Logf("Kafka %s cannot set share-group start offsets (AlterShareGroupOffsets does nothing before 4.2): only the live group, then Empty, is compared", realkafka.Version())
+	}
 	if err := s.DeleteRecords(topic, 0, 5); err != nil {
 		t.Fatalf("delete records: %v", err)
 	}
@@ -146,11 +152,21 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 		return stableWith(realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive, topic, []int32{0, 1, 2})
 	})
 	s.ProduceN(topic, 1, 2, now) // delivered to the live member while it runs
-	realkafka.WaitUntil(t, 60*time.Second, "the live member has read every record", func() (bool, string) {
-		g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
-		p := findPartition(t, g, topic, 1)
-		return p.StartOffset != nil && p.Lag != nil && *p.Lag == 0 || (p.Lag == nil && val(p.StartOffset) == int64(6)),
-			fmt.Sprintf("partition 1: start %s lag %s", model.Num(p.StartOffset), model.Num(p.Lag))
+	// The broker persists start offsets lazily (and 4.1 gives no lag): wait until they
+	// hold still, so that the tool and offsettui read the same state.
+	realkafka.WaitUntil(t, 60*time.Second, "the live member's start offsets settled", func() (bool, string) {
+		starts := func() string {
+			g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
+			var b strings.Builder
+			for _, p := range g.Partitions {
+				fmt.Fprintf(&b, "%s-%d:%s/%s ", p.Topic, p.Partition, model.Num(p.StartOffset), model.Num(p.Lag))
+			}
+			return b.String()
+		}
+		before := starts()
+		time.Sleep(2 * time.Second)
+		after := starts()
+		return before == after && strings.Contains(after, topic+"-1:"), before + "then " + after
 	})
 	compareShare(t, tally, addr, c, gLive)
 
@@ -160,6 +176,9 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 		return g.State == "Empty", "state " + g.State
 	})
 	compareShare(t, tally, addr, c, gLive)
+	if !withEmpty {
+		return
+	}
 	compareShare(t, tally, addr, c, gEmpty)
 
 	// What offsettui adds: statuses, and that share-group start offsets never expire.

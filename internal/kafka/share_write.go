@@ -15,14 +15,23 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// shareUnwritable says why the coordinator cannot take a share-group reset, or "" when it can.
+// shareUnwritable says why the coordinator cannot take a share-group reset, or "" when it
+// can. Kafka 4.1 advertises AlterShareGroupOffsets but answers it without writing anything
+// (its kafka-share-groups.sh has no reset yet); 4.2 is the first to implement it, and the
+// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart.
 func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string {
 	b, err := c.broker(coordinator)
 	if err != nil {
 		return "" // the read-back and the write will say what is wrong with the coordinator
 	}
-	if _, ok, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest()); err == nil && !ok {
-		return fmt.Sprintf("broker %d does not support AlterShareGroupOffsets: share-group offsets cannot be reset on it (Kafka 4.1 or newer needed)", coordinator)
+	_, alter, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest())
+	if err != nil {
+		return ""
+	}
+	describe, _, _ := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrDescribeShareGroupOffsetsRequest())
+	if !alter || describe < 1 {
+		return fmt.Sprintf("broker %d cannot reset share-group offsets: Kafka 4.1 and older do not implement AlterShareGroupOffsets "+
+			"(4.1 advertises it and writes nothing); share-group resets need Kafka 4.2 or newer", coordinator)
 	}
 	return ""
 }

@@ -5,9 +5,11 @@ package realkafka
 // (Kafka's ConsoleShareConsumer, the tiny Streams app of test/kafka/StreamsApp.java).
 
 import (
+	"archive/zip"
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -259,4 +261,27 @@ func (c *Tally) Eq(what, got, want string) {
 	if got != want {
 		c.t.Errorf("%s: %s: offsettui %q, Kafka's tool %q", c.counts.name, what, got, want)
 	}
+}
+
+// ConfigCommand returns the main class of kafka-configs in the broker's jars: it moved from
+// kafka.admin (Scala, up to 4.1 at least) to org.apache.kafka.tools (4.4).
+func ConfigCommand(t testing.TB) string {
+	t.Helper()
+	const tools, scala = "org.apache.kafka.tools.ConfigCommand", "kafka.admin.ConfigCommand"
+	jars, _ := filepath.Glob(filepath.Join(os.Getenv(envKafkaLib), "kafka-tools-*.jar"))
+	for _, j := range jars {
+		z, err := zip.OpenReader(j)
+		if err != nil {
+			continue
+		}
+		found := false
+		for _, f := range z.File {
+			found = found || f.Name == "org/apache/kafka/tools/ConfigCommand.class"
+		}
+		z.Close()
+		if found {
+			return tools
+		}
+	}
+	return scala
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -59,21 +58,6 @@ func withTopicID(t *testing.T, u upstream) upstream {
 	}
 	u.id = topics[u.topic].ID
 	return u
-}
-
-// saslAddr is the real broker's SASL listener (skipped, or failed under
-// OFFSETTUI_REQUIRE_KAFKA=1, without one).
-func saslAddr(t *testing.T) string {
-	t.Helper()
-	realkafka.Addr(t)
-	addr := os.Getenv("OFFSETTUI_IT_SASL_BOOTSTRAP")
-	if addr == "" {
-		if os.Getenv("OFFSETTUI_REQUIRE_KAFKA") == "1" {
-			t.Fatal("OFFSETTUI_IT_SASL_BOOTSTRAP is not set (eval \"$(scripts/kafka.sh env)\")")
-		}
-		t.Skip("OFFSETTUI_IT_SASL_BOOTSTRAP is not set: SASL real-broker test skipped")
-	}
-	return addr
 }
 
 // client is a franz-go client bootstrapped on addrs that records the address of

@@ -23,7 +23,7 @@ func TestRealKafkaRules(t *testing.T) { testRules(t, realUpstream(t)) }
 // every connection logs in before its first request.
 func TestRealKafkaRulesSASL(t *testing.T) {
 	u := realUpstream(t)
-	u.addrs = []string{saslAddr(t)}
+	u.addrs = []string{realkafka.SASLAddr(t)}
 	u.opts = []kgo.Opt{kgo.SASL(saslLogin("SCRAM-SHA-512", "admin", "admin-secret").mech)}
 	testRules(t, u)
 }

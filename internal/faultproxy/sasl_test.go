@@ -56,7 +56,7 @@ func TestSASLPassesThrough(t *testing.T) {
 }
 
 func TestRealKafkaSASLPassesThrough(t *testing.T) {
-	addr := saslAddr(t)
+	addr := realkafka.SASLAddr(t)
 	s := realkafka.NewSeed(t, realkafka.Addr(t))
 	topic := realkafka.Name("sasl")
 	s.CreateTopic(topic, 1, nil)

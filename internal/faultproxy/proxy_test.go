@@ -360,8 +360,9 @@ func TestHeldConnectionForwardsNothingMore(t *testing.T) {
 			case !tc.wantClosed && !(errors.As(err, &netErr) && netErr.Timeout()):
 				t.Errorf("read: %v; want the connection open and silent", err)
 			}
-			if p.Requests(id, kmsg.DescribeCluster) != 1 {
-				t.Errorf("the proxy counted %d DescribeCluster; want 1", p.Requests(id, kmsg.DescribeCluster))
+			// A cut connection may close before the proxy reads what follows.
+			if n := p.Requests(id, kmsg.DescribeCluster); n != 1 && !(tc.wantClosed && n == 0) {
+				t.Errorf("the proxy counted %d DescribeCluster; want 1", n)
 			}
 			if n := int(handled[kmsg.Metadata].Load()); n != tc.wantLanding {
 				t.Errorf("the cluster got %d Metadata; want %d", n, tc.wantLanding)

@@ -289,7 +289,7 @@ func nothingToCheck(g Group, offsetsRetentionMinutes *int64, withTopics bool) st
 	}
 	who := fmt.Sprintf("group %s does not exist (no commits, no members)", g.Group)
 	if g.State != "" && g.State != "Dead" {
-		who = fmt.Sprintf("group %s (%s, %d members) has no commits and no assigned partitions", g.Group, g.State, len(g.Members))
+		who = fmt.Sprintf("group %s (%s, %s) has no commits and no assigned partitions", g.Group, g.State, Plural(len(g.Members), "member"))
 	}
 	return fmt.Sprintf("nothing to check: %s. Either it never committed, or it was Empty longer than %s and the broker deleted its commits; "+
 		"check the name, or pass --topic to check a first start", who, kept)
@@ -335,7 +335,7 @@ func checkStatus(p *CheckPartition, gp GroupPartition, opts CheckOptions, now ti
 	switch gp.Status {
 	case StatusExpired:
 		c := *gp.Committed
-		p.add(VerdictFail, CodeExpired, fmt.Sprintf("%s deleted before the group read them", records(low-c, c, low)), nil)
+		p.add(VerdictFail, CodeExpired, fmt.Sprintf("%s deleted before the group read them", recordRange(low-c, c, low)), nil)
 		p.note(CodeOnRestart, "on restart the consumer gets OFFSET_OUT_OF_RANGE and "+afterReset(reset, low, high))
 	case StatusAhead:
 		c := *gp.Committed
@@ -354,8 +354,8 @@ func checkStatus(p *CheckPartition, gp GroupPartition, opts CheckOptions, now ti
 			at := now.Add(time.Duration(*gp.ExpiresInMs) * time.Millisecond).UTC().Format(StampLayout)
 			what += fmt.Sprintf(" as soon as %s (in %s)", at, HumanMs(gp.ExpiresInMs))
 		}
-		p.add(VerdictFail, CodeAtRisk, fmt.Sprintf("%s, within the %s risk window; %d records are still unread",
-			what, humanWindow(opts.RiskWindow), high-c), nil)
+		p.add(VerdictFail, CodeAtRisk, fmt.Sprintf("%s, within the %s risk window; %s still unread",
+			what, humanWindow(opts.RiskWindow), Plural(high-c, "record")+" "+areIs(high-c)), nil)
 	}
 }
 
@@ -410,8 +410,8 @@ func stored(low, high int64) string {
 	return fmt.Sprintf("%d stored records %d..%d", high-low, low, high-1)
 }
 
-// records renders "18 records 12..29".
-func records(n, from, to int64) string {
+// recordRange renders "18 records 12..29".
+func recordRange(n, from, to int64) string {
 	if n == 1 {
 		return fmt.Sprintf("1 record %d", from)
 	}

@@ -357,18 +357,3 @@ func totals(rows []PlanRow) Totals {
 	return t
 }
 
-// Note explains in words what the counts of a row cannot say, or "" when they say
-// it all. Views show it next to the row.
-func (r PlanRow) Note() string {
-	switch {
-	case r.Reason == ReasonNoCommitToLatest && r.Low != nil && r.High != nil:
-		return fmt.Sprintf("no commit: --to-current falls back to the latest offset, so the %d stored records are never read", *r.High-*r.Low)
-	case r.Reason == ReasonRestore && r.Target == nil:
-		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
-	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
-		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
-	case r.Committed == nil && r.Target != nil:
-		return "no commit today: where the group would start depends on the consumer's auto.offset.reset, so the effect is not counted"
-	}
-	return ""
-}

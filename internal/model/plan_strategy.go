@@ -295,7 +295,7 @@ func topicBlocker(topic string) Blocker {
 
 func partitionBlocker(tp TP, n int) Blocker {
 	return Blocker{Kind: BlockUnknownPartition, Topic: Ptr(tp.Topic), Partition: Ptr(tp.Partition),
-		Message: fmt.Sprintf("partition %s does not exist: %s has %d partitions (0..%d)", tp, tp.Topic, n, n-1)}
+		Message: fmt.Sprintf("partition %s does not exist: %s has %s (0..%d)", tp, tp.Topic, Plural(n, "partition"), n-1)}
 }
 
 // dedupeBlockers drops repeated blockers; the result is never nil (JSON []).

@@ -303,7 +303,7 @@ func (m *app) updateAge() {
 			at = t
 		}
 	}
-	ago := fmtDur(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
+	ago := model.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
 	switch {
 	case m.lastErr != nil:
 		m.age = st.stale.Render("STALE: data from " + ago + ", refresh failed")
@@ -328,7 +328,7 @@ func (m *app) headerView() string {
 	sep := st.muted.Render(" · ")
 	brokers := "? brokers"
 	if m.snap != nil {
-		brokers = fmtInt(int64(m.snap.Cluster.Brokers)) + " brokers"
+		brokers = model.Thousands(int64(m.snap.Cluster.Brokers)) + " brokers"
 	}
 	parts := []string{st.app.Render("offsettui")}
 	if m.c.readOnly {
@@ -354,7 +354,7 @@ func (m *app) footerView() string {
 	case m.lastErr != nil:
 		status = st.err.Render("refresh failed: " + m.lastErr.Error() + " — showing the last good data; r retries")
 	case m.snap != nil && len(m.snap.Errors) > 0:
-		status = st.err.Render(fmtInt(int64(len(m.snap.Errors))) + " errors while reading: " + m.snap.Errors[0].Error())
+		status = st.err.Render(model.Thousands(int64(len(m.snap.Errors))) + " errors while reading: " + m.snap.Errors[0].Error())
 	}
 	// help.Model still writes an item when even its "…" does not fit: cut it.
 	return truncate(status, m.width) + "\n" + truncate(m.help.ShortHelpView(m.shortHelp()), m.width)

@@ -204,10 +204,10 @@ func (s *groupScreen) rebuild() {
 		p := &s.g.Partitions[i]
 		wTopic = max(wTopic, ansi.StringWidth(p.Topic))
 		wP = max(wP, len(fmt.Sprint(p.Partition)))
-		wLow, wCom = max(wLow, len(fmtOptInt(p.Low))), max(wCom, len(fmtOptInt(p.Committed)))
-		wHigh, wLag = max(wHigh, len(fmtOptInt(p.High))), max(wLag, len(fmtOptInt(p.Lag)))
+		wLow, wCom = max(wLow, len(model.OptThousands(p.Low))), max(wCom, len(model.OptThousands(p.Committed)))
+		wHigh, wLag = max(wHigh, len(model.OptThousands(p.High))), max(wLag, len(model.OptThousands(p.Lag)))
 		if p.Member != nil {
-			wCons = max(wCons, ansi.StringWidth(clientName(p.Member)))
+			wCons = max(wCons, ansi.StringWidth(p.Member.Name()))
 		}
 	}
 	cols := []column{
@@ -260,8 +260,8 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	st := s.c.styles
 	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
 	selLine = st.selected.Render(pad(plain, s.width, false))
-	detail = []string{truncate(st.muted.Render(topicLine(p.Topic, s.topics[p.Topic])), s.width)}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + explain(s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	detail = []string{truncate(st.muted.Render(model.TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + model.Explain(s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	wrapped := strings.Split(ansi.Wrap(text, max(1, s.width), ""), "\n")
 	if len(wrapped) > explainLines {
 		wrapped[explainLines-1] = truncate(wrapped[explainLines-1]+" "+strings.Join(wrapped[explainLines:], " "), s.width)
@@ -276,9 +276,9 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells := make([]cell, pcCount)
 	cells[pcTopic] = cell{text: p.Topic}
 	cells[pcP] = cell{text: fmt.Sprint(p.Partition)}
-	cells[pcLow] = cell{text: fmtOptInt(p.Low)}
-	cells[pcCommitted] = cell{text: fmtOptInt(p.Committed)}
-	cells[pcHigh] = cell{text: fmtOptInt(p.High)}
+	cells[pcLow] = cell{text: model.OptThousands(p.Low)}
+	cells[pcCommitted] = cell{text: model.OptThousands(p.Committed)}
+	cells[pcHigh] = cell{text: model.OptThousands(p.High)}
 	lag := st.ok
 	switch {
 	case p.Status == model.StatusExpired || p.Status == model.StatusAhead:
@@ -286,13 +286,13 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	case p.Lag != nil:
 		lag = st.lag(*p.Lag)
 	}
-	cells[pcLag] = cell{text: fmtOptInt(p.Lag), style: &lag}
+	cells[pcLag] = cell{text: model.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
 	cells[pcStatus] = cell{text: p.Status.Badge(), style: &status}
 	cells[pcConsumer] = cell{text: "-"}
 	if p.Member != nil {
-		cells[pcConsumer] = cell{text: clientName(p.Member)}
+		cells[pcConsumer] = cell{text: p.Member.Name()}
 	}
 	cells[pcPosition] = cell{fitted: func(w int) string { return status.Render(gauge(p.Low, p.Committed, p.High, w)) }}
 	cells[pcMark] = cell{text: " "}
@@ -313,7 +313,7 @@ func needsTimestamp(p *model.GroupPartition) bool {
 func (s *groupScreen) timed(p *model.GroupPartition, v *int64) string {
 	switch {
 	case v != nil:
-		return fmtMs(v)
+		return model.HumanMs(v)
 	case !needsTimestamp(p):
 		return "-"
 	case s.fetching && !s.detailed:
@@ -352,13 +352,13 @@ func (s *groupScreen) infoLines() []string {
 		st.title.Render(g.Group),
 		model.OrDash(g.Type),
 		model.OrDash(g.State),
-		plural(len(g.Members), "member"),
+		model.Plural(len(g.Members), "member"),
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
 	}, st.muted.Render(" · "))}
 	if g.OffsetsExpireAfterMs != nil {
 		lines = append(lines, st.atRisk.Render("EMPTY")+"  the broker may delete these commits "+
-			fmtMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+			model.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
 	}
 	for i, m := range g.Members {
 		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
@@ -366,13 +366,13 @@ func (s *groupScreen) infoLines() []string {
 			break
 		}
 		host := strings.TrimPrefix(m.Host, "/")
-		lines = append(lines, "  member "+clientName(&m.MemberRef)+st.muted.Render(" on "+model.OrDash(host)+"  ")+assignmentText(m.Assignments))
+		lines = append(lines, "  member "+m.MemberRef.Name()+st.muted.Render(" on "+model.OrDash(host)+"  ")+assignmentText(m.Assignments))
 	}
 	if g.Error != nil {
-		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+tryNext(g.Error.Kind)))
+		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+model.TryNext(g.Error.Kind)))
 	}
 	if len(s.marked) > 0 {
-		lines = append(lines, st.section.Render(markGlyph+" "+plural(len(s.marked), "partition")+" marked")+
+		lines = append(lines, st.section.Render(markGlyph+" "+model.Plural(len(s.marked), "partition")+" marked")+
 			" "+markedText(s.markedTPs())+st.muted.Render(" · R plans a reset of them · space unmarks"))
 	}
 	switch {
@@ -385,21 +385,6 @@ func (s *groupScreen) infoLines() []string {
 		lines[i] = truncate(lines[i], s.width)
 	}
 	return lines
-}
-
-// clientName is how the partitions table names a member: its client id.
-func clientName(m *model.MemberRef) string {
-	if m.ClientID != "" {
-		return m.ClientID
-	}
-	return m.MemberID
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmtInt(int64(n)) + " " + what + "s"
 }
 
 // assignmentText writes "orders[0-5] outbox[0]".

@@ -176,12 +176,12 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcGroup] = cell{text: g.Group}
 	cells[gcType] = cell{text: model.OrDash(g.Type)}
 	cells[gcState] = cell{text: model.OrDash(g.State)}
-	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
-	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
-	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
+	cells[gcMembers] = cell{text: model.Thousands(int64(len(g.Members)))}
+	cells[gcTopics] = cell{text: model.Thousands(int64(r.topics))}
+	cells[gcPartitions] = cell{text: model.Thousands(int64(len(g.Partitions)))}
 	lagStyle := st.lag(g.TotalLag)
-	cells[gcLag] = cell{text: fmtInt(g.TotalLag), style: &lagStyle}
-	cells[gcTimeLag] = cell{text: fmtMs(r.timeLag)}
+	cells[gcLag] = cell{text: model.Thousands(g.TotalLag), style: &lagStyle}
+	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
 	}
@@ -207,7 +207,7 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		if n == 0 || (s == model.StatusOK && g.WorstStatus != model.StatusOK) {
 			continue
 		}
-		parts = append(parts, st.status(s).Render(s.Badge()+" "+fmtInt(int64(n))))
+		parts = append(parts, st.status(s).Render(s.Badge()+" "+model.Thousands(int64(n))))
 	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")

@@ -209,7 +209,7 @@ func (s *groupsScreen) relayout() {
 		wName = max(wName, ansi.StringWidth(g.Group))
 		wType = max(wType, len(g.Type))
 		wState = max(wState, len(g.State))
-		wLag = max(wLag, len(fmtInt(g.TotalLag)))
+		wLag = max(wLag, len(model.Thousands(g.TotalLag)))
 		wStatus = max(wStatus, statusCountsWidth(g))
 	}
 	cols := []column{
@@ -239,7 +239,7 @@ func statusCountsWidth(g *model.Group) int {
 			if w > 0 {
 				w += 2
 			}
-			w += len(st.Badge()) + 1 + len(fmtInt(int64(n)))
+			w += len(st.Badge()) + 1 + len(model.Thousands(int64(n)))
 		}
 	}
 	return w
@@ -322,7 +322,7 @@ func (s *groupsScreen) title() string {
 	if s.problemsOnly {
 		parts = append(parts, st.readOnly.Render("PROBLEMS ONLY"))
 	}
-	parts = append(parts, fmtInt(int64(s.problems))+" with problems", "sort: "+sortNames[s.sortCol]+s.sortHint())
+	parts = append(parts, model.Thousands(int64(s.problems))+" with problems", "sort: "+sortNames[s.sortCol]+s.sortHint())
 	return strings.Join(parts, st.muted.Render(" · "))
 }
 
@@ -335,9 +335,9 @@ func (s *groupsScreen) sortHint() string {
 
 func countOf(shown, total int) string {
 	if shown == total {
-		return fmtInt(int64(total))
+		return model.Thousands(int64(total))
 	}
-	return fmtInt(int64(shown)) + " of " + fmtInt(int64(total))
+	return model.Thousands(int64(shown)) + " of " + model.Thousands(int64(total))
 }
 
 // ShortHelp implements help.KeyMap.

@@ -116,21 +116,11 @@ func (s *helpScreen) keyBlock(title string, bs []key.Binding) string {
 	return strings.Join(lines, "\n")
 }
 
-// statusMeaning is the one-line legend of each status (docs/statuses.md).
-var statusMeaning = map[model.Status]string{
-	model.StatusUnknown: "something needed to classify could not be read",
-	model.StatusExpired: "committed < low: records were deleted unread",
-	model.StatusAhead:   "committed > high: the consumer will reset",
-	model.StatusMissing: "no commit where the group reads or is assigned",
-	model.StatusAtRisk:  "next record may be deleted within the window",
-	model.StatusOK:      "everything else; lag > 0 is shown as lagging",
-}
-
 func (s *helpScreen) legend() string {
 	st := s.c.styles
 	lines := []string{st.section.Render("statuses, worst first")}
 	for _, status := range model.AllStatuses {
-		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+statusMeaning[status])
+		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+status.Meaning())
 	}
 	lines = append(lines, "", st.section.Render("symbols"))
 	n := model.Ptr[int64]
@@ -145,7 +135,7 @@ func (s *helpScreen) legend() string {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
 	lines = append(lines, "", "time lag and expires-in come from committed-record timestamps,",
-		"read when a group is opened; at-risk looks "+fmtDur(s.c.riskWindow)+" ahead (--risk-window)")
+		"read when a group is opened; at-risk looks "+model.HumanDuration(s.c.riskWindow)+" ahead (--risk-window)")
 	return strings.Join(lines, "\n")
 }
 

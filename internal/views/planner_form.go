@@ -79,14 +79,14 @@ func understood(st model.Strategy, typedAt time.Time) string {
 		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) +
 			" (" + st.Raw + " before " + typedAt.Format("15:04:05") + ", when it was typed)"
 	case model.ToOffset:
-		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", fmtInt(st.Offset))
+		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", model.Thousands(st.Offset))
 	case model.ShiftBy:
 		if st.Shift < 0 {
 			return fmt.Sprintf("committed − %s on every partition in scope: re-reads up to %s each, clamped to low..high",
-				fmtInt(-st.Shift), records(-st.Shift))
+				model.Thousands(-st.Shift), model.Plural(-st.Shift, "record"))
 		}
 		return fmt.Sprintf("committed + %s on every partition in scope: skips up to %s each, clamped to low..high",
-			fmtInt(st.Shift), records(st.Shift))
+			model.Thousands(st.Shift), model.Plural(st.Shift, "record"))
 	}
 	return kindHint[st.Kind]
 }
@@ -116,7 +116,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 			ts = append(ts, model.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
 		}
 		out = append(out, scopeChoice{id: "marked",
-			label: "marked: " + markedText(marked) + " (" + plural(len(marked), "partition") + ")",
+			label: "marked: " + markedText(marked) + " (" + model.Plural(len(marked), "partition") + ")",
 			scope: model.Scope{Topics: ts}})
 	}
 	names := []string{}
@@ -133,7 +133,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 	for _, t := range names {
 		label := "topic " + t
 		if n, ok := topics[t]; ok {
-			label += " (all " + plural(n, "partition") + ")"
+			label += " (all " + model.Plural(n, "partition") + ")"
 		}
 		out = append(out, scopeChoice{id: "topic:" + t, label: label,
 			scope: model.Scope{Topics: []model.TopicScope{{Topic: t}}}})
@@ -146,7 +146,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 				n++
 			}
 		}
-		all += " (" + plural(n, "partition") + ")"
+		all += " (" + model.Plural(n, "partition") + ")"
 	}
 	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
 }

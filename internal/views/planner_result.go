@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/model"
 )
 
 // The planner's last step: what the execution did. The undo command is shown
@@ -72,7 +72,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		}
 	}
 	if len(p.Rejected) > 0 {
-		body = append(body, "", field("rejected", st.expired.Render(plural(len(p.Rejected), "partition")+", not written:")))
+		body = append(body, "", field("rejected", st.expired.Render(model.Plural(len(p.Rejected), "partition")+", not written:")))
 		for _, e := range p.Rejected {
 			body = append(body, s.wrap("  "+e.Error(), "    ", 3)...)
 		}
@@ -93,7 +93,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 			label = "the plan, not executed"
 		}
 		header, rows := s.planTable(&p)
-		body = append(body, "", st.title.Render(label+": "+report.TotalsText(p.Totals)), header)
+		body = append(body, "", st.title.Render(label+": "+p.Totals.String()), header)
 		body = append(body, rows...)
 	}
 	bottom = []string{"", st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed")}

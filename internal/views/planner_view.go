@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/report"
 )
 
 // Drawing the planner. rebuild runs at the end of every Update and SetSize and
@@ -107,7 +106,7 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	case len(s.plan.Rows) == 0:
 		top = append(top, st.title.Render("no partitions in this plan"))
 	default:
-		top = append(top, st.title.Render(report.TotalsText(s.plan.Totals)))
+		top = append(top, st.title.Render(s.plan.Totals.String()))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
 		header, rows := s.planTable(s.plan)
@@ -187,9 +186,9 @@ func (s *plannerScreen) guardLines() []string {
 				names = append(names, fmt.Sprintf("and %d more", n-i))
 				break
 			}
-			names = append(names, clientName(&m.MemberRef)+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
+			names = append(names, m.MemberRef.Name()+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
 		}
-		parts = append(parts, st.expired.Render(plural(n, "live member")+": "+strings.Join(names, ", ")))
+		parts = append(parts, st.expired.Render(model.Plural(n, "live member")+": "+strings.Join(names, ", ")))
 	}
 	if s.c.readOnly {
 		parts = append(parts, st.readOnly.Render("READ-ONLY"))
@@ -221,7 +220,7 @@ func (s *plannerScreen) blockerLines(bs []model.Blocker, budget int) []string {
 	if len(bs) == 0 {
 		return nil
 	}
-	lines := []string{st.expired.Render("BLOCKED") + fmt.Sprintf("  %s: this plan cannot be executed", plural(len(bs), "blocker"))}
+	lines := []string{st.expired.Render("BLOCKED") + fmt.Sprintf("  %s: this plan cannot be executed", model.Plural(len(bs), "blocker"))}
 	for i, b := range bs {
 		w := s.wrap("  "+st.expired.Render("["+string(b.Kind)+"]")+" "+b.Message, "    ", 3)
 		if len(lines)+len(w) > budget+1 && i > 0 {
@@ -279,10 +278,10 @@ func (s *plannerScreen) planTable(p *model.Plan) (header string, lines []string)
 	for _, r := range p.Rows {
 		wTopic = max(wTopic, ansi.StringWidth(r.Topic))
 		wP = max(wP, len(fmt.Sprint(r.Partition)))
-		wLow, wCom = max(wLow, len(fmtOptInt(r.Low))), max(wCom, len(fmtOptInt(r.Committed)))
-		wTarget, wHigh = max(wTarget, len(targetText(r))), max(wHigh, len(fmtOptInt(r.High)))
-		wReason = max(wReason, len(reasonText(r)))
-		wEffect = max(wEffect, len(report.Effect(r)))
+		wLow, wCom = max(wLow, len(model.OptThousands(r.Low))), max(wCom, len(model.OptThousands(r.Committed)))
+		wTarget, wHigh = max(wTarget, len(r.TargetText())), max(wHigh, len(model.OptThousands(r.High)))
+		wReason = max(wReason, len(r.ReasonText()))
+		wEffect = max(wEffect, len(r.Effect()))
 	}
 	cols := layoutColumns([]column{
 		{id: ptTopic, title: "TOPIC", width: 8, flex: true, maxW: max(8, min(wTopic, 40))},
@@ -310,12 +309,12 @@ func (s *plannerScreen) planCells(r model.PlanRow) []cell {
 	cells := make([]cell, ptCount)
 	cells[ptTopic] = cell{text: r.Topic}
 	cells[ptP] = cell{text: fmt.Sprint(r.Partition)}
-	cells[ptLow] = cell{text: fmtOptInt(r.Low)}
-	cells[ptCommitted] = cell{text: fmtOptInt(r.Committed)}
+	cells[ptLow] = cell{text: model.OptThousands(r.Low)}
+	cells[ptCommitted] = cell{text: model.OptThousands(r.Committed)}
 	cells[ptArrow] = cell{text: "→"}
-	cells[ptTarget] = cell{text: targetText(r)}
-	cells[ptHigh] = cell{text: fmtOptInt(r.High)}
-	reason := reasonText(r)
+	cells[ptTarget] = cell{text: r.TargetText()}
+	cells[ptHigh] = cell{text: model.OptThousands(r.High)}
+	reason := r.ReasonText()
 	cells[ptReason] = cell{text: reason}
 	switch {
 	case r.Target == nil && r.Reason != model.ReasonRestore:
@@ -332,28 +331,12 @@ func (s *plannerScreen) planCells(r model.PlanRow) []cell {
 	case r.Duplicates > 0:
 		effect = st.lagging
 	}
-	cells[ptEffect] = cell{text: report.Effect(r), style: &effect}
+	cells[ptEffect] = cell{text: r.Effect(), style: &effect}
 	cells[ptTime] = cell{text: "-"}
 	if r.TargetTimestamp != nil {
-		cells[ptTime] = cell{text: fmtDur(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
+		cells[ptTime] = cell{text: model.HumanDuration(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
 	}
 	return cells
-}
-
-// targetText is a row's new offset; a restore row without one deletes the commit.
-func targetText(r model.PlanRow) string {
-	if r.Target == nil && r.Reason == model.ReasonRestore {
-		return "(delete)"
-	}
-	return fmtOptInt(r.Target)
-}
-
-// reasonText is a row's reason; a row a blocker stopped has none.
-func reasonText(r model.PlanRow) string {
-	if r.Reason == "" {
-		return "blocked"
-	}
-	return string(r.Reason)
 }
 
 // ShortHelp implements help.KeyMap.

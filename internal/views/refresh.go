@@ -98,7 +98,7 @@ func (m *app) refreshNow() tea.Cmd {
 	}
 	m.ref.forced = true
 	if wait := m.ref.earliest().Sub(m.c.now()); wait > 0 {
-		m.setFlash("refresh in " + fmtDur(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
+		m.setFlash("refresh in " + model.HumanDuration(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
 	}
 	return m.maybeRefresh()
 }

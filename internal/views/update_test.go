@@ -216,7 +216,7 @@ func TestResize(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return fmtInt(int64(n)) }
+func itoa(n int) string { return model.Thousands(int64(n)) }
 
 func TestFilterKeys(t *testing.T) {
 	hs := loaded(t, 120, 40)
@@ -402,11 +402,6 @@ func TestFormat(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
 	}{
-		{fmtInt(0), "0"}, {fmtInt(999), "999"}, {fmtInt(1000), "1,000"}, {fmtInt(-1234567), "-1,234,567"},
-		{fmtInt(123456), "123,456"},
-		{fmtDur(0), "0s"}, {fmtDur(45 * time.Second), "45s"}, {fmtDur(12*time.Minute + 5*time.Second), "12m5s"},
-		{fmtDur(3*time.Hour + 12*time.Minute), "3h12m"}, {fmtDur(52 * time.Hour), "2d4h"}, {fmtDur(72 * time.Hour), "3d"},
-		{fmtDur(-90 * time.Second), "-1m30s"},
 		{gauge(model.Ptr[int64](30), model.Ptr[int64](12), model.Ptr[int64](40), 14), "<[··········] "},
 		{gauge(model.Ptr[int64](0), model.Ptr[int64](150), model.Ptr[int64](100), 14), " [==========]>"},
 		{gauge(model.Ptr[int64](0), model.Ptr[int64](50), model.Ptr[int64](100), 14), " [====|·····] "},

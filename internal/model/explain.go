@@ -8,7 +8,7 @@ import (
 
 // Explain says in one line what a partition's status means for the operator,
 // with its numbers (docs/statuses.md). It classifies nothing: the status and the
-// derived numbers come from the 
+// derived numbers come from the
 func Explain(group string, p *GroupPartition, t *Topic, window time.Duration) string {
 	switch p.Status {
 	case StatusExpired:

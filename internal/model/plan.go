@@ -356,4 +356,3 @@ func totals(rows []PlanRow) Totals {
 	}
 	return t
 }
-

@@ -16,6 +16,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// The reset service runs on the Kafka client.
+var _ reset.Cluster = (*kafka.Client)(nil)
+
 // resetFlags are reset's own flags.
 type resetFlags struct {
 	group     string

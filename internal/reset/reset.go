@@ -14,11 +14,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// Cluster is what the service needs from a Kafka client (internal/kafka.Client).
+// Cluster is what the service needs from a Kafka client; internal/kafka.Client
+// implements it (checked in cmd/offsettui, which wires the two together).
 type Cluster interface {
 	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error)
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
@@ -26,8 +26,6 @@ type Cluster interface {
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
 }
-
-var _ Cluster = (*kafka.Client)(nil)
 
 // Service plans and executes resets on one cluster.
 type Service struct {

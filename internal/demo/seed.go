@@ -11,7 +11,6 @@ import (
 	"github.com/offsettui/offsettui/internal/seed"
 )
 
-
 // seeder fills the scenario through the shared seeding client; it is closed
 // once Start has settled.
 type seeder struct{ *seed.Seeder }

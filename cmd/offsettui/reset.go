@@ -30,7 +30,6 @@ type resetFlags struct {
 	switches  map[model.StrategyKind]*bool
 }
 
-func runReset(args []string) int { return resetMain(args, os.Stdout, os.Stderr) }
 
 func resetMain(args []string, stdout, stderr io.Writer) int {
 	var (
@@ -39,21 +38,21 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	fs.StringVar(&f.group, "group", "", "the consumer group to reset (required)")
+	fs.StringVar(&f.group, "group", "", "`GROUP` the consumer group to reset (required)")
 	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
-	fs.StringArrayVar(&f.topics, "topic", nil, "scope: every partition of T, or T:0,2 (repeatable)")
+	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: every partition of topic T, or partitions P of it (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
-	fs.StringVar(&f.backupDir, "backup-dir", "", "where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
+	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	for _, k := range model.StrategyKinds {
 		name := string(k)
 		switch {
 		case !k.TakesValue():
-			f.switches[k] = fs.Bool(name, false, "strategy "+k.Flag())
+			f.switches[k] = fs.Bool(name, false, "strategy: "+k.Hint())
 		default:
-			f.values[k] = fs.String(name, "", "strategy "+k.Flag())
+			f.values[k] = fs.String(name, "", "`"+k.ValueName()+"` strategy: "+k.Hint())
 		}
 	}
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	scope, st, err := f.plan(fs, time.Now())
@@ -62,7 +61,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "reset", exitFailure)
+	s, code := c.connectOrExit(ctx, "reset", exitFailure, stderr)
 	if s == nil {
 		return code
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runTUI(args []string) int {
+func runTUI(args []string, stdout, stderr io.Writer) int {
 	var (
 		c         common
 		refresh   string
@@ -25,19 +25,19 @@ func runTUI(args []string) int {
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	fs.StringVar(&refresh, "refresh", "5s", "auto-refresh interval; 0 = only when r is pressed")
+	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
-	fs.StringVar(&backupDir, "backup-dir", "", "where resets write backups and the audit log (default $XDG_STATE_HOME/offsettui)")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	every, err := model.ParseDuration(refresh)
 	if err != nil || every < 0 {
-		fmt.Fprintf(os.Stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
+		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
 	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "tui", exitFailure)
+	s, code := c.connectOrExit(ctx, "tui", exitFailure, stderr)
 	if s == nil {
 		return code
 	}
@@ -48,7 +48,7 @@ func runTUI(args []string) int {
 	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitFailure
 	}
 	return exitOK

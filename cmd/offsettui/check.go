@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-
 // checkMain is `offsettui check`: the fail-closed start-up proof for one
 // group. Exit 0 when every partition passes, 1 when one fails, 2 when the proof
 // is incomplete or the input is bad (2 outranks 1).

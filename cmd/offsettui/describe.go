@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-
 func describeMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c      common

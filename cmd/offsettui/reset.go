@@ -30,7 +30,6 @@ type resetFlags struct {
 	switches  map[model.StrategyKind]*bool
 }
 
-
 func resetMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c  common

@@ -47,7 +47,13 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
 	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
 	p := tea.NewProgram(m, tea.WithAltScreen())
-	if _, err := p.Run(); err != nil {
+	final, err := p.Run()
+	// The result screens went with the alternate screen: print what was
+	// written and how to undo it where it stays.
+	if final != nil {
+		fmt.Fprint(stdout, views.ExitNotes(final))
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitFailure
 	}
@@ -84,7 +90,12 @@ func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, 
 }
 
 // Execute implements views.Resetter.
-func (r tuiResetter) Execute(ctx context.Context, p model.Plan) views.ResetResult {
+func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return views.ResetResult{Plan: res.Plan, Outcome: string(res.Outcome), Notes: res.Notes}
+	return model.ResetResult{Plan: res.Plan, Outcome: model.ResetOutcome(res.Outcome), Notes: res.Notes}
+}
+
+// Backups implements views.Resetter.
+func (r tuiResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+	return r.svc.Backups(group)
 }

@@ -39,7 +39,7 @@ func (s *Service) writeBackup(p model.Plan) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup directory %s: %w", dir, err)
 	}
-	name := fmt.Sprintf("%s-%s.csv", unsafeName.ReplaceAllString(p.Group, "_"), s.now().UTC().Format("20060102T150405.000Z"))
+	name := fmt.Sprintf("%s-%s.csv", unsafeName.ReplaceAllString(p.Group, "_"), s.now().UTC().Format(backupStamp))
 	path := filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {

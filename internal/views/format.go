@@ -127,3 +127,42 @@ func gauge(low, committed, high *int64, width int) string {
 	pos := int((c - l) * int64(inner-1) / (h - l))
 	return " [" + strings.Repeat("=", pos) + "|" + strings.Repeat("·", inner-1-pos) + "] "
 }
+
+// shortenMiddle cuts plain text s to w cells by replacing its middle with …,
+// keeping a little more of the end, where names tend to differ
+// ("payments-settlement-…-consumer-v2-a").
+func shortenMiddle(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if w <= 2 {
+		return ansi.Truncate(s, w, ellipsis)
+	}
+	head := (w - 1) * 2 / 5
+	tail := w - 1 - head
+	runes := []rune(s)
+	var b strings.Builder
+	used := 0
+	for _, r := range runes {
+		rw := ansi.StringWidth(string(r))
+		if used+rw > head {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	end := len(runes)
+	used = 0
+	for end > 0 {
+		rw := ansi.StringWidth(string(runes[end-1]))
+		if used+rw > tail {
+			break
+		}
+		end--
+		used += rw
+	}
+	return b.String() + ellipsis + string(runes[end:])
+}

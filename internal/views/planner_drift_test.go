@@ -180,7 +180,7 @@ func TestQuitWaitsForTheReset(t *testing.T) {
 			t.Fatalf("%s during the reset: quit %v, context %v", k, hs.quit, hs.m.ctx.Err())
 		}
 	}
-	if v := hs.view(); !strings.Contains(v, writingFlash) {
+	if v := hs.view(); !strings.Contains(v, writingNote) {
 		t.Errorf("ctrl+c is not answered:\n%s", v)
 	}
 	hs.run(execute)

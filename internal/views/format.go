@@ -141,27 +141,26 @@ func shortenMiddle(s string, w int) string {
 	if w <= 2 {
 		return ansi.Truncate(s, w, ellipsis)
 	}
-	head := (w - 1) * 2 / 5
-	tail := w - 1 - head
+	tail := w - 1 - (w-1)*2/5
 	runes := []rune(s)
-	var b strings.Builder
-	used := 0
-	for _, r := range runes {
-		rw := ansi.StringWidth(string(r))
-		if used+rw > head {
-			break
-		}
-		b.WriteRune(r)
-		used += rw
-	}
-	end := len(runes)
-	used = 0
+	end, used := len(runes), 0
 	for end > 0 {
 		rw := ansi.StringWidth(string(runes[end-1]))
 		if used+rw > tail {
 			break
 		}
 		end--
+		used += rw
+	}
+	head := w - 1 - used // what the tail did not use goes to the head
+	var b strings.Builder
+	used = 0
+	for _, r := range runes[:end] {
+		rw := ansi.StringWidth(string(r))
+		if used+rw > head {
+			break
+		}
+		b.WriteRune(r)
 		used += rw
 	}
 	return b.String() + ellipsis + string(runes[end:])

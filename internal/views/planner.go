@@ -168,7 +168,7 @@ func (s *plannerScreen) Notes() []string {
 // SetSize implements screen.
 func (s *plannerScreen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.confirm.Width = max(1, min(40, width-60))
+	s.confirm.Width = max(len(s.group)+1, min(40, width-60))
 	s.rebuild()
 }
 

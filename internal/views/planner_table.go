@@ -47,7 +47,7 @@ func planColumns(p *model.Plan) []column {
 		{id: ptTarget, title: "TARGET", width: textWidth("TARGET", wTarget, 0)},
 		{id: ptHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 1},
 		{id: ptReason, title: "REASON", width: textWidth("REASON", wReason, 0), flex: true, maxW: textWidth("REASON", wReason, 0)},
-		{id: ptEffect, title: "EFFECT", width: textWidth("EFFECT", wEffect, 0)},
+		{id: ptEffect, title: "EFFECT", width: textWidth("EFFECT", wEffect, 0), flex: true, maxW: textWidth("EFFECT", wEffect, 0)},
 		{id: ptTime, title: "TARGET-TIME", width: textWidth("TARGET-TIME", 0, 0), right: true, drop: 3},
 	}
 }

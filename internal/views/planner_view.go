@@ -141,6 +141,7 @@ func (s *plannerScreen) formLines() []string {
 	kind := plannerKinds[s.kind]
 	lines := []string{label(fieldStrategy, "strategy") + choice(fieldStrategy, st.title.Render(kind.Flag()))}
 	switch {
+	case !kind.TakesValue() && s.compact(): // nothing to show on its own line
 	case !kind.TakesValue():
 		lines = append(lines, label(fieldValue, "value")+st.muted.Render("  (none)"))
 	case kind == model.Restore:
@@ -299,7 +300,8 @@ func (s *plannerScreen) actionLines() []string {
 	case s.phase == phaseExecuting:
 		action = st.notice.Render("EXECUTING") + "  re-reading the group, writing the backup, committing, reading back…"
 	case s.phase == phaseArmed:
-		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + " and enter to execute, esc disarms: " + s.confirm.View()
+		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
+			st.muted.Render("  enter executes, esc disarms")
 	case s.c.readOnly:
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():

@@ -36,8 +36,8 @@ type column struct {
 // layoutColumns drops columns by priority until the table fits total cells
 // (cursor glyph and one space between columns included), then hands the rest
 // of the width to the flex columns in order. Only when nothing is left to
-// drop are the flex columns squeezed, never below 3 cells; a column that is
-// neither flex nor droppable (STATUS) keeps its width.
+// drop are the flex columns squeezed, the widest first, never below 3 cells;
+// a column that is neither flex nor droppable (STATUS) keeps its width.
 func layoutColumns(cols []column, total int) []column {
 	shown := append([]column(nil), cols...)
 	need := func() int {
@@ -63,15 +63,22 @@ func layoutColumns(cols []column, total int) []column {
 		shown = append(shown[:worst], shown[worst+1:]...)
 	}
 	extra := total - need()
+	for extra < 0 { // nothing left to drop: squeeze the widest flex column
+		widest := -1
+		for i, c := range shown {
+			if c.flex && c.width > 3 && (widest < 0 || c.width > shown[widest].width) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		shown[widest].width--
+		extra++
+	}
 	for i := range shown {
 		c := &shown[i]
-		if !c.flex {
-			continue
-		}
-		if extra < 0 { // nothing left to drop: squeeze the flex columns
-			give := min(-extra, max(0, c.width-3))
-			c.width -= give
-			extra += give
+		if !c.flex || extra <= 0 {
 			continue
 		}
 		grow := min(extra, max(0, c.maxW-c.width))

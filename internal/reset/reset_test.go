@@ -104,6 +104,10 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 	if err != nil || strings.Count(string(log), "\n") != 1 || !strings.Contains(string(log), `"result":"applied"`) {
 		t.Errorf("audit log = %q (%v)", log, err)
 	}
+	// What a restore from the TUI offers: the backup just written.
+	if bs, err := e.svc.Backups("ship-svc"); err != nil || len(bs) != 1 || bs[0].Path != *res.Plan.Backup {
+		t.Errorf("Backups = %+v, %v; want the backup written", bs, err)
+	}
 }
 
 func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -149,4 +150,11 @@ func (h *harness) planner() *plannerScreen {
 // rewindShipSvc opens ship-svc's planner and plans --to-offset 1 on its topic.
 func (h *harness) rewindShipSvc() *harness {
 	return h.openGroup("ship-svc").send(keyRunes("R"), keyRunes("l"), keyType(tea.KeyTab)).typeText("1")
+}
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

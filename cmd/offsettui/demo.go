@@ -25,9 +25,15 @@ func signalContext() context.Context {
 func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int {
 	var c common
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-	c.register(fs) // accepted everywhere (docs/cli.md); only --debug matters here
+	c.register(fs) // parsed to be refused with a reason (docs/cli.md): only --debug applies
 	if done, code := parseOnly(fs, args, stdout, stderr); done {
 		return code
+	}
+	for _, f := range []string{"bootstrap-server", "command-config", "demo", "read-only", "timeout", "risk-window", "output"} {
+		if fs.Changed(f) {
+			fmt.Fprintf(stderr, "offsettui demo: --%s does not apply: demo starts its own cluster (it takes only --debug FILE)\n", f)
+			return exitBadInput
+		}
 	}
 	logf := func(string, ...any) {}
 	if c.debug != "" {

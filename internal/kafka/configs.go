@@ -42,8 +42,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	req.Resources = append(req.Resources, &sarama.ConfigResource{
 		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes"},
 	})
-	resp, err := b.DescribeConfigs(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 	if err != nil {
 		e := brokerErr(err, b.ID(), "describe configs")
 		res.errs = append(res.errs, e)

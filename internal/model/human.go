@@ -117,3 +117,22 @@ func Plural[N ~int | ~int32 | ~int64](n N, noun string) string {
 	}
 	return Thousands(n) + " " + noun + "s"
 }
+
+// TotalLagText renders a group's total lag: the number when it is whole, "≥ N"
+// when only a lower bound is known, "unknown" when nothing is.
+func TotalLagText(g *Group) string {
+	return FormatTotalLag(g, func(n int64) string { return strconv.FormatInt(n, 10) }, "unknown")
+}
+
+// FormatTotalLag is the one rule for writing a group's total lag, with num
+// for the numbers: the number when it is whole, "≥ N" when only a lower bound
+// is known, unknown when nothing is.
+func FormatTotalLag(g *Group, num func(int64) string, unknown string) string {
+	switch {
+	case g.TotalLag != nil:
+		return num(*g.TotalLag)
+	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
+		return "≥ " + num(*g.TotalLagAtLeast)
+	}
+	return unknown
+}

@@ -82,7 +82,7 @@ func (s *groupScreen) totalsLine() string {
 	if len(s.visible) != len(g.Partitions) {
 		n = model.Thousands(len(s.visible)) + " of " + n
 	}
-	parts = append(parts, st.title.Render(n), "total lag "+model.Thousands(g.TotalLag))
+	parts = append(parts, st.title.Render(n), "total lag "+model.FormatTotalLag(g, model.Thousands[int64], "unknown"))
 	var counts []string
 	for _, status := range model.AllStatuses {
 		if c := g.Counts[status]; c > 0 {

@@ -124,7 +124,15 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 		case gcPartitions:
 			return -cmp.Compare(len(a.g.Partitions), len(b.g.Partitions))
 		case gcLag:
-			return -cmp.Compare(a.g.TotalLag, b.g.TotalLag)
+			la, wa := a.g.LagSortKey()
+			lb, wb := b.g.LagSortKey()
+			if wa != wb { // partial totals first: their missing part may be the largest
+				if !wa {
+					return -1
+				}
+				return 1
+			}
+			return -cmp.Compare(la, lb)
 		case gcTimeLag:
 			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
 		case gcTrend:
@@ -158,7 +166,7 @@ func groupColumns(rows []groupRow) []column {
 		wName = max(wName, ansi.StringWidth(g.Group))
 		wType = max(wType, len(g.Type))
 		wState = max(wState, len(g.State))
-		wLag = max(wLag, len(model.Thousands(g.TotalLag)))
+		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
 		wStatus = max(wStatus, statusCountsWidth(g))
 	}
 	return []column{
@@ -193,8 +201,11 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
 	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
 	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
-	lagStyle := st.lag(&g.TotalLag)
-	cells[gcLag] = cell{text: model.Thousands(g.TotalLag), style: &lagStyle}
+	lagStyle := st.lag(g.TotalLag)
+	if g.TotalLag == nil {
+		lagStyle = st.unknown // a lower bound, or nothing known: never a lag colour
+	}
+	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
 	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
@@ -245,3 +256,10 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 	}
 	return out
 }
+
+// lagCellText is the LAG cell: the total with thousands separators when it is
+// whole, "≥ N" when only a lower bound is known, "?" when nothing is.
+func lagCellText(g *model.Group) string {
+	return model.FormatTotalLag(g, model.Thousands[int64], "?")
+}
+

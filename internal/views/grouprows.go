@@ -262,4 +262,3 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 func lagCellText(g *model.Group) string {
 	return model.FormatTotalLag(g, model.Thousands[int64], "?")
 }
-

@@ -36,7 +36,7 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "`host:port[,host:port]` the cluster (env KAFKA_BOOTSTRAP_SERVERS)")
 	fs.StringVar(&c.commandConfig, "command-config", "", "`FILE` a Kafka client.properties (TLS with PEM files, SASL PLAIN and SCRAM)")
 	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo cluster instead of a real one")
-	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` bounds each request (10s, PT10S)")
+	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` a request without an answer within it fails (10s, PT10S)")
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")

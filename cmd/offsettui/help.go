@@ -25,7 +25,7 @@ Flags every command takes:
   --bootstrap-server host:port[,host:port]   the cluster (env KAFKA_BOOTSTRAP_SERVERS)
   --command-config FILE    a Kafka client.properties (TLS with PEM files, SASL PLAIN and SCRAM)
   --demo                   the embedded demo cluster instead of a real one
-  --timeout DURATION       bounds each request (default 10s)
+  --timeout DURATION       a request without an answer within it fails (default 10s)
   --risk-window DURATION   how far ahead at-risk looks (default 24h)
   --read-only              refuse every write (env OFFSETTUI_READ_ONLY=1)
   --debug FILE             append debug logs to FILE

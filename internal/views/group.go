@@ -110,6 +110,7 @@ func (s *groupScreen) Notes() []string {
 // SetSize implements screen.
 func (s *groupScreen) SetSize(width, height int) {
 	s.width, s.height = width, height
+	s.lines = map[int]string{} // drawn for the old width
 	s.rebuild()
 }
 

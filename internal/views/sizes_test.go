@@ -149,3 +149,27 @@ func TestShortenMiddle(t *testing.T) {
 		}
 	}
 }
+
+// A screen resized shows what a screen opened at that size shows: nothing
+// drawn for the old width stays.
+func TestResizeRedraws(t *testing.T) {
+	for _, sc := range []struct {
+		name string
+		open func(t *testing.T, w, h int) *harness
+	}{
+		{"groups", func(t *testing.T, w, h int) *harness { return loaded(t, w, h) }},
+		{"detail", func(t *testing.T, w, h int) *harness { return loaded(t, w, h).openGroup("audit-export") }},
+		{"planner", func(t *testing.T, w, h int) *harness {
+			hs, _ := plannerHarness(t, w, h, &fakeResetter{}, false)
+			return hs.openGroup("audit-export").send(keyRunes("R"), keyRunes("h"), keyRunes("h"))
+		}},
+	} {
+		hs := sc.open(t, 200, 60)
+		for _, sz := range goldenSizes[1:] {
+			hs.send(sizeMsg(sz[0], sz[1]))
+			if got, want := hs.view(), sc.open(t, sz[0], sz[1]).view(); got != want {
+				t.Errorf("%s resized from 200x60 to %dx%d:\n%s\nopened at that size:\n%s", sc.name, sz[0], sz[1], got, want)
+			}
+		}
+	}
+}

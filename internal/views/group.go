@@ -338,7 +338,7 @@ func (s *groupScreen) FullHelp() [][]key.Binding {
 	clear := s.keys.ClearFilter
 	clear.SetEnabled(true)
 	return [][]key.Binding{s.keys.all(), {
-		described(s.keys.Filter, "filter the partitions (see below)"),
+		described(s.keys.Filter, "filter the partitions (see notes)"),
 		described(clear, "clear the filter"),
 		described(s.keys.Problems, "only partitions with a problem"),
 		described(s.keys.SortNext, "sort: position, worst first, lag, time lag, expires"),

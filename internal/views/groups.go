@@ -364,7 +364,7 @@ func (s *groupsScreen) FullHelp() [][]key.Binding {
 		s.keys.all(),
 		{
 			described(s.keys.Open, "open the group"),
-			described(s.keys.Filter, "filter as you type (see below)"),
+			described(s.keys.Filter, "filter as you type (see notes)"),
 			described(s.keys.FilterApply, "keep the filter (opens a lone match)"),
 			described(clear, "clear the filter"),
 			described(s.keys.Problems, "only groups with problems"),

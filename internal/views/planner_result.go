@@ -85,7 +85,10 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		body = append(body, "", st.title.Render(label+": "+p.Totals.String()), header)
 		body = append(body, rows...)
 	}
-	bottom = []string{"", st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}
+	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}
+	if !s.compact() {
+		bottom = append([]string{""}, bottom...)
+	}
 	return top, body, bottom
 }
 

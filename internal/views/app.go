@@ -133,7 +133,7 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		}
 		m.push(m.planner(m.c, msg.group))
 		return m.update(len(m.stack)-1, msg) // the selection: the planner starts planning
-	case resetDoneMsg:
+	case resetFinishedMsg:
 		m.resets = append(m.resets, msg.res)
 		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
 		return m.maybeRefresh()

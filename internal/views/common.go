@@ -106,9 +106,9 @@ type planRequestedMsg struct {
 	restore bool
 }
 
-// resetDoneMsg tells the root that a reset was executed (posted): it refreshes
+// resetFinishedMsg tells the root that a reset was executed (posted): it refreshes
 // and keeps the result for the notes printed after exit.
-type resetDoneMsg struct{ res model.ResetResult }
+type resetFinishedMsg struct{ res model.ResetResult }
 
 // flashRaisedMsg asks the root to show a flash for screen from (posted).
 type flashRaisedMsg struct {

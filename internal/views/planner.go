@@ -246,7 +246,7 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if s.phase == phaseExecuting {
 			res := msg.res
 			s.phase, s.result, s.offset = phaseResult, &res, 0
-			s.c.post(resetDoneMsg{res: res})
+			s.c.post(resetFinishedMsg{res: res})
 		}
 	case tea.KeyMsg:
 		cmd = s.updateKey(msg)

@@ -30,7 +30,7 @@ func refreshWith(hs *harness, clk *clock, rs *fakeResetter, edit func(in *model.
 	hs.send(clockTickedMsg{})
 }
 
-// Issue 5: watermark growth alone is not drift. A target that follows the
+// Watermark growth alone is not drift. A target that follows the
 // watermarks is re-read right before the commit, so a topic being written to
 // must not disarm the plan each refresh; anything else that changes still does.
 func TestPlannerArmedAcrossRefresh(t *testing.T) {

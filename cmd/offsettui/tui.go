@@ -84,8 +84,17 @@ func newTUIResetter(c common, cl *kafka.Client, backupDir string) tuiResetter {
 		UndoCommand: func(group, backup string) string { return undoCommand(c, cl.Bootstrap(), group, backup, backupDir) }}}
 }
 
-// Plan implements views.Resetter.
+// Plan implements views.Resetter. A restore loads the backup and checks it
+// against its manifest, then plans it as `reset --restore` does (no other
+// group, no other cluster).
 func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	if st.Kind == model.Restore {
+		b, err := reset.LoadBackup(st.Raw)
+		if err != nil {
+			return model.Plan{}, err
+		}
+		return r.svc.PlanRestore(ctx, group, b, reset.RestoreOptions{})
+	}
 	return r.svc.Plan(ctx, group, scope, st)
 }
 

@@ -57,17 +57,34 @@ func (t Totals) String() string {
 // it all. Views show it next to the row.
 func (r PlanRow) Note() string {
 	switch {
-	case r.Reason == ReasonNoCommitToLatest && r.Low != nil && r.High != nil:
-		n := *r.High - *r.Low
-		return "no commit: --to-current falls back to the latest offset, so the " + Plural(n, "stored record") + " " + areIs(n) + " never read"
 	case r.Reason == ReasonRestore && r.Target == nil:
 		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
 	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
 		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
-	case r.Committed == nil && r.Target != nil:
-		return "no commit today: where the group would start depends on the consumer's auto.offset.reset, so the effect is not counted"
+	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
+		return noCommitNote(r)
 	}
 	return ""
+}
+
+// noCommitNote says what a first commit does to a partition the group never
+// committed on, against what its consumer would do without it.
+func noCommitNote(r PlanRow) string {
+	low, high, t := *r.Low, *r.High, *r.Target
+	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
+	if t > low {
+		n := min(t, high) - low
+		what += fmt.Sprintf(", so the %s %d..%d %s never read", Plural(n, "stored record"), low, min(t, high)-1, areIs(n))
+	}
+	switch {
+	case r.ResetStart == nil:
+		return what + "; without it, auto.offset.reset=none would refuse to start"
+	case *r.ResetStart == t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
+	case *r.ResetStart < t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
+	}
+	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
 }
 
 // areIs agrees a verb with a count.

@@ -189,12 +189,13 @@ type backupsListedMsg struct {
 	err     error
 }
 
-// makePlanCmd asks the Resetter for a plan, for screen id. A from-file or
-// restore strategy reads its file here, off the Update loop.
+// makePlanCmd asks the Resetter for a plan, for screen id. A from-file
+// strategy reads its file here, off the Update loop; a restore names its
+// backup, which the Resetter loads and checks against its manifest.
 func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc model.Scope, st model.Strategy) tea.Cmd {
 	return replyTo(id, func() tea.Msg {
 		reply := planMadeMsg{gen: gen, key: key}
-		if st.Kind.FromFileKind() {
+		if st.Kind == model.FromFile {
 			f, err := os.Open(st.Raw)
 			if err != nil {
 				reply.err = fmt.Errorf("%s: %w", st.Kind.Flag(), err)
@@ -263,7 +264,7 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	}
 	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-	s.scope = 0 // the narrowest scope the selection gives
+	s.scope = defaultScope(s.scopes)
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, model.Restore), fieldValue
 	}

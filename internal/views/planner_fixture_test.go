@@ -39,6 +39,17 @@ type planCall struct {
 }
 
 func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	if st.Kind == model.Restore { // the Resetter loads the backup (reset.LoadBackup)
+		fh, err := os.Open(st.Raw)
+		if err != nil {
+			return model.Plan{}, err
+		}
+		st, err = model.FileStrategy(model.Restore, st.Raw, fh)
+		fh.Close()
+		if err != nil {
+			return model.Plan{}, err
+		}
+	}
 	f.mu.Lock()
 	f.plans = append(f.plans, planCall{group, scope, st})
 	edit := f.edit

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,4 +182,15 @@ func (s *plannerScreen) backupText() string {
 	ago := model.HumanDuration(s.c.now().Sub(b.Taken).Truncate(time.Second))
 	return fmt.Sprintf("%s (taken %s, %s ago; %d of %d, newest first)", filepath.Base(b.Path),
 		b.Taken.UTC().Format(model.StampLayout), ago, s.backup+1, len(s.backups))
+}
+
+// defaultScope is the scope a new plan starts with: the marked partitions when
+// the operator marked some, else the partitions with a commit — with the default
+// strategy (--to-current) that plan moves nothing and writes no first commit.
+// A topic scope would commit high on its partitions without a commit.
+func defaultScope(scopes []scopeChoice) int {
+	if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "marked" }); i >= 0 {
+		return i
+	}
+	return max(0, slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "all" }))
 }

@@ -101,7 +101,7 @@ func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, 
 // Execute implements views.Resetter.
 func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return model.ResetResult{Plan: res.Plan, Outcome: model.ResetOutcome(res.Outcome), Notes: res.Notes}
+	return model.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
 }
 
 // Backups implements views.Resetter.

@@ -205,20 +205,10 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 	for i := range s.Topics {
 		topics[s.Topics[i].Topic] = &s.Topics[i]
 	}
-	seen := map[string]bool{}
-	problem := func(code, msg string, err *Error) {
-		key := msg
-		if err != nil {
-			key = err.Error()
-		}
-		if !seen[key] {
-			seen[key] = true
-			r.Problems = append(r.Problems, CheckReason{code, VerdictIncomplete, msg, err})
-		}
-	}
+	p := &problems{r: &r, seen: map[string]bool{}}
 	gi := slices.IndexFunc(s.Groups, func(g Group) bool { return g.Group == group })
 	if gi < 0 {
-		problem(CodeUnreadable, fmt.Sprintf("group %s is not in the snapshot: it could not be read", group), nil)
+		p.add(CodeUnreadable, fmt.Sprintf("group %s is not in the snapshot: it could not be read", group), nil)
 		r.finish()
 		return r
 	}
@@ -231,7 +221,7 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 		g.Error = nil
 	}
 	if g.Error != nil {
-		problem(CodeUnreadable, "cannot read the group: "+g.Error.Error(), g.Error)
+		p.add(CodeUnreadable, "cannot read the group: "+g.Error.Error(), g.Error)
 	}
 	checked := map[TP]bool{}
 	for _, gp := range g.Partitions {
@@ -241,32 +231,65 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 		checked[gp.TP()] = true
 		r.Partitions = append(r.Partitions, checkPartition(gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
 	}
-	for _, name := range opts.Topics {
+	p.namedTopics(opts.Topics, topics, checked)
+	p.snapshotErrors(s.Errors, checked, notFound, group, len(opts.Topics) > 0)
+	r.groupNotes(g, s.Cluster.OffsetsRetentionMinutes, p)
+	r.finish()
+	return r
+}
+
+// problems collects what keeps a proof incomplete, each reason once.
+type problems struct {
+	r    *CheckResult
+	seen map[string]bool
+}
+
+func (p *problems) add(code, msg string, err *Error) {
+	key := msg
+	if err != nil {
+		key = err.Error()
+	}
+	if !p.seen[key] {
+		p.seen[key] = true
+		p.r.Problems = append(p.r.Problems, CheckReason{code, VerdictIncomplete, msg, err})
+	}
+}
+
+// namedTopics checks that every --topic was read whole: it exists, may be
+// described, and each of its partitions is in the snapshot.
+func (p *problems) namedTopics(names []string, topics map[string]*Topic, checked map[TP]bool) {
+	for _, name := range names {
 		t := topics[name]
 		switch {
 		case t == nil:
-			problem(CodeUnreadable, fmt.Sprintf("topic %s (--topic) was not read", name), nil)
+			p.add(CodeUnreadable, fmt.Sprintf("topic %s (--topic) was not read", name), nil)
 		case t.Error != nil && t.Error.Kind == KindDenied:
-			problem(CodeUnreadable, fmt.Sprintf("topic %s (--topic) cannot be read: %s", name, t.Error.Error()), t.Error)
+			p.add(CodeUnreadable, fmt.Sprintf("topic %s (--topic) cannot be read: %s", name, t.Error.Error()), t.Error)
 		case t.Error != nil && t.Error.Kind == KindNotFound:
 			code := "not found"
 			if t.Error.Code != nil {
 				code = *t.Error.Code
 			}
-			problem(CodeTopicNotFound, fmt.Sprintf("topic %s (--topic) does not exist (%s)", name, code), t.Error)
+			p.add(CodeTopicNotFound, fmt.Sprintf("topic %s (--topic) does not exist (%s)", name, code), t.Error)
 		case t.Partitions == 0:
-			problem(CodeTopicNotFound, fmt.Sprintf("topic %s (--topic) does not exist or has no partitions", name), t.Error)
+			p.add(CodeTopicNotFound, fmt.Sprintf("topic %s (--topic) does not exist or has no partitions", name), t.Error)
 		}
 		if t != nil {
 			for i := 0; i < t.Partitions; i++ {
 				if tp := (TP{name, int32(i)}); !checked[tp] {
-					problem(CodeUnreadable, fmt.Sprintf("partition %s is missing from the snapshot", tp), nil)
+					p.add(CodeUnreadable, fmt.Sprintf("partition %s is missing from the snapshot", tp), nil)
 				}
 			}
 		}
 	}
-	for i := range s.Errors {
-		e := &s.Errors[i]
+}
+
+// snapshotErrors makes each error of the snapshot a problem, except those
+// already shown on a checked partition, a group judged not to exist, the
+// broker's own configs (a note) and, with --topic, the hidden-topics warning.
+func (p *problems) snapshotErrors(errs []Error, checked map[TP]bool, notFound bool, group string, withTopics bool) {
+	for i := range errs {
+		e := &errs[i]
 		switch {
 		case e.Partition != nil && e.Topic != nil && checked[TP{*e.Topic, *e.Partition}]:
 			continue // shown on its partition, which is incomplete
@@ -274,30 +297,34 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 			continue // judged above
 		case e.IsBrokerConfigError():
 			// offsets.retention.minutes only feeds a note: the proof does not need it.
-			r.Notes = append(r.Notes, CheckReason{Code: CodeCommitsExpire, Result: VerdictPass,
+			p.r.Notes = append(p.r.Notes, CheckReason{Code: CodeCommitsExpire, Result: VerdictPass,
 				Message: "offsets.retention.minutes could not be read, so how long the broker keeps the group's commits without members is not known: " + e.Error()})
 			continue
 		case e.IsVisibilityNote():
-			if len(opts.Topics) == 0 {
-				problem(CodeHiddenTopics, "topics may be hidden from this principal, so the group's partitions are not known to be all there are: "+e.Message, e)
+			if !withTopics {
+				p.add(CodeHiddenTopics, "topics may be hidden from this principal, so the group's partitions are not known to be all there are: "+e.Message, e)
 			}
 			continue // with --topic, each named topic is read (or fails) on its own
 		}
-		problem(CodeUnreadable, e.Error(), e)
+		p.add(CodeUnreadable, e.Error(), e)
 	}
+}
+
+// groupNotes adds what the group itself says: nothing to check, a first
+// start, or commits that expire within the recovery window.
+func (r *CheckResult) groupNotes(g Group, offsetsRetentionMinutes *int64, p *problems) {
+	opts := r.Options
 	if len(r.Partitions) == 0 && g.Error == nil && (len(opts.Topics) == 0 || len(r.Problems) == 0) {
-		problem(CodeNothingToCheck, nothingToCheck(g, s.Cluster.OffsetsRetentionMinutes, len(opts.Topics) > 0), nil)
+		p.add(CodeNothingToCheck, nothingToCheck(g, offsetsRetentionMinutes, len(opts.Topics) > 0), nil)
 	} else if len(r.Partitions) > 0 && g.Error == nil && len(g.Members) == 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Committed != nil }) {
 		r.Notes = append(r.Notes, CheckReason{Code: CodeGroupMissing, Result: VerdictPass,
-			Message: fmt.Sprintf("group %s has no commits and no members: every partition is judged as a first start", group)})
+			Message: fmt.Sprintf("group %s has no commits and no members: every partition is judged as a first start", g.Group)})
 	}
 	if e := g.OffsetsExpireAfterMs; e != nil && opts.RecoveryWindow > 0 && opts.RecoveryWindow.Milliseconds() >= *e {
 		r.Notes = append(r.Notes, CheckReason{Code: CodeCommitsExpire, Result: VerdictPass, Message: fmt.Sprintf(
 			"the %s recovery window is not shorter than offsets.retention.minutes (%s): after that long without members the broker deletes the group's commits, and the consumer restarts by auto.offset.reset",
 			humanWindow(opts.RecoveryWindow), HumanMs(e))})
 	}
-	r.finish()
-	return r
 }
 
 func nothingToCheck(g Group, offsetsRetentionMinutes *int64, withTopics bool) string {

@@ -202,3 +202,27 @@ func TestPlannerRestoreWithoutBackups(t *testing.T) {
 		t.Error("a restore without a backup was armed")
 	}
 }
+
+// A paste into the : prompt is text: its newline does not run the command.
+func TestPasteIntoPrompt(t *testing.T) {
+	hs := loaded(t, 120, 40)
+	hs.send(keyRunes(":"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("group fanout\n"), Paste: true})
+	if !hs.m.prompt.Focused() || hs.m.prompt.Value() != "group fanout " || len(hs.m.stack) != 1 {
+		t.Fatalf("prompt %q focused=%v, %d screens: the pasted newline ran the command", hs.m.prompt.Value(), hs.m.prompt.Focused(), len(hs.m.stack))
+	}
+	hs.send(keyType(tea.KeyEnter))
+	if hs.m.top().Crumb() != "fanout" {
+		t.Fatalf("enter after the paste: top %q", hs.m.top().Crumb())
+	}
+}
+
+// A lag that is not known (no commit) is never drawn in the ok colour.
+func TestUnknownLagNotOK(t *testing.T) {
+	st := newStyles(false)
+	if st.lag(nil).GetForeground() == st.ok.GetForeground() {
+		t.Error("an unknown lag has the ok colour")
+	}
+	if st.lag(model.Ptr[int64](0)).GetForeground() != st.ok.GetForeground() || st.lag(model.Ptr[int64](3)).GetForeground() != st.lagging.GetForeground() {
+		t.Error("known lags lost their colours")
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
@@ -36,17 +38,26 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
-	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "tui", exitFailure, stderr)
-	if s == nil {
-		return code
-	}
-	defer s.close()
+	// The connection is made by the first snapshot, inside the program: the
+	// first screen says "connecting to …" at once, and a cluster that cannot be
+	// reached is an error screen with the likely causes, not a blank terminal.
+	lc := &lazyClient{c: c}
+	defer lc.close()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	m := views.New(tuiOptions(c, lc, every, noColor, backupDir))
+	// Signals are the TUI's to handle: bubbletea's own handler would end the
+	// program in the middle of a reset's commit.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			p.Send(views.QuitRequestedMsg{})
+		}
+	}()
 	final, err := p.Run()
 	// The result screens went with the alternate screen: print what was
 	// written and how to undo it where it stays.
@@ -60,14 +71,18 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// tuiOptions configures the TUI for a connected session. Demo tells the views
-// that the cluster stops with the process, so an undo command printed for it
-// works only while offsettui runs.
-func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupDir string) views.Options {
+// tuiOptions configures the TUI. Demo tells the views that the cluster stops
+// with the process, so an undo command printed for it works only while
+// offsettui runs.
+func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
+	cluster := c.bootstrap
+	if c.demo {
+		cluster = "demo"
+	}
 	return views.Options{
-		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
+		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir),
+		Resetter: newTUIResetter(c, lc, backupDir),
 	}
 }
 
@@ -79,9 +94,9 @@ var _ views.Resetter = tuiResetter{}
 
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
-func newTUIResetter(c common, cl *kafka.Client, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: cl, ClusterName: cl.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, cl.Bootstrap(), group, backup, backupDir) }}}
+func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+		UndoCommand: func(group, backup string) string { return undoCommand(c, lc.bootstrap(), group, backup, backupDir) }}}
 }
 
 // Plan implements views.Resetter. A restore loads the backup and checks it

@@ -25,11 +25,14 @@ const historyKeep = 32
 type app struct {
 	c    *common
 	opts Options
-	src  Source
-	keys globalKeys
-	cmds []command
-	ctx  context.Context
-	stop context.CancelFunc
+	// quitRequested is set by QuitRequestedMsg: quit as soon as no screen is
+	// busy (a reset being written).
+	quitRequested bool
+	src           Source
+	keys          globalKeys
+	cmds          []command
+	ctx           context.Context
+	stop          context.CancelFunc
 	// tick schedules the next clock tick; tests replace it to drive time by hand.
 	tick func(time.Duration) tea.Cmd
 	// planner builds the reset-planner screen for a group; nil until it exists,
@@ -101,6 +104,9 @@ func (m *app) Init() tea.Cmd {
 // Update implements tea.Model.
 func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmds := []tea.Cmd{m.apply(msg)}
+	if m.quitRequested && m.busy() == "" {
+		return m, m.quit()
+	}
 	m.updateAge()
 	cmds = append(cmds, m.pending...)
 	m.pending = nil
@@ -137,6 +143,11 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		m.resets = append(m.resets, msg.res)
 		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
 		return m.maybeRefresh()
+	case QuitRequestedMsg:
+		m.quitRequested = true
+		if m.busy() != "" {
+			m.setFlash("asked to quit: quitting once the reset's result is in")
+		}
 	case flashRaisedMsg:
 		m.flash = flash{owner: msg.from, text: msg.text, until: m.c.now().Add(flashFor)}
 	case screenMsg:
@@ -178,14 +189,27 @@ func (m *app) drain() tea.Cmd {
 // and the undo command; quitting would also cancel the context the reset
 // runs under). The Resetter's own timeouts bound the wait.
 func (m *app) quit() tea.Cmd {
-	for _, s := range m.stack {
-		if why := s.Busy(); why != "" {
-			m.setFlash(why)
-			return nil
-		}
+	if why := m.busy(); why != "" {
+		m.setFlash(why)
+		return nil
 	}
 	m.stop()
 	return tea.Quit
+}
+
+// QuitRequestedMsg asks the TUI to quit from outside (SIGINT or SIGTERM): at
+// once, or, while a reset is being written, as soon as its result is in, so the
+// outcome is audited and the undo command is not lost.
+type QuitRequestedMsg struct{}
+
+// busy says why a screen on the stack must not be left now, or "".
+func (m *app) busy() string {
+	for _, s := range m.stack {
+		if why := s.Busy(); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 func (m *app) top() screen { return m.stack[len(m.stack)-1] }
@@ -262,7 +286,11 @@ func (m *app) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	body := fitLines(m.top().View(), m.width, m.bodyH)
+	view := m.top().View()
+	if m.snap == nil && len(m.stack) == 1 {
+		view = connectView(m.c.styles, m.opts.Cluster, m.lastErr)
+	}
+	body := fitLines(view, m.width, m.bodyH)
 	return m.headerView() + "\n" + body + "\n" + m.footerView()
 }
 

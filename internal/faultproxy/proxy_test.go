@@ -1,11 +1,9 @@
 package faultproxy
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
-	"os/exec"
 	"reflect"
 	"strconv"
 	"strings"
@@ -414,25 +412,5 @@ func TestLegacySASLRefused(t *testing.T) {
 	}
 	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "SaslHandshake v0") {
 		t.Errorf("Err() = %v; want the legacy handshake named", err)
-	}
-}
-
-// TestNotImportedByTheProgram: the program (cmd/offsettui and what it imports)
-// never links the fault proxy.
-func TestNotImportedByTheProgram(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "list", "-deps", "github.com/offsettui/offsettui/cmd/offsettui").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 {
-		t.Fatalf("go list listed too little: %q", deps)
-	}
-	for _, d := range deps {
-		if strings.HasSuffix(d, "/internal/faultproxy") {
-			t.Fatalf("cmd/offsettui imports %s", d)
-		}
 	}
 }

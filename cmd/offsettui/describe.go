@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
@@ -32,6 +33,14 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
 		return exitBadInput
 	}
+	if err := nonEmpty("--group", groups); err != nil {
+		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
+		return exitBadInput
+	}
+	if err := nonEmpty("--topic", topics); err != nil {
+		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
+		return exitBadInput
+	}
 	ctx := context.Background()
 	s, code := c.connectOrExit(ctx, "describe", exitFailure)
 	if s == nil {
@@ -52,5 +61,20 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui describe: write output: %v\n", err)
 		return exitFailure
 	}
+	if missing := notFoundGroups(snap); len(missing) > 0 {
+		fmt.Fprintf(stderr, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
+		return exitNotFound
+	}
 	return exitOK
+}
+
+// notFoundGroups names the groups of a snapshot that do not exist.
+func notFoundGroups(s model.Snapshot) []string {
+	var out []string
+	for _, g := range s.Groups {
+		if g.Error.IsGroupNotFound() {
+			out = append(out, "group "+g.Group)
+		}
+	}
+	return out
 }

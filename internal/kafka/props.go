@@ -3,7 +3,6 @@ package kafka
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -64,31 +63,6 @@ func ParseProperties(r io.Reader, name string) (map[string]string, error) {
 		props[key] = value
 	}
 	return props, nil
-}
-
-// RedactedProperties returns a copy of props safe for a debug log: the value of every key
-// that may hold a secret (see isSecretKey) is replaced by "[redacted]" unless it is empty.
-func RedactedProperties(props map[string]string) map[string]string {
-	out := maps.Clone(props)
-	for k, v := range out {
-		if isSecretKey(k) && v != "" {
-			out[k] = "[redacted]"
-		}
-	}
-	return out
-}
-
-// isSecretKey reports whether a property's value must never be shown: passwords, JAAS
-// configs (they embed passwords), private keys and anything named like a secret or token.
-// It errs on the side of hiding (ssl.keystore.location is hidden too).
-func isSecretKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, w := range []string{"password", "jaas", "secret", "key", "token", "credential"} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // PropertyError reports a client property that cannot be applied. Key names the property;

@@ -407,14 +407,45 @@ func TestErrorsNeverShowSecrets(t *testing.T) {
 
 func TestRedactedProperties(t *testing.T) {
 	in := map[string]string{"sasl.jaas.config": "x", "ssl.key.password": "x", "ssl.keystore.key": "x", "my.client.secret": "x",
-		"ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
-	want := map[string]string{"sasl.jaas.config": "[redacted]", "ssl.key.password": "[redacted]", "ssl.keystore.key": "[redacted]",
-		"my.client.secret": "[redacted]", "ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
+		"ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c", "ssl.keystore.password": "${env:KS_PASS}"}
+	want := map[string]string{"sasl.jaas.config": "***", "ssl.key.password": "***", "ssl.keystore.key": "***",
+		"my.client.secret": "***", "ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c",
+		"ssl.keystore.password": "${env:KS_PASS}"}
 	if got := RedactedProperties(in); !maps.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if in["sasl.jaas.config"] != "x" {
 		t.Error("RedactedProperties changed its input")
+	}
+	jaasTests := []struct{ in, want string }{
+		{jaas("alice", testSecret), `org.apache.kafka.common.security.plain.PlainLoginModule required password=*** username="alice";`},
+		{scramJAAS("alice", "${env:PW}"), `org.apache.kafka.common.security.scram.ScramLoginModule required password="${env:PW}" username="alice";`},
+		{oauthModule + ` required clientId=c clientSecret="` + testSecret + `" extension_a="b" weird=yes;`, oauthModule + ` required clientId="c" clientSecret=*** extension_a="b"; (and 1 other options, hidden)`},
+		{`x required password="` + testSecret, "***"}, // does not parse: all hidden
+	}
+	for _, tt := range jaasTests {
+		if got := RedactedProperties(map[string]string{"sasl.jaas.config": tt.in})["sasl.jaas.config"]; got != tt.want {
+			t.Errorf("JAAS %q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHasLiteralSecret(t *testing.T) {
+	tests := []struct {
+		props map[string]string
+		want  bool
+	}{
+		{map[string]string{"security.protocol": "SSL", "ssl.truststore.location": "/ca.pem"}, false},
+		{map[string]string{"ssl.keystore.location": "/k.p12", "ssl.keystore.password": "${file:/s.properties:ks}"}, false},
+		{map[string]string{"ssl.keystore.password": testSecret}, true},
+		{map[string]string{"sasl.jaas.config": scramJAAS("alice", "${env:PW}")}, false},
+		{map[string]string{"sasl.jaas.config": scramJAAS("alice", testSecret)}, true},
+		{map[string]string{"sasl.jaas.config": "garbage " + testSecret}, true},
+	}
+	for i, tt := range tests {
+		if got := HasLiteralSecret(tt.props); got != tt.want {
+			t.Errorf("%d %v: got %v", i, tt.props, got)
+		}
 	}
 }
 

@@ -33,6 +33,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 	)
 	c.register(fs)
+	c.stderr = stderr
 	fs.StringArrayVar(&groups, "group", nil, "the consumer group to prove (required, once)")
 	fs.StringArrayVar(&topics, "topic", nil, "check every partition of this topic, with or without a commit (repeatable); default: the group's partitions")
 	fs.StringVar(&window, "recovery-window", "0s", "how long the service may be down and still resume without loss (Go or ISO-8601 duration; 0 = none)")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
@@ -21,6 +22,8 @@ import (
 type common struct {
 	bootstrap     string
 	commandConfig string
+	config        string // --config: the contexts file
+	context       string // --context
 	demo          bool
 	timeout       string
 	riskWindow    string
@@ -30,11 +33,21 @@ type common struct {
 
 	timeoutD    time.Duration
 	riskWindowD time.Duration
+	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+}
+
+func (c *common) errOut() io.Writer {
+	if c.stderr == nil {
+		return os.Stderr
+	}
+	return c.stderr
 }
 
 func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "host:port[,host:port] (env KAFKA_BOOTSTRAP_SERVERS)")
-	fs.StringVar(&c.commandConfig, "command-config", "", "Kafka client.properties file (TLS, SASL)")
+	fs.StringVar(&c.commandConfig, "command-config", "", "Kafka client.properties file (TLS, SASL, config providers)")
+	fs.StringVar(&c.context, "context", "", "the named cluster of the config file to use (env OFFSETTUI_CONTEXT)")
+	fs.StringVar(&c.config, "config", "", "the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
 	fs.BoolVar(&c.demo, "demo", false, "run against the embedded demo cluster")
 	fs.StringVar(&c.timeout, "timeout", "10s", "per-request timeout (Go or ISO-8601 duration)")
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
@@ -64,14 +77,8 @@ func (c *common) validate() error {
 	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
-	if c.bootstrap == "" {
-		c.bootstrap = os.Getenv("KAFKA_BOOTSTRAP_SERVERS")
-	}
-	if c.demo && c.bootstrap != "" && os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != c.bootstrap {
+	if c.demo && c.bootstrap != "" {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
-	}
-	if !c.demo && c.bootstrap == "" {
-		return fmt.Errorf("no cluster: pass --bootstrap-server host:port (or set KAFKA_BOOTSTRAP_SERVERS), or --demo")
 	}
 	return nil
 }
@@ -123,6 +130,7 @@ func parseFlags(fs *pflag.FlagSet, c *common, args []string) (ok bool, code int)
 type session struct {
 	client  *kafka.Client
 	cluster string
+	context *contexts.Context // the context used, or nil
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
@@ -154,20 +162,15 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
 	}
 	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
-	if c.commandConfig != "" {
-		f, err := os.Open(c.commandConfig)
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		props, err := kafka.ParseProperties(f, c.commandConfig)
-		_ = f.Close()
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		cfg.Properties = props
+	conn, err := c.resolveConnection(c.errOut())
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: %v", errBadInput, err)
 	}
+	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
+	c.readOnly, s.context, cfg.Properties = conn.readOnly, conn.context, conn.props
+	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
+		conn.contextName(), conn.bootstrap, conn.readOnly, kafka.RedactedProperties(conn.props))
 	if c.demo {
 		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
 		if err != nil {
@@ -177,12 +180,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		s.demo, s.cluster = d, "demo"
 		cfg.Bootstrap = d.Bootstrap()
 	} else {
-		for _, a := range strings.Split(c.bootstrap, ",") {
-			if a = strings.TrimSpace(a); a != "" {
-				cfg.Bootstrap = append(cfg.Bootstrap, a)
-			}
-		}
-		s.cluster = strings.Join(cfg.Bootstrap, ",")
+		cfg.Bootstrap = conn.bootstrap
 	}
 	cl, err := kafka.New(cfg)
 	if err != nil {
@@ -193,6 +191,9 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s.client = cl
+	if s.cluster == "" {
+		s.cluster = cl.Bootstrap()
+	}
 	return s, nil
 }
 
@@ -200,7 +201,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 func (c *common) connectOrExit(ctx context.Context, name string, failCode int) (*session, int) {
 	s, err := c.connect(ctx)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", name, err)
+		fmt.Fprintf(c.errOut(), "offsettui %s: %v\n", name, err)
 		if errors.Is(err, errBadInput) {
 			return nil, exitBadInput
 		}

@@ -35,7 +35,7 @@ func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int 
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	for _, f := range []string{"bootstrap-server", "command-config", "read-only", "timeout", "risk-window", "output"} {
+	for _, f := range []string{"bootstrap-server", "command-config", "context", "config", "read-only", "timeout", "risk-window", "output"} {
 		if err == nil && fs.Changed(f) {
 			err = fmt.Errorf("--%s does not apply: demo starts its own cluster", f)
 		}

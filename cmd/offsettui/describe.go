@@ -23,6 +23,7 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fs     = pflag.NewFlagSet("describe", pflag.ContinueOnError)
 	)
 	c.register(fs)
+	c.stderr = stderr
 	fs.StringArrayVar(&groups, "group", nil, "only this group (repeatable); fetches only what it needs")
 	fs.StringArrayVar(&topics, "topic", nil, "only rows of this topic (repeatable)")
 	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "bytes to fetch for committed-record timestamps (time lag, expires-in); 0 = none")

@@ -40,6 +40,8 @@ func run(args []string) int {
 		return runCheck(rest)
 	case "demo":
 		return runDemo(rest)
+	case "contexts":
+		return runContexts(rest)
 	case "help":
 		fmt.Fprint(os.Stdout, usage)
 		return exitOK
@@ -57,10 +59,13 @@ Usage:
   offsettui reset [flags]      plan (default) or --execute an offset reset
   offsettui check [flags]      fail-closed start-up proof for one group
   offsettui demo               run the embedded demo cluster and print its address
+  offsettui contexts           list the named clusters of the config file (secrets masked)
 
 Connection flags (every command):
+  --context NAME          a named cluster of the config file (env OFFSETTUI_CONTEXT)
+  --config FILE           the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)
   --bootstrap-server host:port[,host:port]  (env KAFKA_BOOTSTRAP_SERVERS)
-  --command-config FILE   Kafka client.properties (TLS, SASL)
+  --command-config FILE   Kafka client.properties (TLS, SASL, config providers)
   --demo                  use the embedded demo cluster
   --timeout DURATION      per request (default 10s)
   --risk-window DURATION  at-risk look-ahead (default 24h)

@@ -36,6 +36,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
 	)
 	c.register(fs)
+	c.stderr = stderr
 	fs.StringVar(&f.group, "group", "", "the consumer group to reset (required)")
 	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
 	fs.StringArrayVar(&f.topics, "topic", nil, "scope: every partition of T, or T:0,2 (repeatable)")
@@ -66,7 +67,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
 		UndoCommand: func(group, backup string) string {
-			return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir)
+			return undoCommand(c, s, group, backup, f.backupDir)
 		}}
 	p, err := svc.Plan(ctx, f.group, scope, st)
 	if err != nil {
@@ -151,9 +152,17 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (model.Scope, model.
 	return scope, st, err
 }
 
-// undoCommand renders the command that restores a backup on the same cluster.
-func undoCommand(c common, cluster, group, backup, backupDir string) string {
-	parts := []string{"offsettui", "reset", "--bootstrap-server", shellQuote(cluster)}
+// undoCommand renders the command that restores a backup on the same cluster, with the
+// same context (its client properties) and the same --command-config.
+func undoCommand(c common, s *session, group, backup, backupDir string) string {
+	parts := []string{"offsettui", "reset"}
+	if s.context != nil {
+		parts = append(parts, "--context", shellQuote(s.context.Name))
+		if c.config != "" {
+			parts = append(parts, "--config", shellQuote(c.config))
+		}
+	}
+	parts = append(parts, "--bootstrap-server", shellQuote(s.client.Bootstrap()))
 	if c.commandConfig != "" {
 		parts = append(parts, "--command-config", shellQuote(c.commandConfig))
 	}

@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
@@ -61,7 +60,7 @@ func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupD
 	return views.Options{
 		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir),
+		Resetter: newTUIResetter(c, s, backupDir),
 	}
 }
 
@@ -73,9 +72,9 @@ var _ views.Resetter = tuiResetter{}
 
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
-func newTUIResetter(c common, cl *kafka.Client, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: cl, ClusterName: cl.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, cl.Bootstrap(), group, backup, backupDir) }}}
+func newTUIResetter(c common, s *session, backupDir string) tuiResetter {
+	return tuiResetter{svc: &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+		UndoCommand: func(group, backup string) string { return undoCommand(c, s, group, backup, backupDir) }}}
 }
 
 // Plan implements views.Resetter.

@@ -84,7 +84,7 @@ func New(cfg Config) (*Client, error) {
 	conf := saramaConfig(cfg)
 	ignored, err := ApplyProperties(conf, cfg.Properties)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --command-config: %w", ErrBadConfig, err)
+		return nil, fmt.Errorf("%w: client properties: %w", ErrBadConfig, err)
 	}
 	if tp, ok := conf.Net.SASL.TokenProvider.(interface{ setBootstrap([]string) }); ok {
 		tp.setBootstrap(cfg.Bootstrap)

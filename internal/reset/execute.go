@@ -40,7 +40,7 @@ func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 	}
 	if s.ReadOnly {
 		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockReadOnly,
-			Message: "read-only mode (--read-only or OFFSETTUI_READ_ONLY=1) refuses every write"})
+			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY or a read-only context) refuses every write"})
 		res.Notes = append(res.Notes, "nothing written: read-only")
 		return res
 	}

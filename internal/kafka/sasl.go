@@ -38,6 +38,9 @@ func applySASL(cfg *sarama.Config, p *propReader) error {
 	default:
 		return propErr(mechKey, "unknown or unsupported mechanism %s; %s", shown(mechKey, raw), useMechanisms)
 	}
+	if p.get("sasl.login.class") != "" {
+		return propErr("sasl.login.class", "custom login classes cannot run in offsettui; remove it")
+	}
 	jaasText := p.get(jaasKey)
 	if jaasText == "" {
 		return propErr(jaasKey, "is required for SASL (offsettui reads no JAAS file); for PLAIN set it to "+

@@ -273,7 +273,8 @@ make_pki() {
       -passout "pass:$STORE_PASSWORD" -out client-keystore.p12
     openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out oauth.key 2>/dev/null
     local n
-    n="$(openssl rsa -in oauth.key -noout -modulus | cut -d= -f2 | xxd -r -p | b64url)"
+    # The modulus as unsigned big-endian bytes: openssl prints it in hex; printf turns \xHH into bytes.
+    n="$(printf '%b' "$(openssl rsa -in oauth.key -noout -modulus | cut -d= -f2 | sed 's/../\\x&/g')" | b64url)"
     printf '{"keys":[{"kty":"RSA","use":"sig","alg":"RS256","kid":"%s","n":"%s","e":"AQAB"}]}\n' "$OAUTH_KID" "$n" >jwks.json
   ) || die "making the test certificates failed"
   local t

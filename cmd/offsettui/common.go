@@ -34,6 +34,12 @@ type common struct {
 	timeoutD    time.Duration
 	riskWindowD time.Duration
 	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
+	// context's read-only once connected.
+	readOnlyAsked bool
+	// onlyContext connects with the context's own settings, ignoring the connection flags
+	// and KAFKA_BOOTSTRAP_SERVERS (a context chosen in the TUI with :ctx).
+	onlyContext bool
 }
 
 func (c *common) errOut() io.Writer {
@@ -77,6 +83,7 @@ func (c *common) validate() error {
 	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
+	c.readOnlyAsked = c.readOnly
 	if c.demo && c.bootstrap != "" {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
 	}
@@ -136,6 +143,7 @@ type session struct {
 	logFile *os.File
 }
 
+// close releases the session; calling it again does nothing.
 func (s *session) close() {
 	if s.client != nil {
 		_ = s.client.Close()
@@ -146,6 +154,7 @@ func (s *session) close() {
 	if s.logFile != nil {
 		_ = s.logFile.Close()
 	}
+	s.client, s.demo, s.logFile = nil, nil, nil
 }
 
 // errBadInput marks connect errors caused by the user's input (exit 2).

@@ -65,9 +65,14 @@ func (c *common) resolveConnection(warn io.Writer) (connection, error) {
 	if err != nil {
 		return connection{}, err
 	}
-	r, err := contexts.Resolve(contexts.Inputs{File: file, FlagContext: c.context, EnvContext: os.Getenv("OFFSETTUI_CONTEXT"),
+	in := contexts.Inputs{File: file, FlagContext: c.context, EnvContext: os.Getenv("OFFSETTUI_CONTEXT"),
 		FlagBootstrap: c.bootstrap, EnvBootstrap: os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), CommandConfig: c.commandConfig,
-		ReadOnly: c.readOnly, Demo: c.demo})
+		ReadOnly: c.readOnlyAsked || c.readOnly, Demo: c.demo}
+	if c.onlyContext {
+		in.FlagBootstrap, in.EnvBootstrap, in.CommandConfig, in.Demo = "", "", "", false
+		in.ReadOnly = c.readOnlyAsked
+	}
+	r, err := contexts.Resolve(in)
 	if err != nil {
 		return connection{}, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,12 @@ import (
 	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/views"
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 )
 
 const cmdSecret = "Hunter2-s3cret"
@@ -260,5 +266,53 @@ func TestUndoCommandKeepsTheContext(t *testing.T) {
 		" --group g --restore /b/g.csv --execute"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestTUIContextSwitch wires the TUI as runTUI does and switches with `:ctx b`: the second
+// context's cluster is read (the run's --bootstrap-server does not follow the switch), its
+// read-only setting applies, and --read-only given to the run would still hold.
+func TestTUIContextSwitch(t *testing.T) {
+	dir := hermetic(t)
+	a, b := kafkatest.Cluster(t, kfake.SeedTopics(1, "ta")), kafkatest.Cluster(t, kfake.SeedTopics(1, "tb"))
+	kafkatest.NewSeed(t, a.ListenAddrs()).Commit("alpha-svc", map[model.TP]int64{{Topic: "ta", Partition: 0}: 0})
+	kafkatest.NewSeed(t, b.ListenAddrs()).Commit("beta-svc", map[model.TP]int64{{Topic: "tb", Partition: 0}: 0})
+	cfg := writeTestFile(t, filepath.Join(dir, "c.yaml"), "contexts:\n"+
+		"  - name: a\n    bootstrap-servers: "+strings.Join(a.ListenAddrs(), ",")+"\n"+
+		"  - name: b\n    label: BETA\n    color: red\n    read-only: true\n    bootstrap-servers: "+strings.Join(b.ListenAddrs(), ",")+"\n", 0o600)
+	c := common{config: cfg, context: "a", bootstrap: strings.Join(a.ListenAddrs(), ","), timeoutD: 5 * time.Second, riskWindowD: time.Hour, stderr: io.Discard}
+	s, err := c.connect(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	sw := &tuiSwitcher{c: c, backupDir: t.TempDir()}
+	if sw.file, err = c.loadConfig(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	defer sw.closeAll()
+	opts := tuiOptions(c, s, 0, true, sw.backupDir)
+	opts.Contexts = sw
+	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 30))
+	waitFor := func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(out []byte) bool {
+			plain := ansi.Strip(string(out))
+			for _, w := range what {
+				if !strings.Contains(plain, w) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("offsettui · a · ", "alpha-svc")
+	tm.Type(":ctx b")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor("BETA · READ-ONLY · "+b.ListenAddrs()[0], "beta-svc", "switched to context b")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if len(sw.sessions) != 1 || !sw.sessions[0].context.ReadOnly {
+		t.Fatalf("sessions %d", len(sw.sessions))
 	}
 }

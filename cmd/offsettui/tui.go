@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -41,10 +42,15 @@ func runTUI(args []string) int {
 		return code
 	}
 	defer s.close()
+	sw := &tuiSwitcher{c: c, backupDir: backupDir}
+	sw.file, _ = c.loadConfig(io.Discard) // it loaded once already: errors were reported then
+	defer sw.closeAll()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
+	opts := tuiOptions(c, s, every, noColor, backupDir)
+	opts.Contexts = sw
+	m := views.New(opts)
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
@@ -60,7 +66,7 @@ func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupD
 	return views.Options{
 		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s, backupDir),
+		Resetter: newTUIResetter(c, s, backupDir), Context: contextInfo(s.context, s.cluster),
 	}
 }
 

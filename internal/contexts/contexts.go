@@ -211,9 +211,21 @@ func expandPath(p, dir string, getenv func(string) string) string {
 	return p
 }
 
-// Colors are the colour names a context may use; #rrggbb and ANSI numbers 0-255 work too.
+// Colors are the colour names a context may use, in ANSI order (red is 1); #rrggbb and
+// ANSI numbers 0-255 work too.
 var Colors = []string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 	"gray", "bright-red", "bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan", "bright-white"}
+
+// TerminalColor returns a context's colour as a terminal understands it: an ANSI number
+// (a name becomes its number) or #rrggbb; "" when none is set.
+func (c Context) TerminalColor() string {
+	for i, name := range Colors {
+		if strings.EqualFold(c.Color, name) {
+			return strconv.Itoa(i)
+		}
+	}
+	return c.Color
+}
 
 var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 

@@ -56,6 +56,8 @@ type app struct {
 	flashUntil time.Time
 	prompt     textinput.Model
 	help       help.Model
+	// closeConn releases this root's connection when a `:ctx` switch replaces it.
+	closeConn func()
 }
 
 func newApp(c *common, opts Options) *app {
@@ -90,6 +92,13 @@ func (m *app) Init() tea.Cmd {
 func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
+	case contextSwitchedMsg:
+		return m.contextSwitched(msg)
+	case contextChosenMsg:
+		if _, ok := m.top().(*contextsScreen); ok {
+			m.pop()
+		}
+		cmds = append(cmds, m.switchContext(msg.name))
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
@@ -188,7 +197,10 @@ func (m *app) runCommand(cmd string) tea.Cmd {
 		m.push(newHelpScreen(m.c, m.top(), m.keys))
 		return nil
 	}
-	m.setFlash("unknown command :" + cmd + " (try :groups, :help, :q)")
+	if name, ok := strings.CutPrefix(cmd, "ctx"); ok && (name == "" || name[0] == ' ') {
+		return m.contextCommand(strings.TrimSpace(name))
+	}
+	m.setFlash("unknown command :" + cmd + " (try :groups, :ctx, :help, :q)")
 	return nil
 }
 
@@ -331,6 +343,9 @@ func (m *app) headerView() string {
 		brokers = fmtInt(int64(m.snap.Cluster.Brokers)) + " brokers"
 	}
 	parts := []string{st.app.Render("offsettui")}
+	if ci := m.opts.Context; ci.Name != "" {
+		parts = append(parts, contextBadge(st, ci).Render(truncate(ci.Label, max(8, m.width/4))))
+	}
 	if m.c.readOnly {
 		parts = append(parts, st.readOnly.Render("READ-ONLY"))
 	}

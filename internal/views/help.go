@@ -30,7 +30,7 @@ type helpScreen struct {
 func newHelpScreen(c *common, below screen, g globalKeys) *helpScreen {
 	return &helpScreen{
 		c: c, keys: newHelpKeys(), list: newListKeys(), crumb: below.Crumb(), groups: below.FullHelp(),
-		global: []key.Binding{g.Back, g.Help, described(g.Command, "command: :groups, :q"), described(g.Refresh, "refresh now"), g.Quit,
+		global: []key.Binding{g.Back, g.Help, described(g.Command, "command: :groups, :ctx [NAME], :q"), described(g.Refresh, "refresh now"), g.Quit,
 			described(g.ForceQuit, "quit (not while a reset is written)")},
 	}
 }

@@ -143,6 +143,14 @@ type session struct {
 	logFile *os.File
 }
 
+// contextName names the session's context ("" without one).
+func (s *session) contextName() string {
+	if s.context == nil {
+		return ""
+	}
+	return s.context.Name
+}
+
 // close releases the session; calling it again does nothing.
 func (s *session) close() {
 	if s.client != nil {
@@ -162,6 +170,20 @@ var errBadInput = errors.New("bad input")
 
 // connect starts the demo if asked, reads --command-config and connects.
 func (c *common) connect(ctx context.Context) (*session, error) {
+	s, err := c.openSession()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := c.resolveConnection(c.errOut())
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: %v", errBadInput, err)
+	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+// openSession starts a session with its debug log (--debug), before any connection.
+func (c *common) openSession() (*session, error) {
 	s := &session{logger: log.New(io.Discard, "", 0)}
 	if c.debug != "" {
 		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -170,12 +192,20 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		}
 		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
 	}
-	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
-	conn, err := c.resolveConnection(c.errOut())
+	return s, nil
+}
+
+// connectWith connects with a connection resolved earlier (resolveConnection).
+func (c *common) connectWith(ctx context.Context, conn connection) (*session, error) {
+	s, err := c.openSession()
 	if err != nil {
-		s.close()
-		return nil, fmt.Errorf("%w: %v", errBadInput, err)
+		return nil, err
 	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+func (c *common) connectWithSession(ctx context.Context, s *session, conn connection) (*session, error) {
+	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
 	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
 	c.readOnly, s.context, cfg.Properties = conn.readOnly, conn.context, conn.props
 	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",

@@ -261,7 +261,7 @@ func TestUndoCommandKeepsTheContext(t *testing.T) {
 	}
 	defer cl.close()
 	cl.context = &contexts.Context{Name: "prod eu"}
-	got := undoCommand(common{config: "/etc/o.yaml"}, cl, "g", "/b/g.csv", "")
+	got := undoCommand(common{config: "/etc/o.yaml"}, cl.contextName(), cl.client.Bootstrap(), "g", "/b/g.csv", "")
 	want := "offsettui reset --context 'prod eu' --config /etc/o.yaml --bootstrap-server " + strings.Join(k.ListenAddrs(), ",") +
 		" --group g --restore /b/g.csv --execute"
 	if got != want {
@@ -281,17 +281,19 @@ func TestTUIContextSwitch(t *testing.T) {
 		"  - name: a\n    bootstrap-servers: "+strings.Join(a.ListenAddrs(), ",")+"\n"+
 		"  - name: b\n    label: BETA\n    color: red\n    read-only: true\n    bootstrap-servers: "+strings.Join(b.ListenAddrs(), ",")+"\n", 0o600)
 	c := common{config: cfg, context: "a", bootstrap: strings.Join(a.ListenAddrs(), ","), timeoutD: 5 * time.Second, riskWindowD: time.Hour, stderr: io.Discard}
-	s, err := c.connect(t.Context())
+	conn, err := c.resolveConnection(io.Discard) // as runTUI does
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
+	c.readOnly = conn.readOnly
+	lc := &lazyClient{c: c, conn: &conn}
+	defer lc.close()
 	sw := &tuiSwitcher{c: c, backupDir: t.TempDir()}
 	if sw.file, err = c.loadConfig(io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	defer sw.closeAll()
-	opts := tuiOptions(c, s, 0, true, sw.backupDir)
+	opts := tuiOptions(c, lc, 0, true, sw.backupDir)
 	opts.Contexts = sw
 	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 30))
 	waitFor := func(what ...string) {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,22 +39,40 @@ func runTUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
-	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "tui", exitFailure)
-	if s == nil {
-		return code
+	// The context and the client properties are read before the program starts: their
+	// errors and notes belong on the terminal, and a read-only context must be read-only
+	// from the first screen. Only the network connection waits for the program.
+	conn, err := c.resolveConnection(os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
 	}
-	defer s.close()
+	c.readOnly = conn.readOnly
+	// The connection is made by the first snapshot, inside the program: the
+	// first screen says "connecting to …" at once, and a cluster that cannot be
+	// reached is an error screen with the likely causes, not a blank terminal.
+	lc := &lazyClient{c: c, conn: &conn}
+	defer lc.close()
 	sw := &tuiSwitcher{c: c, backupDir: backupDir}
-	sw.file, _ = c.loadConfig(io.Discard) // it loaded once already: errors were reported then
+	sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
 	defer sw.closeAll()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	opts := tuiOptions(c, s, every, noColor, backupDir)
+	opts := tuiOptions(c, lc, every, noColor, backupDir)
 	opts.Contexts = sw
 	m := views.New(opts)
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	// Signals are the TUI's to handle: bubbletea's own handler would end the
+	// program in the middle of a reset's commit.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			p.Send(views.QuitRequestedMsg{})
+		}
+	}()
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitFailure
@@ -59,14 +80,26 @@ func runTUI(args []string) int {
 	return exitOK
 }
 
-// tuiOptions configures the TUI for a connected session. Demo tells the views
-// that the cluster stops with the process, so an undo command printed for it
-// works only while offsettui runs.
-func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupDir string) views.Options {
+// tuiOptions configures the TUI. Demo tells the views that the cluster stops
+// with the process, so an undo command printed for it works only while
+// offsettui runs.
+func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
+	cluster := c.bootstrap
+	var info views.ContextInfo
+	if lc.conn != nil {
+		cluster = strings.Join(lc.conn.bootstrap, ",")
+		info = contextInfo(lc.conn.context, cluster)
+		if cluster == "" && len(lc.conn.props) > 0 {
+			cluster = lc.conn.props["bootstrap.servers"]
+		}
+	}
+	if c.demo {
+		cluster = "demo"
+	}
 	return views.Options{
-		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
+		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s, backupDir), Context: contextInfo(s.context, s.cluster),
+		Resetter: newTUIResetter(c, lc, backupDir), Context: info,
 	}
 }
 
@@ -78,9 +111,11 @@ var _ views.Resetter = tuiResetter{}
 
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
-func newTUIResetter(c common, s *session, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, s, group, backup, backupDir) }}}
+func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
+		}}}
 }
 
 // Plan implements views.Resetter.

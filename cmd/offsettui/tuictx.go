@@ -49,8 +49,9 @@ func (w *tuiSwitcher) Connect(ctx context.Context, name string) (views.Connectio
 	w.mu.Lock()
 	w.sessions = append(w.sessions, s)
 	w.mu.Unlock()
-	return views.Connection{Source: s.client, Resetter: newTUIResetter(c, s, w.backupDir), Cluster: s.cluster,
-		ReadOnly: c.readOnly, Context: contextInfo(s.context, s.cluster), Close: s.close}, nil
+	lc := &lazyClient{c: c, sess: s} // already connected
+	return views.Connection{Source: lc, Resetter: newTUIResetter(c, lc, w.backupDir), Cluster: s.cluster,
+		ReadOnly: c.readOnly, Context: contextInfo(s.context, s.cluster), Close: lc.close}, nil
 }
 
 func (w *tuiSwitcher) closeAll() {

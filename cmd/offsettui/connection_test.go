@@ -318,3 +318,22 @@ func TestTUIContextSwitch(t *testing.T) {
 		t.Fatalf("sessions %d", len(sw.sessions))
 	}
 }
+
+// TestTUIReadOnlyContextFromTheStart: the TUI is built as runTUI builds it; a read-only
+// context makes the header and the reset service read-only before any connection is made.
+func TestTUIReadOnlyContextFromTheStart(t *testing.T) {
+	dir := hermetic(t)
+	cfg := writeTestFile(t, filepath.Join(dir, "c.yaml"), "contexts:\n  - name: prod\n    read-only: true\n    bootstrap-servers: 127.0.0.1:1\n", 0o600)
+	c := common{config: cfg, context: "prod", timeoutD: time.Second, stderr: io.Discard}
+	conn, err := c.resolveConnection(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.readOnly = conn.readOnly
+	lc := &lazyClient{c: c, conn: &conn}
+	opts := tuiOptions(c, lc, 0, true, t.TempDir())
+	if !opts.ReadOnly || !opts.Resetter.(tuiResetter).svc.ReadOnly || opts.Context.Name != "prod" || opts.Cluster != "127.0.0.1:1" {
+		t.Fatalf("read-only %v, service read-only %v, context %q, cluster %q", opts.ReadOnly,
+			opts.Resetter.(tuiResetter).svc.ReadOnly, opts.Context.Name, opts.Cluster)
+	}
+}

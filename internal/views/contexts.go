@@ -115,6 +115,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 	next.width, next.height = m.width, m.height
 	next.resize()
 	next.closeConn = msg.conn.Close
+	next.quitRequested = m.quitRequested
 	m.stop()
 	if m.closeConn != nil {
 		m.closeConn()

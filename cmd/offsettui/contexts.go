@@ -14,8 +14,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runContexts(args []string) int { return contextsMain(args, os.Stdout, os.Stderr) }
-
 // contextListing is one context as `offsettui contexts -o json` prints it (secrets masked).
 type contextListing struct {
 	Name             string            `json:"name"`
@@ -34,9 +32,9 @@ type contextListing struct {
 func contextsMain(args []string, stdout, stderr io.Writer) int {
 	var c common
 	fs := pflag.NewFlagSet("contexts", pflag.ContinueOnError)
-	fs.StringVar(&c.config, "config", "", "the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
-	fs.StringVarP(&c.output, "output", "o", "table", "output format: table or json")
-	if ok, code := parseOwnFlags(fs, args, stderr); !ok {
+	fs.StringVar(&c.config, "config", "", "`FILE` the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` table or json")
+	if done, code := parseOnly(fs, args, stdout, stderr); done {
 		return code
 	}
 	if c.output != "table" && c.output != "json" {
@@ -134,23 +132,4 @@ func orNull(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// parseOwnFlags parses a command's flags that are not the common ones.
-func parseOwnFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (ok bool, code int) {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "offsettui %s: %v\n", fs.Name(), err)
-		if err == pflag.ErrHelp {
-			fs.SetOutput(os.Stdout)
-			fs.PrintDefaults()
-			return false, exitOK
-		}
-		return false, exitBadInput
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "offsettui %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return false, exitBadInput
-	}
-	return true, exitOK
 }

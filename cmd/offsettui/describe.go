@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/spf13/pflag"
 )
-
-func runDescribe(args []string) int { return describeMain(args, os.Stdout, os.Stderr) }
 
 func describeMain(args []string, stdout, stderr io.Writer) int {
 	var (
@@ -23,11 +20,10 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fs     = pflag.NewFlagSet("describe", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	c.stderr = stderr
-	fs.StringArrayVar(&groups, "group", nil, "only this group (repeatable); fetches only what it needs")
-	fs.StringArrayVar(&topics, "topic", nil, "only rows of this topic (repeatable)")
-	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "bytes to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringArrayVar(&groups, "group", nil, "`GROUP` only this group (repeatable); reads only what it needs")
+	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` only rows of this topic (repeatable)")
+	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if budget < 0 {
@@ -43,7 +39,7 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "describe", exitFailure)
+	s, code := c.connectOrExit(ctx, "describe", exitFailure, stderr)
 	if s == nil {
 		return code
 	}

@@ -16,8 +16,8 @@ import (
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
 func Describe(w io.Writer, s model.Snapshot) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cluster %s · %d brokers · taken %s · %d groups\n",
-		s.Cluster.Bootstrap, s.Cluster.Brokers, s.Cluster.TakenAt.UTC().Format(model.StampLayout), len(s.Groups))
+	fmt.Fprintf(tw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
 	}
@@ -54,7 +54,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		}
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(tw, "\n%d errors (items above marked UNKNOWN could not be read):\n", len(s.Errors))
+		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
@@ -64,35 +64,17 @@ func Describe(w io.Writer, s model.Snapshot) error {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	members := "members"
-	if len(g.Members) == 1 {
-		members = "member"
-	}
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d %s", g.Group, g.Type, g.State, len(g.Members), members)
+	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %s", g.Group, g.Type, g.State, model.Plural(len(g.Members), "member"))
 	if l := model.TotalLagText(&g); l != "0" {
 		b.WriteString(" · lag " + l)
 	}
-	if c := CountsText(g.Counts); c != "" {
+	if c := g.Counts.Text(); c != "" {
 		b.WriteString(" · " + c)
 	}
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
-}
-
-// CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".
-func CountsText(c model.Counts) string {
-	var parts []string
-	for _, st := range model.AllStatuses {
-		if st == model.StatusOK {
-			continue
-		}
-		if n := c[st]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", st.Badge(), n))
-		}
-	}
-	return strings.Join(parts, "  ")
 }
 
 // NoPartitionsText says why a group shows no partition rows, without claiming

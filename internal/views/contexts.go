@@ -53,8 +53,24 @@ func connectContextCmd(ctx context.Context, sw ContextSwitcher, name string) tea
 	}
 }
 
-// contextChosenMsg asks the root to switch to a context chosen in the list.
+// contextChosenMsg asks the root to switch to a context chosen in the list (posted).
 type contextChosenMsg struct{ name string }
+
+// contextCommandDef is `:ctx` (the list) and `:ctx NAME` (switch), offered when the TUI
+// was given contexts.
+func contextCommandDef() command {
+	return command{names: []string{"ctx", "context"}, arg: "[NAME]", help: "list the contexts, or switch to NAME",
+		enabled: func(m *app) bool { return m.opts.Contexts != nil }, run: (*app).contextCommand}
+}
+
+// contextHeaderItem is the header's context badge: the label in the context's colour.
+func contextHeaderItem(m *app) string {
+	ci := m.opts.Context
+	if ci.Name == "" {
+		return ""
+	}
+	return contextBadge(m.c.styles, ci).Render(truncate(ci.Label, max(8, m.width/4)))
+}
 
 // contextCommand runs `:ctx` (the list) and `:ctx NAME` (switch).
 func (m *app) contextCommand(arg string) tea.Cmd {
@@ -73,8 +89,8 @@ func (m *app) contextCommand(arg string) tea.Cmd {
 // switchContext starts connecting to the context name; the current one stays on screen
 // until the new one answers. Never while a reset is being written.
 func (m *app) switchContext(name string) tea.Cmd {
-	if m.writing() {
-		m.setFlash(writingFlash)
+	if why := m.busy(); why != "" {
+		m.setFlash(why)
 		return nil
 	}
 	known := false
@@ -96,11 +112,11 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 		m.setFlash("context " + msg.name + ": " + msg.err.Error())
 		return m, nil
 	}
-	if m.writing() { // a reset started meanwhile: keep this cluster, drop the new connection
+	if why := m.busy(); why != "" { // a reset started meanwhile: keep this cluster, drop the new one
 		if msg.conn.Close != nil {
 			msg.conn.Close()
 		}
-		m.setFlash(writingFlash)
+		m.setFlash(why)
 		return m, nil
 	}
 	opts := m.opts
@@ -108,7 +124,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 		msg.conn.Cluster, msg.conn.ReadOnly, msg.conn.Context
 	opts.Demo = false
 	c := *m.c
-	c.readOnly, c.demo = opts.ReadOnly, false
+	c.readOnly, c.demo, c.post = opts.ReadOnly, false, nil
 	next := newApp(&c, opts)
 	next.tick = m.tick
 	next.ref.gen = m.ref.gen + 1 // replies still on their way from the old cluster are stale
@@ -116,6 +132,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 	next.resize()
 	next.closeConn = msg.conn.Close
 	next.quitRequested = m.quitRequested
+	next.resets = m.resets // their undo commands are printed after exit
 	m.stop()
 	if m.closeConn != nil {
 		m.closeConn()
@@ -127,6 +144,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 // contextsScreen lists the contexts; enter switches to the one under the cursor.
 type contextsScreen struct {
 	c        *common
+	id       int
 	list     []ContextInfo
 	current  string
 	cursor   int
@@ -138,7 +156,7 @@ type contextsScreen struct {
 }
 
 func newContextsScreen(c *common, list []ContextInfo, current string) *contextsScreen {
-	s := &contextsScreen{c: c, list: list, current: current, keys: newListKeys(),
+	s := &contextsScreen{c: c, id: c.nextID(), list: list, current: current, keys: newListKeys(),
 		choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "switch"))}
 	for i, ctx := range list {
 		if ctx.Name == current {
@@ -158,8 +176,8 @@ func (s *contextsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, nil
 	}
 	if key.Matches(k, s.choose) && len(s.list) > 0 {
-		name := s.list[s.cursor].Name
-		return s, func() tea.Msg { return contextChosenMsg{name: name} }
+		s.c.post(contextChosenMsg{name: s.list[s.cursor].Name})
+		return s, nil
 	}
 	if next, ok := s.keys.moveCursor(k, s.cursor, len(s.list), s.height-1); ok {
 		s.cursor = next
@@ -216,3 +234,20 @@ func (s *contextsScreen) Crumb() string { return "contexts" }
 
 // Capturing implements screen.
 func (s *contextsScreen) Capturing() bool { return false }
+
+// ID implements screen.
+func (s *contextsScreen) ID() int { return s.id }
+
+// Notes implements screen.
+func (s *contextsScreen) Notes() []string {
+	return []string{"* marks the context in use; a context chosen here is reached with its own settings"}
+}
+
+// Back implements screen: esc leaves the list.
+func (s *contextsScreen) Back() bool { return false }
+
+// Busy implements screen.
+func (s *contextsScreen) Busy() string { return "" }
+
+// Group implements screen.
+func (s *contextsScreen) Group() string { return "" }

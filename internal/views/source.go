@@ -42,6 +42,10 @@ type Options struct {
 	// Resetter plans and executes offset resets; nil leaves R (the reset
 	// planner) disabled. With ReadOnly set, plans are shown but never armed.
 	Resetter Resetter
+	// Context is the context in use, shown in the header; empty Name for none.
+	Context ContextInfo
+	// Contexts lists the contexts and connects to one (`:ctx`); nil disables it.
+	Contexts ContextSwitcher
 }
 
 // Resetter plans and executes guarded offset resets. internal/reset implements

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,8 +12,6 @@ import (
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/spf13/pflag"
 )
-
-func runCheck(args []string) int { return checkMain(args, os.Stdout, os.Stderr) }
 
 // checkMain is `offsettui check`: the fail-closed start-up proof for one
 // group. Exit 0 when every partition passes, 1 when one fails, 2 when the proof
@@ -33,11 +30,11 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 	)
 	c.register(fs)
-	fs.StringArrayVar(&groups, "group", nil, "the consumer group to prove (required, once)")
-	fs.StringArrayVar(&topics, "topic", nil, "check every partition of this topic, with or without a commit (repeatable); default: the group's partitions")
-	fs.StringVar(&window, "recovery-window", "0s", "how long the service may be down and still resume without loss (Go or ISO-8601 duration; 0 = none)")
-	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "the consumer's auto.offset.reset: earliest, latest (the Kafka client default) or none")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringArrayVar(&groups, "group", nil, "`GROUP` the consumer group to prove (required, once)")
+	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` check every partition of it, with or without a commit (repeatable); default: the group's partitions")
+	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
+	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumer's auto.offset.reset (latest is the Kafka client default)")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if len(groups) != 1 || strings.TrimSpace(groups[0]) == "" {
@@ -62,6 +59,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	group := groups[0]
 
 	ctx := context.Background()
+	c.stderr = stderr
 	s, err := c.connect(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui check: %v\n", err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
@@ -21,6 +22,8 @@ import (
 type common struct {
 	bootstrap     string
 	commandConfig string
+	config        string // --config: the contexts file
+	context       string // --context
 	demo          bool
 	timeout       string
 	riskWindow    string
@@ -30,17 +33,33 @@ type common struct {
 
 	timeoutD    time.Duration
 	riskWindowD time.Duration
+	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
+	// context's read-only once connected.
+	readOnlyAsked bool
+	// onlyContext connects with the context's own settings, ignoring the connection flags
+	// and KAFKA_BOOTSTRAP_SERVERS (a context chosen in the TUI with :ctx).
+	onlyContext bool
+}
+
+func (c *common) errOut() io.Writer {
+	if c.stderr == nil {
+		return os.Stderr
+	}
+	return c.stderr
 }
 
 func (c *common) register(fs *pflag.FlagSet) {
-	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "host:port[,host:port] (env KAFKA_BOOTSTRAP_SERVERS)")
-	fs.StringVar(&c.commandConfig, "command-config", "", "Kafka client.properties file (TLS, SASL)")
-	fs.BoolVar(&c.demo, "demo", false, "run against the embedded demo cluster")
-	fs.StringVar(&c.timeout, "timeout", "10s", "per-request timeout (Go or ISO-8601 duration)")
-	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
-	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY=1)")
-	fs.StringVar(&c.debug, "debug", "", "write debug logs to this file")
-	fs.StringVarP(&c.output, "output", "o", "table", "output format: table or json")
+	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "`host:port[,host:port]` the cluster (env KAFKA_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&c.commandConfig, "command-config", "", "`FILE` a Kafka client.properties (TLS, SASL, config providers; docs/connect.md)")
+	fs.StringVar(&c.context, "context", "", "`NAME` a named cluster of the config file (env OFFSETTUI_CONTEXT)")
+	fs.StringVar(&c.config, "config", "", "`FILE` the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
+	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo cluster instead of a real one")
+	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` a request without an answer within it fails (10s, PT10S)")
+	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
+	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` table or json")
 }
 
 // validate checks the common flags; the error names the flag.
@@ -61,53 +80,97 @@ func (c *common) validate() error {
 	if c.output != "table" && c.output != "json" {
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
-	if v := os.Getenv("OFFSETTUI_READ_ONLY"); v == "1" || strings.EqualFold(v, "true") {
+	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
-	if c.bootstrap == "" {
-		c.bootstrap = os.Getenv("KAFKA_BOOTSTRAP_SERVERS")
-	}
-	if c.demo && c.bootstrap != "" && os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != c.bootstrap {
+	c.readOnlyAsked = c.readOnly
+	if c.demo && c.bootstrap != "" {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
-	}
-	if !c.demo && c.bootstrap == "" {
-		return fmt.Errorf("no cluster: pass --bootstrap-server host:port (or set KAFKA_BOOTSTRAP_SERVERS), or --demo")
 	}
 	return nil
 }
 
-// parseFlags parses args into fs; it prints the error and returns false on bad input.
-func parseFlags(fs *pflag.FlagSet, c *common, args []string) (ok bool, code int) {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fs.SetOutput(os.Stdout)
-			fs.PrintDefaults()
-			return false, exitOK
-		}
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
-		return false, exitBadInput
+// readOnlyEnv reads OFFSETTUI_READ_ONLY failing closed: every value except empty,
+// 0, false, no and off (any case) means read-only, so a typo cannot allow writes.
+func readOnlyEnv(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "0", "false", "no", "off":
+		return false
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "offsettui %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return false, exitBadInput
+	return true
+}
+
+// nonEmpty refuses empty or blank values of a repeatable flag.
+func nonEmpty(flag string, values []string) error {
+	for _, v := range values {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("%s: empty value", flag)
+		}
+	}
+	return nil
+}
+
+// parseFlags parses args into fs. On -h/--help it prints the command's help
+// to stdout (exit 0); on bad input it prints the error and a pointer to the
+// help to stderr (exit 2). ok is true when the command should run.
+func parseFlags(fs *pflag.FlagSet, c *common, args []string, stdout, stderr io.Writer) (ok bool, code int) {
+	if help, code := parseOnly(fs, args, stdout, stderr); help {
+		return false, code
 	}
 	if err := c.validate(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmdName(fs), err)
 		return false, exitBadInput
 	}
 	return true, exitOK
+}
+
+// parseOnly parses args into fs without validating them; done is true when
+// the command must stop (help printed, or bad input), with its exit code.
+func parseOnly(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printCommandHelp(stdout, fs)
+			return true, exitOK
+		}
+		fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", cmdName(fs), err, cmdName(fs))
+		return true, exitBadInput
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s --help lists the flags)\n", cmdName(fs), fs.Arg(0), cmdName(fs))
+		return true, exitBadInput
+	}
+	return false, exitOK
+}
+
+// cmdName is how messages name the command: "offsettui" for the TUI,
+// "offsettui reset" for the others.
+func cmdName(fs *pflag.FlagSet) string {
+	if fs.Name() == "offsettui" {
+		return "offsettui"
+	}
+	return "offsettui " + fs.Name()
 }
 
 // session is a connected client plus what must be released after.
 type session struct {
 	client  *kafka.Client
 	cluster string
+	context *contexts.Context // the context used, or nil
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
 }
 
+// contextName names the session's context ("" without one).
+func (s *session) contextName() string {
+	if s.context == nil {
+		return ""
+	}
+	return s.context.Name
+}
+
+// close releases the session; calling it again does nothing.
 func (s *session) close() {
 	if s.client != nil {
 		_ = s.client.Close()
@@ -118,6 +181,7 @@ func (s *session) close() {
 	if s.logFile != nil {
 		_ = s.logFile.Close()
 	}
+	s.client, s.demo, s.logFile = nil, nil, nil
 }
 
 // errBadInput marks connect errors caused by the user's input (exit 2).
@@ -125,6 +189,20 @@ var errBadInput = errors.New("bad input")
 
 // connect starts the demo if asked, reads --command-config and connects.
 func (c *common) connect(ctx context.Context) (*session, error) {
+	s, err := c.openSession()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := c.resolveConnection(c.errOut())
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: %v", errBadInput, err)
+	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+// openSession starts a session with its debug log (--debug), before any connection.
+func (c *common) openSession() (*session, error) {
 	s := &session{logger: log.New(io.Discard, "", 0)}
 	if c.debug != "" {
 		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -133,21 +211,24 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		}
 		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
 	}
-	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
-	if c.commandConfig != "" {
-		f, err := os.Open(c.commandConfig)
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		props, err := kafka.ParseProperties(f, c.commandConfig)
-		_ = f.Close()
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		cfg.Properties = props
+	return s, nil
+}
+
+// connectWith connects with a connection resolved earlier (resolveConnection).
+func (c *common) connectWith(ctx context.Context, conn connection) (*session, error) {
+	s, err := c.openSession()
+	if err != nil {
+		return nil, err
 	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+func (c *common) connectWithSession(ctx context.Context, s *session, conn connection) (*session, error) {
+	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
+	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
+	c.readOnly, s.context, cfg.Properties = conn.readOnly, conn.context, conn.props
+	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
+		conn.contextName(), conn.bootstrap, conn.readOnly, kafka.RedactedProperties(conn.props))
 	if c.demo {
 		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
 		if err != nil {
@@ -157,12 +238,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		s.demo, s.cluster = d, "demo"
 		cfg.Bootstrap = d.Bootstrap()
 	} else {
-		for _, a := range strings.Split(c.bootstrap, ",") {
-			if a = strings.TrimSpace(a); a != "" {
-				cfg.Bootstrap = append(cfg.Bootstrap, a)
-			}
-		}
-		s.cluster = strings.Join(cfg.Bootstrap, ",")
+		cfg.Bootstrap = conn.bootstrap
 	}
 	cl, err := kafka.New(cfg)
 	if err != nil {
@@ -173,14 +249,18 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s.client = cl
+	if s.cluster == "" {
+		s.cluster = cl.Bootstrap()
+	}
 	return s, nil
 }
 
 // connectOrExit connects and maps failures to exit codes (bad input 2, else failCode).
-func (c *common) connectOrExit(ctx context.Context, name string, failCode int) (*session, int) {
+func (c *common) connectOrExit(ctx context.Context, name string, failCode int, stderr io.Writer) (*session, int) {
+	c.stderr = stderr // notes and warnings about the connection go with the errors
 	s, err := c.connect(ctx)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "offsettui %s: %v\n", name, err)
 		if errors.Is(err, errBadInput) {
 			return nil, exitBadInput
 		}

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/spf13/pflag"
 )
-
-func runDescribe(args []string) int { return describeMain(args, os.Stdout, os.Stderr) }
 
 func describeMain(args []string, stdout, stderr io.Writer) int {
 	var (
@@ -22,18 +20,26 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fs     = pflag.NewFlagSet("describe", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	fs.StringArrayVar(&groups, "group", nil, "only this group (repeatable); fetches only what it needs")
-	fs.StringArrayVar(&topics, "topic", nil, "only rows of this topic (repeatable)")
-	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "bytes to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringArrayVar(&groups, "group", nil, "`GROUP` only this group (repeatable); reads only what it needs")
+	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` only rows of this topic (repeatable)")
+	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if budget < 0 {
 		fmt.Fprintf(stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
 		return exitBadInput
 	}
+	if err := nonEmpty("--group", groups); err != nil {
+		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
+		return exitBadInput
+	}
+	if err := nonEmpty("--topic", topics); err != nil {
+		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
+		return exitBadInput
+	}
 	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "describe", exitFailure)
+	s, code := c.connectOrExit(ctx, "describe", exitFailure, stderr)
 	if s == nil {
 		return code
 	}
@@ -52,5 +58,20 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui describe: write output: %v\n", err)
 		return exitFailure
 	}
+	if missing := notFoundGroups(snap); len(missing) > 0 {
+		fmt.Fprintf(stderr, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
+		return exitNotFound
+	}
 	return exitOK
+}
+
+// notFoundGroups names the groups of a snapshot that do not exist.
+func notFoundGroups(s model.Snapshot) []string {
+	var out []string
+	for _, g := range s.Groups {
+		if g.Error.IsGroupNotFound() {
+			out = append(out, "group "+g.Group)
+		}
+	}
+	return out
 }

@@ -3,20 +3,23 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/spf13/pflag"
 )
 
-func runTUI(args []string) int {
+func runTUI(args []string, stdout, stderr io.Writer) int {
 	var (
 		c         common
 		refresh   string
@@ -25,43 +28,84 @@ func runTUI(args []string) int {
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	fs.StringVar(&refresh, "refresh", "5s", "auto-refresh interval; 0 = only when r is pressed")
+	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
-	fs.StringVar(&backupDir, "backup-dir", "", "where resets write backups and the audit log (default $XDG_STATE_HOME/offsettui)")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	every, err := model.ParseDuration(refresh)
 	if err != nil || every < 0 {
-		fmt.Fprintf(os.Stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
+		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
-	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "tui", exitFailure)
-	if s == nil {
-		return code
+	// The context and the client properties are read before the program starts: their
+	// errors and notes belong on the terminal, and a read-only context must be read-only
+	// from the first screen. Only the network connection waits for the program.
+	conn, err := c.resolveConnection(os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
 	}
-	defer s.close()
+	c.readOnly = conn.readOnly
+	// The connection is made by the first snapshot, inside the program: the
+	// first screen says "connecting to …" at once, and a cluster that cannot be
+	// reached is an error screen with the likely causes, not a blank terminal.
+	lc := &lazyClient{c: c, conn: &conn}
+	defer lc.close()
+	sw := &tuiSwitcher{c: c, backupDir: backupDir}
+	sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
+	defer sw.closeAll()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
-	p := tea.NewProgram(m, tea.WithAltScreen())
-	if _, err := p.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+	opts := tuiOptions(c, lc, every, noColor, backupDir)
+	opts.Contexts = sw
+	m := views.New(opts)
+	// Signals are the TUI's to handle: bubbletea's own handler would end the
+	// program in the middle of a reset's commit.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			p.Send(views.QuitRequestedMsg{})
+		}
+	}()
+	final, err := p.Run()
+	// The result screens went with the alternate screen: print what was
+	// written and how to undo it where it stays.
+	if final != nil {
+		fmt.Fprint(stdout, views.ExitNotes(final))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
 }
 
-// tuiOptions configures the TUI for a connected session. Demo tells the views
-// that the cluster stops with the process, so an undo command printed for it
-// works only while offsettui runs.
-func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupDir string) views.Options {
+// tuiOptions configures the TUI. Demo tells the views that the cluster stops
+// with the process, so an undo command printed for it works only while
+// offsettui runs.
+func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
+	cluster := c.bootstrap
+	var info views.ContextInfo
+	if lc.conn != nil {
+		cluster = strings.Join(lc.conn.bootstrap, ",")
+		info = contextInfo(lc.conn.context, cluster)
+		if cluster == "" && len(lc.conn.props) > 0 {
+			cluster = lc.conn.props["bootstrap.servers"]
+		}
+	}
+	if c.demo {
+		cluster = "demo"
+	}
 	return views.Options{
-		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
+		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir),
+		Resetter: newTUIResetter(c, lc, backupDir), Context: info,
 	}
 }
 
@@ -73,18 +117,34 @@ var _ views.Resetter = tuiResetter{}
 
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
-func newTUIResetter(c common, cl *kafka.Client, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: cl, ClusterName: cl.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, cl.Bootstrap(), group, backup, backupDir) }}}
+func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
+		}}}
 }
 
-// Plan implements views.Resetter.
+// Plan implements views.Resetter. A restore loads the backup and checks it
+// against its manifest, then plans it as `reset --restore` does (no other
+// group, no other cluster).
 func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	if st.Kind == model.Restore {
+		b, err := reset.LoadBackup(st.Raw)
+		if err != nil {
+			return model.Plan{}, err
+		}
+		return r.svc.PlanRestore(ctx, group, b, reset.RestoreOptions{})
+	}
 	return r.svc.Plan(ctx, group, scope, st)
 }
 
 // Execute implements views.Resetter.
-func (r tuiResetter) Execute(ctx context.Context, p model.Plan) views.ResetResult {
+func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return views.ResetResult{Plan: res.Plan, Outcome: string(res.Outcome), Notes: res.Notes}
+	return model.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
+}
+
+// Backups implements views.Resetter.
+func (r tuiResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+	return r.svc.Backups(group)
 }

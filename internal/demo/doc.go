@@ -8,6 +8,7 @@
 // live members never commit, so every committed offset is the one in the
 // scenario (see Commits and Watermarks) for as long as the cluster runs.
 //
-// The package seeds with sarama directly: it is a seeding tool, not the read
-// path, and must not depend on internal/kafka.
+// The package seeds through internal/seed and runs its live members with
+// franz-go: it is a seeding tool, not the read path, so it neither depends on
+// internal/kafka nor imports sarama (only internal/kafka does).
 package demo

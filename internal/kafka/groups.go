@@ -17,6 +17,8 @@ type listedGroup struct {
 	name, protocolType, state, typ, rawType string
 	coordinator                             *sarama.Broker
 	listed                                  bool
+	// findErr is why FindCoordinator could not locate an unlisted group.
+	findErr *model.Error
 }
 
 // listGroups asks every broker for the groups it coordinates (ListGroups v5 gives
@@ -32,8 +34,9 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		errs []model.Error
 	)
 	run(ctx, c, c.brokers(), func(b *sarama.Broker) {
-		resp, err := b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
-		err = c.check(b, err)
+		resp, err := call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
+			return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
+		})
 		if err == nil && resp.Err != sarama.ErrNoError {
 			err = resp.Err
 		}
@@ -60,6 +63,14 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 	return out, errs
 }
 
+// findCoordinatorErr is why a group that no broker listed could not be located
+// (GROUP_AUTHORIZATION_FAILED reads as denied, with Kafka's code).
+func findCoordinatorErr(err error, group string) *model.Error {
+	e := toError(err)
+	e.Message = "find the group's coordinator: " + e.Message
+	return e.WithGroup(group)
+}
+
 // findGroups locates groups that ListGroups did not report (a group that does not
 // exist, or one coordinated by a broker whose listing failed) with FindCoordinator.
 func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
@@ -69,8 +80,11 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 	)
 	run(ctx, c, names, func(name string) {
 		lg := listedGroup{name: name, typ: model.TypeClassic, state: "Dead"}
-		if b, err := c.coordinator(name); err == nil {
+		b, err := c.coordinator(ctx, name)
+		if err == nil {
 			lg.coordinator = b
+		} else {
+			lg.findErr = findCoordinatorErr(err, name)
 		}
 		mu.Lock()
 		out = append(out, lg)
@@ -99,7 +113,10 @@ func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObserv
 			continue
 		}
 		b := coord[g.Group]
-		if b == nil {
+		if b == nil { // not located: its members are unknown, not none
+			if g.DescribeError = g.Error; g.DescribeError == nil {
+				g.DescribeError = (&model.Error{Kind: model.KindUnreachable, Message: "no coordinator found for the group"}).WithGroup(g.Group)
+			}
 			continue
 		}
 		bt := byBroker[b.ID()]
@@ -164,13 +181,12 @@ func describeFailed(g *model.GroupObservation, found bool, code int16, msg *stri
 	return kerrError(k, api+": "+text).WithGroup(g.Group)
 }
 
-func (c *Client) describeClassic(_ context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.DescribeGroupsRequest{Version: 5}
 	for _, g := range gs {
 		req.Groups = append(req.Groups, g.Group)
 	}
-	resp, err := b.DescribeGroups(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeGroupsResponse, error) { return b.DescribeGroups(req) })
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID(), "describe group")
@@ -217,13 +233,12 @@ func classicMembers(d *sarama.GroupDescription) []model.Member {
 	return sortedMembers(out)
 }
 
-func (c *Client) describeConsumer(_ context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.ConsumerGroupDescribeRequest{Version: 1}
 	for _, g := range gs {
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
-	resp, err := b.ConsumerGroupDescribe(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.ConsumerGroupDescribeResponse, error) { return b.ConsumerGroupDescribe(req) })
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID(), "describe consumer group")

@@ -154,7 +154,7 @@ const groupConfigResource sarama.ConfigResourceType = 32
 // shareConfigs reads share.auto.offset.reset of every share group in one DescribeConfigs
 // request. A group whose config cannot be read keeps it nil, with the error in the result.
 func (c *Client) shareConfigs(ctx context.Context, gs []*model.GroupObservation) []model.Error {
-	if len(gs) == 0 || ctx.Err() != nil {
+	if len(gs) == 0 {
 		return nil
 	}
 	bs := c.brokers()
@@ -166,8 +166,7 @@ func (c *Client) shareConfigs(ctx context.Context, gs []*model.GroupObservation)
 	for _, g := range gs {
 		req.Resources = append(req.Resources, &sarama.ConfigResource{Type: groupConfigResource, Name: g.Group, ConfigNames: []string{shareAutoOffsetReset}})
 	}
-	resp, err := b.DescribeConfigs(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 	var errs []model.Error
 	if err != nil {
 		for _, g := range gs {

@@ -43,7 +43,9 @@ func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets ma
 	if len(offsets) == 0 {
 		return nil, nil
 	}
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
@@ -109,7 +111,9 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 	if len(tps) == 0 {
 		return nil, nil
 	}
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
@@ -150,13 +154,19 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 	return rejected, nil
 }
 
-// ShareStartOffsets reads a share group's start offsets (for the read-back after a write);
-// partitions without one are left out.
+// ShareStartOffsets reads a share group's start offsets (for the read-back after a write)
+// on fresh connections, as Committed does; partitions without one are left out.
 func (c *Client) ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error) {
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	if err := c.refreshBrokers(ctx); err != nil {
+		return nil, fmt.Errorf("reconnect to read the offsets back: %w", err)
+	}
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
+	c.wire.forget(b.Addr())
 	g := &model.GroupObservation{Group: group, Type: model.TypeShare, Listed: true}
 	c.fetchShareOffsets(ctx, b, []*model.GroupObservation{g})
 	if g.Error != nil {

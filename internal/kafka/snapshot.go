@@ -19,7 +19,28 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 	if err != nil {
 		return model.Snapshot{}, err
 	}
+	markNotFound(&obs)
 	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics}), nil
+}
+
+// markNotFound gives a named group that does not exist a not-found error: no
+// broker lists it, it has no commits and no members. A group stays without that
+// verdict when a broker's listing failed (it may be the one that knows it).
+func markNotFound(obs *model.Observation) {
+	for _, e := range obs.Errors {
+		if e.Broker != nil && e.Group == nil && e.Topic == nil {
+			return
+		}
+	}
+	for i := range obs.Groups {
+		g := &obs.Groups[i]
+		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
+			continue
+		}
+		g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
+			Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
+		obs.Errors = append(obs.Errors, *g.Error)
+	}
 }
 
 // Observe reads, in this order: the groups (ListGroups on every broker), their
@@ -39,41 +60,68 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 	if q.RiskWindow == 0 {
 		q.RiskWindow = model.DefaultRiskWindow
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
 	now := c.cfg.Now()
 	obs := model.Observation{
 		Bootstrap: c.Bootstrap(), TakenAt: now, RiskWindow: q.RiskWindow,
 		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
+	groups, err := c.observeGroups(ctx, &obs, q.Groups)
+	if err != nil {
+		return obs, err
+	}
+	topics := queryTopics(groups, q)
+	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt)
+	if err != nil {
+		return obs, err
+	}
+	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
+	want := addGroups(&obs, groups)
+	for _, tp := range sortedTPs(obs.Offsets) {
+		if e := obs.Offsets[tp].Error; e != nil {
+			obs.Errors = append(obs.Errors, *e)
+		}
+	}
+	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
+		return obs, err
+	}
+	return obs, nil
+}
+
+// observeGroups lists the groups (reconnecting brokers a failure dropped),
+// keeps the ones asked for and describes them and reads their commits, in
+// parallel. It fails only when no broker answers.
+func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string) ([]*model.GroupObservation, error) {
 	if len(c.lostBrokers()) > 0 {
-		_ = c.refreshBrokers() // reconnect the brokers a failure dropped
+		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
 	brokers := c.brokers()
 	lost := c.lostBrokers()
 	for id, err := range lost {
-		e := brokerErr(err, id, "broker dropped after a failure and not reachable again")
-		obs.Errors = append(obs.Errors, e)
+		obs.Errors = append(obs.Errors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
 	}
 	obs.Brokers = len(brokers) + len(lost)
 	listed, errs := c.listGroups(ctx)
 	obs.Errors = append(obs.Errors, errs...)
 	if len(brokers) == 0 {
-		return obs, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
+		return nil, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
 	}
 	if len(errs) == len(brokers) {
-		return obs, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
+		return nil, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
 	}
 	if err := ctx.Err(); err != nil {
-		return obs, err
+		return nil, err
 	}
-	listed = c.selectGroups(ctx, listed, q.Groups)
-
+	listed = c.selectGroups(ctx, listed, names)
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
 	var shares []*model.GroupObservation
 	for i, lg := range listed {
 		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
-			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed}
+			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
@@ -98,7 +146,12 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			g.Error = g.DescribeError
 		}
 	}
+	return groups, nil
+}
 
+// queryTopics lists the topics a snapshot reads: the groups' (only q.Topics
+// when given), plus every q.Topics with WholeTopics.
+func queryTopics(groups []*model.GroupObservation, q model.Query) []string {
 	topics := groupTopics(groups, q.Topics)
 	if q.WholeTopics {
 		for _, t := range q.Topics {
@@ -108,17 +161,29 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		}
 		slices.Sort(topics)
 	}
+	return topics
+}
+
+// observeTopics reads the topics' layout and configs in parallel and returns
+// the layout and, per topic, the time the timestamp lookup asks for: lookupAt
+// when set, else the at-risk threshold.
+func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time) (topicLayout, map[string]time.Time, error) {
 	var (
 		lay    topicLayout
 		layErr error
 		cfgs   configResult
+		wg     sync.WaitGroup
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
 	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics) }()
 	wg.Wait()
 	if layErr != nil {
-		return obs, fmt.Errorf("read topic metadata: %w", layErr)
+		return lay, nil, fmt.Errorf("read topic metadata: %w", layErr)
+	}
+	obs.ClusterID, obs.AllTopicsVisible = lay.clusterID, lay.visible
+	if v := lay.visible; v == nil || !*v {
+		obs.Errors = append(obs.Errors, model.VisibilityError(v))
 	}
 	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
 	obs.Errors = append(obs.Errors, cfgs.errs...)
@@ -133,7 +198,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		obs.Topics[name] = t
 		if !lookupAt.IsZero() {
 			risk[name] = lookupAt
-		} else if at, ok := model.RiskThreshold(t, now, q.RiskWindow); ok {
+		} else if at, ok := model.RiskThreshold(t, obs.TakenAt, obs.RiskWindow); ok {
 			risk[name] = at
 		}
 	}
@@ -142,8 +207,13 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			obs.Errors = append(obs.Errors, *e)
 		}
 	}
-	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
+	return lay, risk, nil
+}
 
+// addGroups adds the groups and their errors to the observation and returns
+// the committed offsets whose record timestamps apply: those strictly between
+// low and high, once each.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation) []model.TPO {
 	var want []model.TPO
 	seen := map[model.TPO]bool{}
 	for _, g := range groups {
@@ -160,16 +230,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			}
 		}
 	}
-	for _, tp := range sortedTPs(obs.Offsets) {
-		if e := obs.Offsets[tp].Error; e != nil {
-			obs.Errors = append(obs.Errors, *e)
-		}
-	}
-	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
-	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
-		return obs, err
-	}
-	return obs, nil
+	return want
 }
 
 // selectGroups keeps the requested groups (all when none are named); a named group

@@ -132,6 +132,17 @@ func (w *wireClient) drop(c *wireConn) {
 	_ = c.conn.Close()
 }
 
+// forget closes the connection to addr, if any: the next request dials afresh.
+func (w *wireClient) forget(addr string) {
+	w.mu.Lock()
+	c := w.conns[addr]
+	delete(w.conns, addr)
+	w.mu.Unlock()
+	if c != nil {
+		_ = c.conn.Close()
+	}
+}
+
 // close closes every connection.
 func (w *wireClient) close() {
 	w.mu.Lock()

@@ -63,10 +63,10 @@ func TestWireAuthenticatesAsSarama(t *testing.T) {
 	}{
 		{"plaintext", nil, props(), true},
 		{"SASL PLAIN", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret)), true},
-		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", jaas("alice", testSecret)), true},
-		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret)), true},
+		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramJAAS("alice", testSecret)), true},
+		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret)), true},
 		{"PLAIN with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret+"x")), false},
-		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret+"x")), false},
+		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret+"x")), false},
 		{"no SASL on a SASL cluster", users, props(), false},
 		{"TLS checks the hostname by default", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca), false},
 		{"TLS without hostname check", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), true},
@@ -75,7 +75,7 @@ func TestWireAuthenticatesAsSarama(t *testing.T) {
 			"ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), true},
 		{"mTLS without a client certificate", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", ""), false},
 		{"SASL_SSL SCRAM-SHA-512", append([]kfake.Opt{kfake.TLS(serverTLS)}, users...), props("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
-			"sasl.jaas.config", jaas("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), true},
+			"sasl.jaas.config", scramJAAS("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, tt.cluster...)...)

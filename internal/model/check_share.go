@@ -49,7 +49,7 @@ func checkShareStatus(p *CheckPartition, gp GroupPartition, cfg *string, opts Ch
 	switch gp.Status {
 	case StatusExpired:
 		s := *gp.StartOffset
-		p.add(VerdictFail, CodeExpired, fmt.Sprintf("%s deleted before the share group delivered them", records(low-s, s, low)), nil)
+		p.add(VerdictFail, CodeExpired, fmt.Sprintf("%s deleted before the share group delivered them", recordRange(low-s, s, low)), nil)
 		p.note(CodeOnRestart, fmt.Sprintf("the share partition continues from the log start %d; the deleted records are never delivered", low))
 	case StatusAhead:
 		s := *gp.StartOffset

@@ -118,7 +118,7 @@ func TestAtRiskAroundTheWindowEdge(t *testing.T) {
 func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	tp := func(p int32) TP { return TP{"orders", p} }
 	obs := Observation{
-		TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+		TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: Ptr(true),
 		Topics: map[string]Topic{"orders": {Topic: "orders", Partitions: 4, CleanupPolicy: "delete", RetentionMs: i64(-1)},
 			"other": {Topic: "other", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{
@@ -141,8 +141,8 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	if len(a.Partitions) != 4 {
 		t.Fatalf("a has %d partitions; want 4 (3 commits + the other partition of orders)", len(a.Partitions))
 	}
-	if a.TotalLag != 14 {
-		t.Errorf("totalLag = %d, want 14 (6 + 8; the ahead partition's -20 is not summed)", a.TotalLag)
+	if a.TotalLag == nil || *a.TotalLag != 14 || a.TotalLagAtLeast != nil {
+		t.Errorf("totalLag = %s (at least %s), want 14 (6 + 8; the ahead partition's -20 is not summed)", Num(a.TotalLag), Num(a.TotalLagAtLeast))
 	}
 	if a.Counts[StatusExpired] != 1 || a.Counts[StatusAhead] != 1 || a.Counts[StatusMissing] != 1 || a.Counts[StatusOK] != 1 {
 		t.Errorf("counts = %v", a.Counts)
@@ -167,7 +167,7 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 // TestSnapshotJSONShape checks the conventions of docs/json.md: nulls are written,
 // lists are [] and times are UTC with milliseconds.
 func TestSnapshotJSONShape(t *testing.T) {
-	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)),
+	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)), AllTopicsVisible: Ptr(true),
 		Groups:  []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
 		Topics:  map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{{"t", 0}: {Low: i64(0), High: i64(1)}},
@@ -188,17 +188,32 @@ func TestSnapshotJSONShape(t *testing.T) {
 	}
 }
 
+// What the screens write reads back as a duration: "6d23h" in a table can be
+// typed into --risk-window.
+func TestHumanDurationParsesBack(t *testing.T) {
+	for _, d := range []time.Duration{0, 45 * time.Second, 12*time.Minute + 5*time.Second, 3*time.Hour + 12*time.Minute,
+		6*24*time.Hour + 23*time.Hour, 10 * 24 * time.Hour, -(26 * time.Hour), 500 * time.Millisecond} {
+		got, err := ParseDuration(HumanDuration(d))
+		if err != nil || got != d {
+			t.Errorf("ParseDuration(HumanDuration(%v) = %q) = %v, %v", d, HumanDuration(d), got, err)
+		}
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	for in, want := range map[string]time.Duration{
 		"90s": 90 * time.Second, "36h": 36 * time.Hour, "PT36H": 36 * time.Hour, "P3D": 72 * time.Hour,
 		"pt1.5s": 1500 * time.Millisecond, "-PT1M": -time.Minute, "P1DT2H3M4S": 26*time.Hour + 3*time.Minute + 4*time.Second,
+		"10d": 240 * time.Hour, "6d23h": 167 * time.Hour, "1.5d": 36 * time.Hour, "-2d12h": -60 * time.Hour,
+		"1d12h30m": 36*time.Hour + 30*time.Minute, "+1d": 24 * time.Hour, "12h1d": 36 * time.Hour,
 	} {
 		got, err := ParseDuration(in)
 		if err != nil || got != want {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "P", "PT", "P1Y", "P1W", "PT1H2H", "PTM", "3 days", "P1.5D", "PT1e3S"} {
+	for _, bad := range []string{"", "P", "PT", "P1Y", "P1W", "PT1H2H", "PTM", "3 days", "P1.5D", "PT1e3S",
+		"d", "1dd", "1d5", "--1d", "1e3d", "1D", "106752d", "1d 2h", ".d"} {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("ParseDuration(%q) accepted", bad)
 		}

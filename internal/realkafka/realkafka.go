@@ -29,11 +29,12 @@ import (
 )
 
 const (
-	envBootstrap    = "OFFSETTUI_IT_BOOTSTRAP"
-	envRequire      = "OFFSETTUI_REQUIRE_KAFKA"
-	envKafkaLib     = "OFFSETTUI_KAFKA_LIB"
-	envToolsLog4j   = "OFFSETTUI_KAFKA_TOOLS_LOG4J"
-	startBrokerHint = `start one with scripts/kafka.sh start && eval "$(scripts/kafka.sh env)"`
+	envBootstrap     = "OFFSETTUI_IT_BOOTSTRAP"
+	envSASLBootstrap = "OFFSETTUI_IT_SASL_BOOTSTRAP"
+	envRequire       = "OFFSETTUI_REQUIRE_KAFKA"
+	envKafkaLib      = "OFFSETTUI_KAFKA_LIB"
+	envToolsLog4j    = "OFFSETTUI_KAFKA_TOOLS_LOG4J"
+	startBrokerHint  = `start one with scripts/kafka.sh start && eval "$(scripts/kafka.sh env)"`
 )
 
 var (
@@ -71,6 +72,19 @@ func probe(addr string) error {
 	defer cancel()
 	_, err = kadm.NewClient(cl).BrokerMetadata(ctx)
 	return err
+}
+
+// Env returns a value that `scripts/kafka.sh env` exports beside the broker address (the
+// other listeners' addresses, the test certificates and stores). The test is skipped (or
+// fails) as in Addr when there is no broker; a broker without the value fails the test.
+func Env(t testing.TB, name string) string {
+	t.Helper()
+	Addr(t)
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		t.Fatalf("%s is not set: restart the broker with this checkout's scripts/kafka.sh (%s)", name, startBrokerHint)
+	}
+	return v
 }
 
 // Name returns prefix plus a random suffix, so reruns against the same broker
@@ -287,9 +301,18 @@ func fileExists(p string) bool {
 // stdout, stderr and exit code; it fails the test only if the tool cannot run.
 func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return RunToolEnv(t, nil, main, args...)
+}
+
+// RunToolEnv is RunTool with extra environment variables (NAME=value) for the tool.
+func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := javaCmd(t, ctx, main, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -428,4 +451,54 @@ func offsetRows(t testing.TB, out, col string, groups []string) Offsets {
 		res[m["GROUP"]][model.TP{Topic: m["TOPIC"], Partition: int32(p)}] = n
 	}
 	return res
+}
+
+// SASLAddr returns the address of the real broker's SASL listener, where ACLs
+// apply (scripts/kafka.sh: users admin, alice and bob), with the same skip and
+// failure rules as Addr.
+func SASLAddr(t testing.TB) string {
+	t.Helper()
+	Addr(t)
+	addr := strings.TrimSpace(os.Getenv(envSASLBootstrap))
+	if addr == "" {
+		t.Fatalf("%s is not set: the broker runs without its SASL listener (%s)", envSASLBootstrap, startBrokerHint)
+	}
+	return addr
+}
+
+// SASLProperties writes a client.properties for user on the SASL listener (SCRAM-SHA-512)
+// and returns its path.
+func SASLProperties(t testing.TB, user, password string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), user+".properties")
+	body := fmt.Sprintf("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\n"+
+		"sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;\n", user, password)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Allow grants principal ("User:alice") the operations on the named topics and
+// groups (literal names), and removes the grant when the test ends.
+func (s *Seed) Allow(principal string, topics, groups []string, ops ...kadm.ACLOperation) {
+	s.t.Helper()
+	b := kadm.NewACLs().Allow(principal).AllowHosts("*").Topics(topics...).Groups(groups...).
+		Operations(ops...).ResourcePatternType(kadm.ACLPatternLiteral)
+	res, err := s.Adm.CreateACLs(Ctx(s.t, 15*time.Second), b)
+	if err == nil {
+		for _, r := range res {
+			if r.Err != nil {
+				err = fmt.Errorf("%w: %s", r.Err, r.ErrMessage)
+			}
+		}
+	}
+	if err != nil {
+		s.t.Fatalf("create ACLs for %s: %v", principal, err)
+	}
+	s.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = s.Adm.DeleteACLs(ctx, b)
+	})
 }

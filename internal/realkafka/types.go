@@ -29,7 +29,7 @@ const (
 )
 
 const (
-	envKafkaVersion = "OFFSETTUI_KAFKA_VERSION"
+	envKafkaVersion = "OFFSETTUI_IT_KAFKA_VERSION"
 	envStreamsApp   = "OFFSETTUI_KAFKA_STREAMS_APP"
 )
 

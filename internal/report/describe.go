@@ -16,8 +16,11 @@ import (
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
 func Describe(w io.Writer, s model.Snapshot) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cluster %s · %d brokers · taken %s · %d groups\n",
-		s.Cluster.Bootstrap, s.Cluster.Brokers, s.Cluster.TakenAt.UTC().Format(model.StampLayout), len(s.Groups))
+	fmt.Fprintf(tw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
+		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
+	}
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno groups matched")
 	}
@@ -34,7 +37,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			fmt.Fprintf(tw, "  %s\n", line)
 		}
 		if len(g.Partitions) == 0 {
-			fmt.Fprintln(tw, "  no committed offsets and no assigned partitions")
+			fmt.Fprintln(tw, "  "+NoPartitionsText(g, s.Cluster.AllTopicsVisible))
 			continue
 		}
 		fmt.Fprintf(tw, "GROUP\tTOPIC\tPARTITION\tLOW\t%s\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID\n", model.PositionColumn(g.Type))
@@ -54,7 +57,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		}
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(tw, "\n%d errors (items above marked UNKNOWN could not be read):\n", len(s.Errors))
+		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
@@ -65,10 +68,10 @@ func Describe(w io.Writer, s model.Snapshot) error {
 func groupHeading(g model.Group) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", model.Noun(g.Type), g.Group, g.Type, g.StateText(), g.MembersText())
-	if g.TotalLag > 0 {
-		fmt.Fprintf(&b, " · lag %d", g.TotalLag)
+	if l := model.TotalLagText(&g); l != "0" {
+		b.WriteString(" · lag " + l)
 	}
-	if c := CountsText(g.Counts); c != "" {
+	if c := g.Counts.Text(); c != "" {
 		b.WriteString(" · " + c)
 	}
 	if g.OffsetsExpireAfterMs != nil {
@@ -111,16 +114,23 @@ func deref(s *string) string {
 	return *s
 }
 
-// CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".
-func CountsText(c model.Counts) string {
-	var parts []string
-	for _, st := range model.AllStatuses {
-		if st == model.StatusOK {
-			continue
-		}
-		if n := c[st]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", st.Badge(), n))
-		}
+// NoPartitionsText says why a group shows no partition rows, without claiming
+// more than offsettui could see.
+func NoPartitionsText(g model.Group, allVisible *bool) string {
+	switch {
+	case g.Error != nil:
+		return "committed offsets could not be read (see the error above); lag unknown"
+	case allVisible == nil || !*allVisible:
+		return "no committed offsets on topics this principal can see, and no assigned partitions"
 	}
-	return strings.Join(parts, "  ")
+	return "no committed offsets and no assigned partitions"
+}
+
+// HiddenTopicsNote is the warning shown when ACLs may hide topics (v false) or
+// when that could not be determined (v nil).
+func HiddenTopicsNote(v *bool) string {
+	if v == nil {
+		return "WARNING: could not determine whether this principal can see every topic; totals are lower bounds (≥)"
+	}
+	return "WARNING: this principal cannot describe every topic: Kafka leaves commits on topics it cannot see out of every group; totals are lower bounds (≥). Grant Describe on all topics, or check with --topic."
 }

@@ -36,9 +36,10 @@ func i64(v int64) *int64 { return &v }
 // snapshot is a small classified cluster: an expired group, an ahead one with a
 // partition error, and a live group with a member.
 func snapshot() model.Snapshot {
+	visible := true
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	obs := model.Observation{
-		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: &visible,
 		Topics: map[string]model.Topic{
 			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
 			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)},
@@ -90,12 +91,4 @@ func TestPlanGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "plan.golden", b.Bytes())
-}
-
-func TestThousands(t *testing.T) {
-	for in, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := thousands(in); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", in, got, want)
-		}
-	}
 }

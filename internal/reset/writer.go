@@ -17,7 +17,7 @@ type writer interface {
 	// partitions that had none). rejected lists the partitions the broker refused; err is
 	// set when a request as a whole failed, and then what was written is known only by
 	// reading back.
-	write(ctx context.Context, group string, commit map[model.TP]int64, del []model.TP) (rejected []model.Error, notes []string, err error)
+	write(ctx context.Context, group string, commit map[model.TP]int64, del []model.TP) (rejected []model.Error, err error)
 	// readBack reads the positions after the write, for verification.
 	readBack(ctx context.Context, group string) (map[model.TP]int64, error)
 }
@@ -33,13 +33,14 @@ func (s *Service) writerFor(typ string) writer {
 
 type commitWriter struct{ c Cluster }
 
-func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, []string, error) {
+func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
 	rejected, err := w.c.CommitOffsets(ctx, g, commit)
-	if err != nil {
-		return rejected, nil, err
+	if err == nil && len(del) > 0 {
+		var rejDel []model.Error
+		rejDel, err = w.c.DeleteOffsets(ctx, g, del)
+		rejected = append(rejected, rejDel...)
 	}
-	rejDel, notes := deleted(g, del)(w.c.DeleteOffsets(ctx, g, del))
-	return append(rejected, rejDel...), notes, nil
+	return rejected, err
 }
 
 func (w commitWriter) readBack(ctx context.Context, g string) (map[model.TP]int64, error) {
@@ -51,38 +52,18 @@ type shareWriter struct{ c Cluster }
 // write deletes first: a share topic loses its start offsets only as a whole, so a restore
 // that keeps some partitions of a topic and empties others deletes the topic's, then sets
 // the ones it keeps.
-func (w shareWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, []string, error) {
-	var (
-		rejDel []model.Error
-		notes  []string
-	)
+func (w shareWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
+	var rejected []model.Error
 	if len(del) > 0 {
 		var err error
-		rejDel, err = w.c.DeleteShareOffsets(ctx, g, del)
-		if err != nil {
-			return nil, nil, err
+		if rejected, err = w.c.DeleteShareOffsets(ctx, g, del); err != nil {
+			return rejected, err
 		}
 	}
-	rejected, err := w.c.AlterShareOffsets(ctx, g, commit)
-	return append(rejDel, rejected...), notes, err
+	rejAlter, err := w.c.AlterShareOffsets(ctx, g, commit)
+	return append(rejected, rejAlter...), err
 }
 
 func (w shareWriter) readBack(ctx context.Context, g string) (map[model.TP]int64, error) {
 	return w.c.ShareStartOffsets(ctx, g)
-}
-
-// deleted turns the result of a delete into rejected partitions and notes: a delete request
-// that failed as a whole rejects every partition it named.
-func deleted(g string, del []model.TP) func([]model.Error, error) ([]model.Error, []string) {
-	return func(rejected []model.Error, err error) ([]model.Error, []string) {
-		if err == nil {
-			return rejected, nil
-		}
-		out := []model.Error{}
-		for _, tp := range del {
-			e := model.Error{Kind: model.KindBroker, Message: "delete failed: " + err.Error()}
-			out = append(out, *e.WithPartition(tp).WithGroup(g))
-		}
-		return out, []string{"deleting commits failed: " + err.Error()}
-	}
 }

@@ -3,7 +3,6 @@ package views
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,7 +34,7 @@ var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "
 // computed once per snapshot so that a keystroke costs no more than a scan.
 type groupRow struct {
 	g      *model.Group
-	hay    string // lower-case name and topic names: what the filter matches
+	target filterTarget // what the filter matches: names, statuses, state, type
 	topics int
 	// timeLag is the largest time lag of the group's partitions; nil when a
 	// partition that is behind has none (timestamps are read lazily, per group).
@@ -59,7 +58,7 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 		topics := g.Topics()
 		r := groupRow{
 			g:        g,
-			hay:      strings.ToLower(g.Group + "\x00" + strings.Join(topics, "\x00")),
+			target:   filterTarget{names: filterNames(append([]string{g.Group}, topics...)...), tags: groupTags(g)},
 			topics:   len(topics),
 			problems: g.WorstStatus != model.StatusOK || g.Error != nil,
 		}
@@ -125,7 +124,15 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 		case gcPartitions:
 			return -cmp.Compare(len(a.g.Partitions), len(b.g.Partitions))
 		case gcLag:
-			return -cmp.Compare(a.g.TotalLag, b.g.TotalLag)
+			la, wa := a.g.LagSortKey()
+			lb, wb := b.g.LagSortKey()
+			if wa != wb { // partial totals first: their missing part may be the largest
+				if !wa {
+					return -1
+				}
+				return 1
+			}
+			return -cmp.Compare(la, lb)
 		case gcTimeLag:
 			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
 		case gcTrend:
@@ -146,28 +153,43 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 	return order
 }
 
-// filterSpec is a parsed filter: a lower-case substring, possibly inverted.
-type filterSpec struct {
-	text   string
-	invert bool
+// groupColumns is the groups table, left to right. drop is the written
+// priority of what goes when the terminal is narrow (highest first; 0 never):
+// GROUP and STATUS stay, then LAG, TIME-LAG, STATE, TREND, MEMBERS,
+// PARTITIONS, TOPICS, TYPE. STATUS is as wide as its widest value and is
+// never cut; GROUP takes what is left and is shortened in the middle. To add
+// a column: an id above, an entry here, its cell in groupCells.
+func groupColumns(rows []groupRow) []column {
+	var wName, wType, wState, wLag, wStatus int
+	for i := range rows {
+		g := rows[i].g
+		wName = max(wName, ansi.StringWidth(g.Group))
+		wType = max(wType, len(g.Type))
+		wState = max(wState, len(g.State))
+		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
+		wStatus = max(wStatus, statusCountsWidth(g))
+	}
+	return []column{
+		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
+		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 8},
+		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 3},
+		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 5},
+		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 7},
+		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 6},
+		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 1},
+		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 2},
+		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
+		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 4},
+	}
 }
 
-// parseFilter reads the filter input: "!x" keeps the groups that do not match x.
-func parseFilter(v string) filterSpec {
-	v = strings.ToLower(strings.TrimSpace(v))
-	if rest, ok := strings.CutPrefix(v, "!"); ok {
-		return filterSpec{text: strings.TrimSpace(rest), invert: true}
-	}
-	return filterSpec{text: v}
+// statusCountsWidth is the plain width statusCounts needs for a group.
+func statusCountsWidth(g *model.Group) int {
+	return ansi.StringWidth(ansi.Strip(statusCounts(plainStyles, g, 1<<20)))
 }
 
-// keep reports whether a row passes the filter.
-func (f filterSpec) keep(r *groupRow) bool {
-	if f.text == "" {
-		return true
-	}
-	return strings.Contains(r.hay, f.text) != f.invert
-}
+// plainStyles renders without escapes, for measuring.
+var plainStyles = newStyles(true)
 
 // groupCells returns the cells of one row.
 func groupCells(st *styles, r *groupRow) []cell {
@@ -176,12 +198,15 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcGroup] = cell{text: g.Group}
 	cells[gcType] = cell{text: model.OrDash(g.Type)}
 	cells[gcState] = cell{text: model.OrDash(g.State)}
-	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
-	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
-	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
+	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
+	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
+	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
 	lagStyle := st.lag(g.TotalLag)
-	cells[gcLag] = cell{text: fmtInt(g.TotalLag), style: &lagStyle}
-	cells[gcTimeLag] = cell{text: fmtMs(r.timeLag)}
+	if g.TotalLag == nil {
+		lagStyle = st.unknown // a lower bound, or nothing known: never a lag colour
+	}
+	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
+	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
 	}
@@ -202,12 +227,11 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 	if g.Error != nil {
 		parts = append(parts, st.err.Render("ERROR "+string(g.Error.Kind)))
 	}
-	for _, s := range model.AllStatuses {
-		n := g.Counts[s]
-		if n == 0 || (s == model.StatusOK && g.WorstStatus != model.StatusOK) {
+	for _, sc := range g.Counts.Ordered() {
+		if sc.Status == model.StatusOK && g.Error != nil {
 			continue
 		}
-		parts = append(parts, st.status(s).Render(s.Badge()+" "+fmtInt(int64(n))))
+		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+model.Thousands(sc.N)))
 	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")
@@ -231,4 +255,10 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		used += add
 	}
 	return out
+}
+
+// lagCellText is the LAG cell: the total with thousands separators when it is
+// whole, "≥ N" when only a lower bound is known, "?" when nothing is.
+func lagCellText(g *model.Group) string {
+	return model.FormatTotalLag(g, model.Thousands[int64], "?")
 }

@@ -30,7 +30,7 @@ func refreshWith(hs *harness, clk *clock, rs *fakeResetter, edit func(in *model.
 	hs.send(clockTickedMsg{})
 }
 
-// Issue 5: watermark growth alone is not drift. A target that follows the
+// Watermark growth alone is not drift. A target that follows the
 // watermarks is re-read right before the commit, so a topic being written to
 // must not disarm the plan each refresh; anything else that changes still does.
 func TestPlannerArmedAcrossRefresh(t *testing.T) {
@@ -180,7 +180,7 @@ func TestQuitWaitsForTheReset(t *testing.T) {
 			t.Fatalf("%s during the reset: quit %v, context %v", k, hs.quit, hs.m.ctx.Err())
 		}
 	}
-	if v := hs.view(); !strings.Contains(v, writingFlash) {
+	if v := hs.view(); !strings.Contains(v, writingNote) {
 		t.Errorf("ctrl+c is not answered:\n%s", v)
 	}
 	hs.run(execute)
@@ -221,5 +221,22 @@ func TestPlannerDemoUndoNote(t *testing.T) {
 				t.Errorf("demo %v, %dx%d: note shown %v:\n%s", demo, size[0], size[1], got, v)
 			}
 		}
+	}
+}
+
+// SIGTERM (QuitRequestedMsg) while a reset is being written waits for its result,
+// then quits by itself: the outcome is audited and the undo command shown first.
+func TestSignalQuitWaitsForTheReset(t *testing.T) {
+	rs := &fakeResetter{}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc")
+	_, execute := hs.m.Update(keyType(tea.KeyEnter)) // the reset starts; its reply held back
+	hs.send(QuitRequestedMsg{})
+	if hs.quit || hs.m.ctx.Err() != nil {
+		t.Fatalf("quit during the reset: quit %v, context %v", hs.quit, hs.m.ctx.Err())
+	}
+	hs.run(execute)
+	if !hs.quit {
+		t.Error("the requested quit did not happen once the result was in")
 	}
 }

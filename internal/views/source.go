@@ -42,6 +42,10 @@ type Options struct {
 	// Resetter plans and executes offset resets; nil leaves R (the reset
 	// planner) disabled. With ReadOnly set, plans are shown but never armed.
 	Resetter Resetter
+	// Context is the context in use, shown in the header; empty Name for none.
+	Context ContextInfo
+	// Contexts lists the contexts and connects to one (`:ctx`); nil disables it.
+	Contexts ContextSwitcher
 }
 
 // Resetter plans and executes guarded offset resets. internal/reset implements
@@ -52,25 +56,11 @@ type Resetter interface {
 	// It returns an error only when the state cannot be read.
 	Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error)
 	// Execute carries out a confirmed plan under every guard and reports what happened.
-	Execute(ctx context.Context, p model.Plan) ResetResult
+	Execute(ctx context.Context, p model.Plan) model.ResetResult
+	// Backups lists the backups written for a group, newest first: what a
+	// restore can put back.
+	Backups(ctx context.Context, group string) ([]model.Backup, error)
 }
-
-// ResetResult is what an execution did: the plan as executed (backup, undo,
-// verified, rejected and the blockers that refused it), the outcome and notes.
-type ResetResult struct {
-	Plan model.Plan
-	// Outcome is "applied", "refused", "partly-applied" or "failed".
-	Outcome string
-	Notes   []string
-}
-
-// Outcomes of ResetResult, as internal/reset names them.
-const (
-	OutcomeApplied       = "applied"
-	OutcomeRefused       = "refused"
-	OutcomePartlyApplied = "partly-applied"
-	OutcomeFailed        = "failed"
-)
 
 // New returns the root model of the inspector. Run it with tea.WithAltScreen.
 func New(opts Options) tea.Model {

@@ -50,6 +50,8 @@ type Snapshot struct {
 	Groups  []Group `json:"groups"`
 	Topics  []Topic `json:"topics"`
 	Errors  []Error `json:"errors"`
+	// Window is what the time axis was measured over; nil for one snapshot.
+	Window *Window `json:"window"`
 }
 
 // Cluster describes the cluster a snapshot was taken of.
@@ -78,6 +80,8 @@ type Group struct {
 	OffsetsExpireAfterMs *int64           `json:"offsetsExpireAfterMs"`
 	Partitions           []GroupPartition `json:"partitions"`
 	Error                *Error           `json:"error"`
+	// Time is the group on the time axis; nil for one snapshot.
+	Time *GroupTime `json:"time"`
 }
 
 // Topics returns the distinct topics of the group's partitions, in order.
@@ -130,6 +134,8 @@ type GroupPartition struct {
 	ExpiresInMs        *int64     `json:"expiresInMs"`
 	Member             *MemberRef `json:"member"`
 	Error              *Error     `json:"error"`
+	// Time is the partition on the time axis; nil for one snapshot.
+	Time *PartitionTime `json:"time"`
 }
 
 // TP returns the partition's topic partition.

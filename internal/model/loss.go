@@ -1,0 +1,149 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// predictLoss says when retention overtakes a consumer that reads at c offsets
+// per second while p arrive, or nil when it never does at these rates. The
+// record at the committed offset expires in nextMs (its timestamp plus
+// retention.ms) and is timeLagMs old. The model (docs/timeaxis.md): the lag
+// records behind the group were written evenly between that record and now,
+// records keep arriving at p, and each record may be deleted retention.ms
+// after its timestamp. Retention overtakes the group at the first record it
+// would reach after that record's deletion.
+func predictLoss(lag int64, c, p float64, nextMs, timeLagMs int64) *Loss {
+	if lag <= 0 || timeLagMs < 0 {
+		return nil
+	}
+	e0, tl, n := float64(nextMs)/1000, float64(timeLagMs)/1000, float64(lag)
+	retention := e0 + tl
+	if retention <= 0 {
+		return nil
+	}
+	at := -1.0
+	switch {
+	case e0 <= 0:
+		at = 0 // its next record may already be deleted
+	case c <= 0:
+		at = e0 // it reaches nothing: the next record is the first lost
+	default:
+		// Within the backlog, record k expires at e0 + k·tl/n and is reached at
+		// k/c: retention wins where they meet, if that is within the backlog.
+		if 1/c > tl/n {
+			if k := e0 / (1/c - tl/n); k <= n {
+				at = k / c
+			}
+		}
+		// Beyond it, records written from now on at p expire retention later;
+		// a consumer slower than p is overtaken there.
+		if at < 0 && c < p {
+			k := n + (retention-n/c)/(1/c-1/p)
+			at = k / c
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return &Loss{
+		InMs:            int64(math.Floor(at * 1000)),
+		NextExpiresInMs: nextMs,
+		ConsumeRate:     round3(c),
+		NeededRate:      roundUp3(max(p, n/retention)),
+	}
+}
+
+// LossSentence says a predicted loss in the words an incident ticket needs:
+// how the group is doing, when retention overtakes it and what would avoid
+// it. tp names the partition; pt is its time axis and must have a Loss.
+func LossSentence(tp TP, pt PartitionTime) string {
+	l := pt.Loss
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(tp.String() + ": ")
+	b.WriteString(lossHow(pt))
+	switch {
+	case l.NextExpiresInMs <= 0:
+		b.WriteString("; retention may already delete its next record")
+	case l.InMs <= l.NextExpiresInMs:
+		fmt.Fprintf(&b, "; retention deletes its next record in %s", HumanDuration(msDur(l.InMs)))
+	default:
+		fmt.Fprintf(&b, ", but retention deletes records it has not read in %s (its next record expires in %s)",
+			HumanDuration(msDur(l.InMs)), HumanDuration(msDur(l.NextExpiresInMs)))
+	}
+	if l.ConsumeRate > 0 {
+		fmt.Fprintf(&b, " → it will lose data unless it consumes ≥ %s× faster (≥ %s)",
+			formatFactor(l.NeededRate/l.ConsumeRate), formatRateUp(l.NeededRate))
+	} else {
+		fmt.Fprintf(&b, " → it will lose data unless it resumes at ≥ %s", formatRateUp(l.NeededRate))
+	}
+	return b.String()
+}
+
+func lossHow(pt PartitionTime) string {
+	switch pt.ETA {
+	case ETAStalled:
+		return "the group is stalled (it has members, but its committed offset does not move)"
+	case ETAStopped:
+		return "the group is stopped (no members, and its committed offset does not move)"
+	case ETARewound:
+		return "the group rewound its committed offset"
+	case ETACatchingUp:
+		if pt.ETAMs.OK {
+			return "at this rate the group catches up in " + HumanDuration(msDur(pt.ETAMs.V))
+		}
+	}
+	if pt.Loss.ConsumeRate <= 0 {
+		return "the group's committed offset did not move"
+	}
+	if pt.ProduceRate.OK {
+		return fmt.Sprintf("at this rate the group never catches up (it consumes %s, %s arrive)",
+			FormatRate(pt.Loss.ConsumeRate), FormatRate(pt.ProduceRate.V))
+	}
+	return "at this rate the group never catches up"
+}
+
+// FormatRate renders offsets per second with the precision that matters:
+// "105/s", "2.5/s", "0.39/s", "0/s".
+func FormatRate(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0/s"
+	case a >= 10:
+		return fmt.Sprintf("%.0f/s", v)
+	case a >= 1:
+		return fmt.Sprintf("%.1f/s", v)
+	default:
+		return fmt.Sprintf("%.2g/s", v)
+	}
+}
+
+// formatRateUp is FormatRate rounded up at the precision shown, so that a
+// needed rate printed after "≥" suffices.
+func formatRateUp(v float64) string {
+	switch {
+	case v <= 0:
+		return FormatRate(v)
+	case v >= 10:
+		return FormatRate(math.Ceil(v - 1e-9))
+	case v >= 1:
+		return FormatRate(math.Ceil(v*10-1e-9) / 10)
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return FormatRate(math.Ceil(v/unit-1e-9) * unit)
+}
+
+// formatFactor rounds up to one decimal, so that "≥ 2.1× faster" suffices.
+func formatFactor(f float64) string {
+	return fmt.Sprintf("%.1f", math.Ceil(f*10-1e-9)/10)
+}
+
+func roundUp3(v float64) float64 { return math.Ceil(v*1000-1e-9) / 1000 }
+
+func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

@@ -58,7 +58,8 @@ func (h *History) annotateGroup(g *Group, gh *groupHistory, opt TimeOptions, buf
 func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 	gt := &GroupTime{Samples: len(gh.at), WindowMs: gh.at[len(gh.at)-1] - gh.at[0]}
 	var consume, produce, lagRate float64
-	whole := g.Error == nil
+	whole := g.Error == nil // every position known: the sums are whole
+	etaKnown := true        // and every partition has an ETA
 	longest, counted := int64(0), 0
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
@@ -84,7 +85,7 @@ func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 		if pt.ETAMs.OK {
 			longest = max(longest, pt.ETAMs.V)
 		} else {
-			whole = false
+			etaKnown = false
 		}
 		if pt.Loss != nil && (gt.Loss == nil || pt.Loss.InMs < gt.Loss.InMs) {
 			gt.Loss = &GroupLoss{Topic: p.Topic, Partition: p.Partition, Loss: *pt.Loss, Sentence: LossSentence(p.TP(), *pt)}
@@ -92,7 +93,9 @@ func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 	}
 	if whole && counted > 0 {
 		gt.ConsumeRate, gt.ProduceRate, gt.LagRate = Some(round3(consume)), Some(round3(produce)), Some(round3(lagRate))
-		gt.ETAMs = Some(longest)
+		if etaKnown {
+			gt.ETAMs = Some(longest)
+		}
 	} else if !whole && gt.ETA <= ETACatchingUp {
 		// Partial sums: "caught up" or "catching up" cannot be claimed; a
 		// partition that never catches up or stands still still says so.

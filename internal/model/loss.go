@@ -110,19 +110,7 @@ func lossHow(pt PartitionTime) string {
 
 // FormatRate renders offsets per second with the precision that matters:
 // "105/s", "2.5/s", "0.39/s", "0/s".
-func FormatRate(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a == 0:
-		return "0/s"
-	case a >= 10:
-		return fmt.Sprintf("%.0f/s", v)
-	case a >= 1:
-		return fmt.Sprintf("%.1f/s", v)
-	default:
-		return fmt.Sprintf("%.2g/s", v)
-	}
-}
+func FormatRate(v float64) string { return RateNum(v) + "/s" }
 
 // formatRateUp is FormatRate rounded up at the precision shown, so that a
 // needed rate printed after "≥" suffices.

@@ -52,6 +52,8 @@ type Snapshot struct {
 	Errors  []Error `json:"errors"`
 	// Window is what the time axis was measured over; nil for one snapshot.
 	Window *Window `json:"window"`
+	// Baseline is the earlier snapshot compared with (describe --baseline).
+	Baseline *BaselineInfo `json:"baseline"`
 }
 
 // Cluster describes the cluster a snapshot was taken of.
@@ -82,6 +84,8 @@ type Group struct {
 	Error                *Error           `json:"error"`
 	// Time is the group on the time axis; nil for one snapshot.
 	Time *GroupTime `json:"time"`
+	// Change is what changed since the baseline; nil without one.
+	Change *GroupChange `json:"change"`
 }
 
 // Topics returns the distinct topics of the group's partitions, in order.
@@ -136,6 +140,8 @@ type GroupPartition struct {
 	Error              *Error     `json:"error"`
 	// Time is the partition on the time axis; nil for one snapshot.
 	Time *PartitionTime `json:"time"`
+	// Change is what changed since the baseline; nil without one.
+	Change *PartitionChange `json:"change"`
 }
 
 // TP returns the partition's topic partition.

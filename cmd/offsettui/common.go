@@ -27,6 +27,8 @@ type common struct {
 	readOnly      bool
 	debug         string
 	output        string
+	// markdown accepts -o markdown (describe only).
+	markdown bool
 
 	timeoutD    time.Duration
 	riskWindowD time.Duration
@@ -40,7 +42,11 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY=1)")
 	fs.StringVar(&c.debug, "debug", "", "write debug logs to this file")
-	fs.StringVarP(&c.output, "output", "o", "table", "output format: table or json")
+	formats := "table or json"
+	if c.markdown {
+		formats = "table, json or markdown"
+	}
+	fs.StringVarP(&c.output, "output", "o", "table", "output format: "+formats)
 }
 
 // validate checks the common flags; the error names the flag.
@@ -58,7 +64,12 @@ func (c *common) validate() error {
 	if c.riskWindowD <= 0 {
 		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
-	if c.output != "table" && c.output != "json" {
+	switch {
+	case c.output == "table" || c.output == "json":
+	case c.output == "markdown" && c.markdown:
+	case c.markdown:
+		return fmt.Errorf("-o/--output: want table, json or markdown, got %q", c.output)
+	default:
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
 	if v := os.Getenv("OFFSETTUI_READ_ONLY"); v == "1" || strings.EqualFold(v, "true") {

@@ -92,7 +92,7 @@ func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 		}
 	}
 	if whole && counted > 0 {
-		gt.ConsumeRate, gt.ProduceRate, gt.LagRate = Some(round3(consume)), Some(round3(produce)), Some(round3(lagRate))
+		gt.ConsumeRate, gt.ProduceRate, gt.LagRate = Some(roundRate(consume)), Some(roundRate(produce)), Some(roundRate(lagRate))
 		if etaKnown {
 			gt.ETAMs = Some(longest)
 		}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -73,7 +74,7 @@ func EvaluatePartition(in PartitionSeries, opt TimeOptions) PartitionTime {
 	}
 	last := ss[len(ss)-1]
 	if v, ok := rate(ss, highOf); ok {
-		pt.ProduceRate = Some(round3(v))
+		pt.ProduceRate = Some(roundRate(v))
 	}
 	if last.Committed == NoCommit {
 		return pt // nothing committed, nothing to evaluate: the status says missing
@@ -84,11 +85,11 @@ func EvaluatePartition(in PartitionSeries, opt TimeOptions) PartitionTime {
 	}
 	consume, cOK := rate(ss, committedOf)
 	if cOK {
-		pt.ConsumeRate = Some(round3(consume))
+		pt.ConsumeRate = Some(roundRate(consume))
 	}
 	lagRate, lOK := lagRateOf(ss)
 	if lOK {
-		pt.LagRate = Some(round3(lagRate))
+		pt.LagRate = Some(roundRate(lagRate))
 	}
 	if countKnown(ss) < 2 {
 		return pt
@@ -267,4 +268,12 @@ func countKnown(ss []Sample) int {
 	return n
 }
 
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+// rateDigits is how many significant digits rates keep in JSON: enough for
+// any decision, without float noise (80.00000000001/s).
+const rateDigits = 4
+
+// roundRate rounds v to rateDigits significant digits.
+func roundRate(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', rateDigits, 64), 64)
+	return r
+}

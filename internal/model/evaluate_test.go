@@ -119,7 +119,7 @@ func TestEvaluatePartitionLoss(t *testing.T) {
 	ss := series(10*time.Second, [2]int64{10, 3610}, [2]int64{10, 3610}, [2]int64{10, 3610}, [2]int64{10, 3610})
 	next, age := int64(600_000), int64(3_600_000)
 	got := EvaluatePartition(PartitionSeries{Samples: ss, NextExpiresInMs: &next, TimeLagMs: &age}, TimeOptions{})
-	want := &Loss{InMs: 600_000, NextExpiresInMs: 600_000, ConsumeRate: 0, NeededRate: 0.858}
+	want := &Loss{InMs: 600_000, NextExpiresInMs: 600_000, ConsumeRate: 0, NeededRate: 0.8572}
 	if got.Evaluation != EvalStopped || got.Loss == nil || *got.Loss != *want {
 		t.Fatalf("got %v %+v, want stopped %+v", got.Evaluation, got.Loss, want)
 	}

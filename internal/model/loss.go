@@ -51,8 +51,8 @@ func predictLoss(lag int64, c, p float64, nextMs, timeLagMs int64) *Loss {
 	return &Loss{
 		InMs:            int64(math.Floor(at * 1000)),
 		NextExpiresInMs: nextMs,
-		ConsumeRate:     round3(c),
-		NeededRate:      roundUp3(max(p, n/retention)),
+		ConsumeRate:     roundRate(c),
+		NeededRate:      roundRateUp(max(p, n/retention)),
 	}
 }
 
@@ -132,6 +132,13 @@ func formatFactor(f float64) string {
 	return fmt.Sprintf("%.1f", math.Ceil(f*10-1e-9)/10)
 }
 
-func roundUp3(v float64) float64 { return math.Ceil(v*1000-1e-9) / 1000 }
+// roundRateUp rounds v up to rateDigits significant digits.
+func roundRateUp(v float64) float64 {
+	if v <= 0 {
+		return v
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(v))-rateDigits+1)
+	return roundRate(math.Ceil(v/unit-1e-9) * unit)
+}
 
 func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

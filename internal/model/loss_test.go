@@ -18,13 +18,13 @@ func TestPredictLoss(t *testing.T) {
 		want *Loss
 	}{
 		{"not moving: the next record is the first lost", n, 0, 0, e0,
-			&Loss{InMs: 600_000, NextExpiresInMs: e0, NeededRate: 0.858}},
+			&Loss{InMs: 600_000, NextExpiresInMs: e0, NeededRate: 0.8572}},
 		{"already deletable", n, 5, 0, -1000,
 			&Loss{InMs: 0, NextExpiresInMs: -1000, ConsumeRate: 5, NeededRate: 1.001}},
 		{"too slow inside the backlog: overtaken at record 600 after 1200 s", n, 0.5, 0, e0,
-			&Loss{InMs: 1_200_000, NextExpiresInMs: e0, ConsumeRate: 0.5, NeededRate: 0.858}},
+			&Loss{InMs: 1_200_000, NextExpiresInMs: e0, ConsumeRate: 0.5, NeededRate: 0.8572}},
 		{"catching up, but too slowly: overtaken at record 2400 after 3000 s", n, 0.8, 0.5, e0,
-			&Loss{InMs: 3_000_000, NextExpiresInMs: e0, ConsumeRate: 0.8, NeededRate: 0.858}},
+			&Loss{InMs: 3_000_000, NextExpiresInMs: e0, ConsumeRate: 0.8, NeededRate: 0.8572}},
 		{"outruns the backlog, never catches up: overtaken among new records", n, 2, 3, e0,
 			&Loss{InMs: 9_000_000, NextExpiresInMs: e0, ConsumeRate: 2, NeededRate: 3}},
 		{"outruns retention and catches up", n, 2, 1, e0, nil},

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// TestDescribeSampleJSON: --sample takes several snapshots and every group
+// and partition gets a time axis; a plain describe has none.
+func TestDescribeSampleJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	start := time.Now()
+	if code := describeMain([]string{"--demo", "--sample", "1s", "--interval", "400ms", "-o", "json"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var snap model.Snapshot
+	if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
+		t.Fatal(err)
+	}
+	if w := snap.Window; w == nil || w.Samples != 4 || w.To.Sub(w.From.Time) < time.Second {
+		t.Fatalf("window %+v, want 4 snapshots over ≥ 1s", w)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("took %v", took)
+	}
+	for _, g := range snap.Groups {
+		if g.Time == nil || g.Time.Samples != 4 {
+			t.Errorf("%s: time %+v", g.Group, g.Time)
+		}
+		for _, p := range g.Partitions {
+			if p.Time == nil {
+				t.Errorf("%s %s-%d: no time axis", g.Group, p.Topic, p.Partition)
+			}
+		}
+	}
+}
+
+func TestDescribeMarkdownDemo(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := describeMain([]string{"--demo", "-o", "markdown"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"# offsettui report: `", "## Groups with problems", "### `fanout`: classic, Empty", "| `outbox` | 0 | 30 | 12 | 40 | 28 | EXPIRED (lost 18) |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestDescribeWatch prints one JSON document per snapshot until the context
+// ends (Ctrl-C), and exits 0; from the second one on, rates are there.
+func TestDescribeWatch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		done <- describeContext(ctx, []string{"--demo", "--watch", "--interval", "300ms", "--stall-after", "1s", "-o", "json", "--group", "fanout"}, pw, &bytes.Buffer{})
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(nil, 1<<24)
+	var frames []model.Snapshot
+	for len(frames) < 3 && sc.Scan() {
+		var s model.Snapshot
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("frame %d: %v", len(frames), err)
+		}
+		frames = append(frames, s)
+	}
+	cancel()
+	for sc.Scan() {
+	}
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d after Ctrl-C", code)
+	}
+	if len(frames) != 3 || frames[0].Window != nil || frames[2].Window == nil || frames[2].Window.Samples != 3 {
+		t.Fatalf("%d frames; windows %v", len(frames), frames)
+	}
+}
+
+func TestDescribeBaseline(t *testing.T) {
+	dir := t.TempDir()
+	var first, errb bytes.Buffer
+	if code := describeMain([]string{"--demo", "-o", "json"}, &first, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// An earlier snapshot: fanout committed 5 less, and a group since gone.
+	var base model.Snapshot
+	if err := json.Unmarshal(first.Bytes(), &base); err != nil {
+		t.Fatal(err)
+	}
+	base.Cluster.TakenAt = model.Stamp{Time: base.Cluster.TakenAt.Add(-time.Hour)}
+	for i := range base.Groups {
+		if base.Groups[i].Group == "fanout" {
+			*base.Groups[i].Partitions[0].Committed -= 5
+		}
+	}
+	base.Groups = append(base.Groups, model.Group{Group: "old-svc", Members: []model.Member{}, Partitions: []model.GroupPartition{}})
+	path := filepath.Join(dir, "before.json")
+	b, _ := json.Marshal(base)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := describeMain([]string{"--demo", "--baseline", path, "-o", "json"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var now model.Snapshot
+	if err := json.Unmarshal(out.Bytes(), &now); err != nil {
+		t.Fatal(err)
+	}
+	if now.Baseline == nil || strings.Join(now.Baseline.GoneGroups, ",") != "old-svc" {
+		t.Fatalf("baseline %+v", now.Baseline)
+	}
+	for _, g := range now.Groups {
+		if g.Group != "fanout" {
+			continue
+		}
+		p := g.Partitions[0]
+		if p.Change == nil || p.Change.CommittedBy != model.Some(int64(5)) || p.Time == nil || p.Time.ConsumeRate.V == 0 {
+			t.Errorf("fanout: change %+v, time %+v (rates run from the baseline)", p.Change, p.Time)
+		}
+	}
+}
+
+func TestDescribeTimeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.json")
+	future := filepath.Join(dir, "future.json")
+	_ = os.WriteFile(garbage, []byte("{not json"), 0o600)
+	_ = os.WriteFile(future, []byte(`{"cluster":{"takenAt":"2999-01-01T00:00:00Z"},"groups":[]}`), 0o600)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--demo", "--sample", "0"}, "--sample"},
+		{[]string{"--demo", "--sample", "-5s"}, "--sample"},
+		{[]string{"--demo", "--sample", "soon"}, "--sample"},
+		{[]string{"--demo", "--interval", "0"}, "--interval"},
+		{[]string{"--demo", "--stall-after", "0s"}, "--stall-after"},
+		{[]string{"--demo", "--watch", "--sample", "30s"}, "exclude"},
+		{[]string{"--demo", "-o", "html"}, ""}, // parseFlags reports it on os.Stderr
+		{[]string{"--demo", "--baseline", filepath.Join(dir, "nope.json")}, "nope.json"},
+		{[]string{"--demo", "--baseline", garbage}, "garbage.json"},
+		{[]string{"--demo", "--baseline", future}, "not before now"},
+	} {
+		var out, errb bytes.Buffer
+		if code := describeMain(tc.args, &out, &errb); code != exitBadInput || out.Len() != 0 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", tc.args, code, errb.String(), tc.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := checkMain([]string{"--demo", "--group", "fanout", "-o", "markdown"}, &out, &errb); code != exitBadInput {
+		t.Errorf("check -o markdown: exit %d", code)
+	}
+}

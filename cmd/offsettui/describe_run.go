@@ -50,11 +50,21 @@ func (r *describeRun) once(ctx context.Context) int {
 // sample takes snapshots over --sample and writes the last, annotated. The
 // run is bounded by --sample plus the last snapshot's own duration.
 func (r *describeRun) sample(ctx context.Context) int {
+	last, err := r.sampleLast(ctx, "describe")
+	if err != nil {
+		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
+		return exitFailure
+	}
+	return r.write(last)
+}
+
+// sampleLast takes the snapshots of --sample and returns the last, annotated.
+func (r *describeRun) sampleLast(ctx context.Context, cmd string) (model.Snapshot, error) {
 	h := r.tf.sampleHistory()
 	r.addBaseline(h)
-	if r.tty || isTerminal(r.errw) {
-		fmt.Fprintf(r.errw, "offsettui describe: sampling for %s, a snapshot every %s…\n",
-			model.HumanDuration(r.tf.sampleD), model.HumanDuration(r.tf.intervalD))
+	if isTerminal(r.errw) {
+		fmt.Fprintf(r.errw, "offsettui %s: sampling for %s, a snapshot every %s…\n",
+			cmd, model.HumanDuration(r.tf.sampleD), model.HumanDuration(r.tf.intervalD))
 	}
 	var last model.Snapshot
 	err := sampler.Run(ctx, sampler.Plan{For: r.tf.sampleD, Every: r.tf.intervalD}, r.clock, func(ctx context.Context, _ bool) error {
@@ -62,11 +72,7 @@ func (r *describeRun) sample(ctx context.Context) int {
 		last = s
 		return err
 	})
-	if err != nil {
-		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
-		return exitFailure
-	}
-	return r.write(last)
+	return last, err
 }
 
 // watch writes a snapshot every --interval until ctx ends (Ctrl-C). A failed

@@ -133,6 +133,8 @@ type CheckPartition struct {
 	Reasons     []CheckReason `json:"reasons"`
 	Notes       []CheckReason `json:"notes"`
 	Error       *Error        `json:"error"`
+	// Time is the partition on the time axis (check --sample); nil otherwise.
+	Time *PartitionTime `json:"time"`
 }
 
 // TP returns the partition's topic partition.
@@ -299,8 +301,9 @@ func nothingToCheck(g Group, offsetsRetentionMinutes *int64, withTopics bool) st
 func checkPartition(gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
 	p := CheckPartition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
-		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error}
+		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error, Time: gp.Time}
 	checkStatus(&p, gp, opts, now)
+	checkLoss(&p, gp, opts)
 	switch {
 	case t == nil:
 		p.add(VerdictIncomplete, CodeTopicConfig, fmt.Sprintf("the configs of topic %s were not read", gp.Topic), nil)

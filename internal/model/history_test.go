@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ func snapAt(at time.Duration, groups map[string]map[TP][2]int64) *Snapshot {
 			}
 			g.Partitions = append(g.Partitions, p)
 		}
+		slices.SortFunc(g.Partitions, func(a, b GroupPartition) int { return CompareTP(a.TP(), b.TP()) })
 		s.Groups = append(s.Groups, g)
 	}
 	return s
@@ -131,5 +133,20 @@ func TestHistoryIsCompact(t *testing.T) {
 	}
 	if n := len(h.groups["g"].at); n != 16 {
 		t.Errorf("%d samples kept, want 16", n)
+	}
+}
+
+// TestHistoryUnsortedPartitions: a group whose partitions are not in order is
+// recorded all the same.
+func TestHistoryUnsortedPartitions(t *testing.T) {
+	h := NewHistory(4, 0)
+	a, b := TP{"t", 0}, TP{"t", 1}
+	for i := range 2 {
+		s := snapAt(time.Duration(i)*time.Second, map[string]map[TP][2]int64{"g": {a: {int64(i), 10}, b: {int64(10 + i), 20}}})
+		slices.Reverse(s.Groups[0].Partitions)
+		h.Add(s, true)
+	}
+	if got := fmt.Sprint(committedSeries(h, "g", a), committedSeries(h, "g", b)); got != "[0 1] [10 11]" {
+		t.Errorf("series %s", got)
 	}
 }

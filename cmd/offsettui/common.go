@@ -40,7 +40,7 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.demo, "demo", false, "run against the embedded demo cluster")
 	fs.StringVar(&c.timeout, "timeout", "10s", "per-request timeout (Go or ISO-8601 duration)")
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
-	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY=1)")
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "write debug logs to this file")
 	formats := "table or json"
 	if c.markdown {
@@ -72,7 +72,7 @@ func (c *common) validate() error {
 	default:
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
-	if v := os.Getenv("OFFSETTUI_READ_ONLY"); v == "1" || strings.EqualFold(v, "true") {
+	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
 	if c.bootstrap == "" {
@@ -83,6 +83,26 @@ func (c *common) validate() error {
 	}
 	if !c.demo && c.bootstrap == "" {
 		return fmt.Errorf("no cluster: pass --bootstrap-server host:port (or set KAFKA_BOOTSTRAP_SERVERS), or --demo")
+	}
+	return nil
+}
+
+// readOnlyEnv reads OFFSETTUI_READ_ONLY failing closed: every value except empty,
+// 0, false, no and off (any case) means read-only, so a typo cannot allow writes.
+func readOnlyEnv(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
+// nonEmpty refuses empty or blank values of a repeatable flag.
+func nonEmpty(flag string, values []string) error {
+	for _, v := range values {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("%s: empty value", flag)
+		}
 	}
 	return nil
 }

@@ -35,6 +35,11 @@ func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int 
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	for _, f := range []string{"bootstrap-server", "command-config", "read-only", "timeout", "risk-window", "output"} {
+		if err == nil && fs.Changed(f) {
+			err = fmt.Errorf("--%s does not apply: demo starts its own cluster", f)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui demo: %v (it takes only the common flags; --debug FILE logs the cluster's events)\n", err)
 		return exitBadInput

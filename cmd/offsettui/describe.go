@@ -73,6 +73,12 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		run.base, run.baseFile = &b, baseline
 	}
+	if err := nonEmpty("--group", groups); err != nil {
+		return bad("%v", err)
+	}
+	if err := nonEmpty("--topic", topics); err != nil {
+		return bad("%v", err)
+	}
 	s, code := c.connectOrExit(ctx, "describe", exitFailure)
 	if s == nil {
 		return code
@@ -96,4 +102,15 @@ func readBaseline(path string) (model.Snapshot, error) {
 	}
 	defer f.Close()
 	return model.ReadBaseline(f, path)
+}
+
+// notFoundGroups names the groups of a snapshot that do not exist.
+func notFoundGroups(s model.Snapshot) []string {
+	var out []string
+	for _, g := range s.Groups {
+		if g.Error.IsGroupNotFound() {
+			out = append(out, "group "+g.Group)
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/offsettui/offsettui/internal/model"
@@ -44,7 +45,7 @@ func (r *describeRun) once(ctx context.Context) int {
 		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
 		return exitFailure
 	}
-	return r.write(snap)
+	return r.finish(snap)
 }
 
 // sample takes snapshots over --sample and writes the last, annotated. The
@@ -55,7 +56,20 @@ func (r *describeRun) sample(ctx context.Context) int {
 		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
 		return exitFailure
 	}
-	return r.write(last)
+	return r.finish(last)
+}
+
+// finish writes the final snapshot and says whether a named group does not
+// exist (docs/cli.md).
+func (r *describeRun) finish(snap model.Snapshot) int {
+	if code := r.write(snap); code != exitOK {
+		return code
+	}
+	if missing := notFoundGroups(snap); len(missing) > 0 {
+		fmt.Fprintf(r.errw, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
+		return exitNotFound
+	}
+	return exitOK
 }
 
 // sampleLast takes the snapshots of --sample and returns the last, annotated.

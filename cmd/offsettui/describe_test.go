@@ -146,3 +146,63 @@ func TestDemoCommandIndependentClient(t *testing.T) {
 		t.Fatal("demo did not stop when interrupted")
 	}
 }
+
+// TestReadOnlyEnvFailsClosed: every value of OFFSETTUI_READ_ONLY except empty, 0,
+// false, no and off (any case) means read-only, so a typo cannot allow a write.
+func TestReadOnlyEnvFailsClosed(t *testing.T) {
+	for v, want := range map[string]bool{
+		"": false, "0": false, "false": false, "FALSE": false, "no": false, "off": false, "Off": false,
+		"1": true, "yes": true, "on": true, " 1": true, "true": true, "0 ": true, "nope": true, "-": true,
+	} {
+		if got := readOnlyEnv(v); got != want {
+			t.Errorf("OFFSETTUI_READ_ONLY=%q: read-only %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestDescribeGroupNotFound: a named group that does not exist is an error on the
+// group (kind not-found) and exit 3, so a typo cannot pass a script's check; the
+// groups that do exist are still described.
+func TestDescribeGroupNotFound(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := describeMain([]string{"--demo", "--group", "nosuch", "--group", "ship-svc", "-o", "json"}, &out, &errb)
+	if code != exitNotFound || !strings.Contains(errb.String(), "group nosuch does not exist") {
+		t.Fatalf("exit %d, stderr %q; want %d naming the group", code, errb.String(), exitNotFound)
+	}
+	var snap model.Snapshot
+	if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range snap.Groups {
+		switch g.Group {
+		case "nosuch":
+			if g.Error == nil || g.Error.Kind != model.KindNotFound || g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
+				t.Errorf("nosuch: error %v, worst %s, totalLag %s; want not-found, unknown, null", g.Error, g.WorstStatus, model.Num(g.TotalLag))
+			}
+		case "ship-svc":
+			if g.Error != nil || model.Num(g.TotalLag) != "2" {
+				t.Errorf("ship-svc: error %v, totalLag %s", g.Error, model.Num(g.TotalLag))
+			}
+		}
+	}
+}
+
+// TestEmptyNamesAreBadInput: `--group ""` would describe a phantom group.
+func TestEmptyNamesAreBadInput(t *testing.T) {
+	for _, args := range [][]string{{"--demo", "--group", ""}, {"--demo", "--group", " "}, {"--demo", "--topic", ""}} {
+		var out, errb bytes.Buffer
+		if code := describeMain(args, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), "empty value") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming the empty value", args, code, errb.String())
+		}
+	}
+}
+
+// TestDemoRefusesConnectionFlags: `demo` starts its own cluster; a
+// --bootstrap-server given to it is a mistake to point out, not to ignore.
+func TestDemoRefusesConnectionFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := demoMain([]string{"--bootstrap-server", "kafka:9092"}, &out, &errb, context.Background())
+	if code != exitBadInput || !strings.Contains(errb.String(), "--bootstrap-server does not apply") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}

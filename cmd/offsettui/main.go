@@ -15,6 +15,8 @@ const (
 	exitBadInput  = 2
 	exitBlocked   = 3
 	exitPartially = 4
+	// exitNotFound: describe was asked for a group that does not exist.
+	exitNotFound = 3
 )
 
 func main() {

@@ -93,7 +93,7 @@ func New(cfg Config) (*Client, error) {
 	for _, a := range cfg.Bootstrap {
 		c.seeds = append(c.seeds, sarama.NewBroker(a))
 	}
-	if err := c.refreshBrokers(); err != nil {
+	if err := c.refreshBrokers(context.Background()); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}
@@ -115,52 +115,98 @@ func saramaConfig(cfg Config) *sarama.Config {
 	return sc
 }
 
-// brokerProbeTopic is named in the Metadata request that discovers brokers:
-// sarama encodes an empty topic list as "all topics", which on a large cluster is
-// the most expensive answer there is. Any name works; Kafka's own offsets topic
-// is small and never auto-created by this request.
-const brokerProbeTopic = "__consumer_offsets"
-
-// refreshBrokers learns the cluster's brokers from a seed or a known broker.
-func (c *Client) refreshBrokers() error {
-	_, err := c.metadataRequest([]string{brokerProbeTopic})
+// refreshBrokers learns the cluster's brokers from a seed or a known broker and
+// gives the brokers dropped after a failure a fresh connection: it is called
+// where a snapshot or a read-back starts, never in the middle of one.
+func (c *Client) refreshBrokers(ctx context.Context) error {
+	_, err := c.metadataRequest(ctx, nil, true)
 	return err
 }
 
-// metadataRequest sends Metadata for topics to the first broker that answers and
-// records the brokers it lists.
-func (c *Client) metadataRequest(topics []string) (*sarama.MetadataResponse, error) {
+// metadataAnswer is one Metadata answer (the probe topic removed) and what the
+// visibility probe showed.
+type metadataAnswer struct {
+	resp      *sarama.MetadataResponse
+	visible   *bool
+	clusterID *string
+}
+
+// metadataStagger is how long a Metadata request may go unanswered before the
+// next candidate broker is asked as well.
+const metadataStagger = 300 * time.Millisecond
+
+// metadataRequest sends Metadata for topics, plus the visibility probe (see
+// visibility.go), to the known brokers and the seeds: one at a time, the next as
+// soon as one fails or stays silent for metadataStagger, so a hung seed costs
+// little when another answers. The first answer wins and its brokers are
+// learned; the brokers dropped after a failure come back only with reconnect.
+func (c *Client) metadataRequest(ctx context.Context, topics []string, reconnect bool) (metadataAnswer, error) {
 	c.mu.Lock()
-	candidates := slices.Clone(c.seeds)
-	for _, b := range c.known {
-		candidates = append(candidates, b)
+	var candidates []*sarama.Broker
+	for _, id := range slices.Sorted(maps.Keys(c.known)) {
+		candidates = append(candidates, c.known[id])
 	}
+	candidates = append(candidates, c.seeds...)
 	c.mu.Unlock()
-	var lastErr error
-	for _, b := range candidates {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	probe := probeTopicName()
+	type result struct {
+		ans metadataAnswer
+		err error
+	}
+	results := make(chan result, len(candidates))
+	ask := func(b *sarama.Broker) {
 		c.open(b)
-		resp, err := b.GetMetadata(sarama.NewMetadataRequest(sarama.MaxVersion, topics))
-		err = c.check(b, err)
+		req := &sarama.MetadataRequest{Version: 10, Topics: append(slices.Clone(topics), probe),
+			IncludeClusterAuthorizedOperations: true}
+		resp, err := call(ctx, c, b, func() (*sarama.MetadataResponse, error) { return b.GetMetadata(req) })
 		if err != nil {
-			lastErr = err
-			continue
+			results <- result{err: err}
+			return
 		}
-		c.learn(resp.Brokers)
-		return resp, nil
+		results <- result{ans: readProbe(resp, probe, req.Version)}
+	}
+	var lastErr error
+	pending, next := 0, 0
+	for next < len(candidates) || pending > 0 {
+		if next < len(candidates) {
+			go ask(candidates[next])
+			next++
+			pending++
+		}
+		var stagger <-chan time.Time
+		if next < len(candidates) {
+			stagger = time.After(metadataStagger)
+		}
+		select {
+		case r := <-results:
+			pending--
+			if r.err == nil {
+				c.learn(r.ans.resp.Brokers, reconnect)
+				return r.ans, nil
+			}
+			lastErr = r.err
+		case <-stagger:
+		}
 	}
 	if lastErr == nil {
 		lastErr = sarama.ErrOutOfBrokers
 	}
-	return nil, lastErr
+	return metadataAnswer{}, lastErr
 }
 
 // learn replaces the known broker set, keeping open connections of brokers whose
-// address did not change.
-func (c *Client) learn(bs []*sarama.Broker) {
+// address did not change. A broker dropped after a failure stays out unless
+// reconnect is set, so a snapshot never asks a broker that failed it again.
+func (c *Client) learn(bs []*sarama.Broker, reconnect bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	next := map[int32]*sarama.Broker{}
 	for _, b := range bs {
+		if _, lost := c.lost[b.ID()]; lost && !reconnect {
+			continue
+		}
 		delete(c.lost, b.ID())
 		if old, ok := c.known[b.ID()]; ok && old.Addr() == b.Addr() {
 			next[b.ID()] = old
@@ -176,11 +222,11 @@ func (c *Client) learn(bs []*sarama.Broker) {
 	c.known = next
 }
 
-// open connects b unless it is connected or connecting.
+// open connects b unless it is connected or connecting. It never waits:
+// sarama's Open returns at once when the broker was opened before, whereas
+// Broker.Connected would wait for a request in flight, however long a hung
+// broker takes.
 func (c *Client) open(b *sarama.Broker) {
-	if ok, _ := b.Connected(); ok {
-		return
-	}
 	err := b.Open(c.conf)
 	if err != nil && !errors.Is(err, sarama.ErrAlreadyConnected) {
 		c.logf("open broker %s: %v", b.Addr(), err)
@@ -196,7 +242,8 @@ func (c *Client) check(b *sarama.Broker, err error) error {
 		k   sarama.KError
 		enc sarama.PacketEncodingError
 	)
-	if err != nil && !errors.As(err, &k) && !errors.As(err, &enc) && !errors.Is(err, sarama.ErrUnsupportedVersion) {
+	if err != nil && !errors.As(err, &k) && !errors.As(err, &enc) && !errors.Is(err, sarama.ErrUnsupportedVersion) &&
+		!errors.Is(err, context.Canceled) {
 		c.logf("broker %d (%s): %v: reconnecting on the next snapshot", b.ID(), b.Addr(), err)
 		// Drop the broker, so no request queues behind a connection whose
 		// replies are late, and close it in the background: Close waits for
@@ -255,12 +302,15 @@ func (c *Client) lostBrokers() map[int32]error {
 	return maps.Clone(c.lost)
 }
 
-// coordinator finds a group's coordinator with FindCoordinator.
-func (c *Client) coordinator(group string) (*sarama.Broker, error) {
+// coordinator finds a group's coordinator with FindCoordinator. A protocol error
+// (GROUP_AUTHORIZATION_FAILED, COORDINATOR_NOT_AVAILABLE) is returned as the
+// broker said it, as a sarama.KError.
+func (c *Client) coordinator(ctx context.Context, group string) (*sarama.Broker, error) {
 	var lastErr error
 	for _, b := range c.brokers() {
-		resp, err := b.FindCoordinator(&sarama.FindCoordinatorRequest{Version: 2, CoordinatorKey: group, CoordinatorType: sarama.CoordinatorGroup})
-		err = c.check(b, err)
+		resp, err := call(ctx, c, b, func() (*sarama.FindCoordinatorResponse, error) {
+			return b.FindCoordinator(&sarama.FindCoordinatorRequest{Version: 2, CoordinatorKey: group, CoordinatorType: sarama.CoordinatorGroup})
+		})
 		if err != nil {
 			lastErr = err
 			continue
@@ -304,16 +354,14 @@ func (c *Client) Close() error {
 func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
 
 // run calls fn for each item concurrently, bounded by the client's semaphore,
-// and waits for all. It stops starting new work when ctx is done.
+// and waits for all. Every item gets its call, even after ctx is done: a request
+// then fails at once (see call) and the item records why, instead of silently
+// missing from the result.
 func run[T any](ctx context.Context, c *Client, items []T, fn func(T)) {
+	_ = ctx // kept so every caller says which deadline its work is under
 	var wg sync.WaitGroup
 	for _, it := range items {
-		select {
-		case <-ctx.Done():
-			wg.Wait()
-			return
-		case c.sem <- struct{}{}:
-		}
+		c.sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -42,8 +42,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	req.Resources = append(req.Resources, &sarama.ConfigResource{
 		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes"},
 	})
-	resp, err := b.DescribeConfigs(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 	if err != nil {
 		e := brokerErr(err, b.ID(), "describe configs")
 		res.errs = append(res.errs, e)
@@ -56,7 +55,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 		if r.Type == sarama.BrokerResource {
 			if r.ErrorCode != 0 {
 				k := sarama.KError(r.ErrorCode)
-				e := kerrError(k, "describe broker configs (offsets.retention.minutes): "+k.Error())
+				e := kerrError(k, model.BrokerConfigsWhat+": "+k.Error())
 				e.Broker = model.Ptr(b.ID())
 				res.errs = append(res.errs, e)
 				continue

@@ -108,7 +108,7 @@ func toError(err error) model.Error {
 	e := model.Error{Kind: model.KindBroker, Message: describeConnErr(err).Error()}
 	var ne net.Error
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, errRequestTimeout),
 		errors.As(err, &ne) && ne.Timeout():
 		e.Kind = model.KindTimeout
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, sarama.ErrOutOfBrokers),

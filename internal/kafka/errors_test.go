@@ -92,8 +92,9 @@ func TestUnknownGroup(t *testing.T) {
 		t.Fatalf("groups = %d, want 2", len(snap.Groups))
 	}
 	g := findGroup(t, snap, "no-such-group")
-	if g.Error != nil || len(g.Partitions) != 0 || g.State != "Dead" || len(snap.Errors) != 0 {
-		t.Errorf("unknown group: %+v errors %+v", g, snap.Errors)
+	if g.Error == nil || g.Error.Kind != model.KindNotFound || len(g.Partitions) != 0 || g.TotalLag != nil ||
+		len(snap.Errors) != 1 || snap.Errors[0].Kind != model.KindNotFound {
+		t.Errorf("unknown group: %+v errors %+v; want a not-found error on the group and in errors", g, snap.Errors)
 	}
 	if s := findGroup(t, snap, "ship-svc"); len(s.Partitions) != 1 {
 		t.Errorf("ship-svc partitions = %d", len(s.Partitions))

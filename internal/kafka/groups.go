@@ -15,6 +15,8 @@ type listedGroup struct {
 	name, protocolType, state, typ string
 	coordinator                    *sarama.Broker
 	listed                         bool
+	// findErr is why FindCoordinator could not locate an unlisted group.
+	findErr *model.Error
 }
 
 // listGroups asks every broker for the groups it coordinates (ListGroups v5 gives
@@ -27,8 +29,9 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		errs []model.Error
 	)
 	run(ctx, c, c.brokers(), func(b *sarama.Broker) {
-		resp, err := b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
-		err = c.check(b, err)
+		resp, err := call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
+			return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
+		})
 		if err == nil && resp.Err != sarama.ErrNoError {
 			err = resp.Err
 		}
@@ -58,6 +61,14 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 	return out, errs
 }
 
+// findCoordinatorErr is why a group that no broker listed could not be located
+// (GROUP_AUTHORIZATION_FAILED reads as denied, with Kafka's code).
+func findCoordinatorErr(err error, group string) *model.Error {
+	e := toError(err)
+	e.Message = "find the group's coordinator: " + e.Message
+	return e.WithGroup(group)
+}
+
 func lowerType(t string) string {
 	switch t {
 	case "Classic", "classic":
@@ -77,8 +88,11 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 	)
 	run(ctx, c, names, func(name string) {
 		lg := listedGroup{name: name, typ: "classic", state: "Dead"}
-		if b, err := c.coordinator(name); err == nil {
+		b, err := c.coordinator(ctx, name)
+		if err == nil {
 			lg.coordinator = b
+		} else {
+			lg.findErr = findCoordinatorErr(err, name)
 		}
 		mu.Lock()
 		out = append(out, lg)
@@ -119,22 +133,21 @@ func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObserv
 	var jobs []func()
 	for _, bt := range order {
 		if len(bt.classic) > 0 {
-			jobs = append(jobs, func() { c.describeClassic(bt.b, bt.classic) })
+			jobs = append(jobs, func() { c.describeClassic(ctx, bt.b, bt.classic) })
 		}
 		if len(bt.consumer) > 0 {
-			jobs = append(jobs, func() { c.describeConsumer(bt.b, bt.consumer) })
+			jobs = append(jobs, func() { c.describeConsumer(ctx, bt.b, bt.consumer) })
 		}
 	}
 	run(ctx, c, jobs, func(f func()) { f() })
 }
 
-func (c *Client) describeClassic(b *sarama.Broker, gs []*model.GroupObservation) {
+func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.DescribeGroupsRequest{Version: 5}
 	for _, g := range gs {
 		req.Groups = append(req.Groups, g.Group)
 	}
-	resp, err := b.DescribeGroups(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeGroupsResponse, error) { return b.DescribeGroups(req) })
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID(), "describe group")
@@ -188,13 +201,12 @@ func classicMembers(d *sarama.GroupDescription) []model.Member {
 	return out
 }
 
-func (c *Client) describeConsumer(b *sarama.Broker, gs []*model.GroupObservation) {
+func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.ConsumerGroupDescribeRequest{Version: 1}
 	for _, g := range gs {
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
-	resp, err := b.ConsumerGroupDescribe(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.ConsumerGroupDescribeResponse, error) { return b.ConsumerGroupDescribe(req) })
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID(), "describe consumer group")

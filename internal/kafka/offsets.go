@@ -56,7 +56,7 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	for _, g := range gs {
 		req.Groups = append(req.Groups, sarama.OffsetFetchRequestGroup{GroupId: g.Group})
 	}
-	resp, err := b.FetchOffset(req)
+	resp, err := call(ctx, c, b, func() (*sarama.OffsetFetchResponse, error) { return b.FetchOffset(req) })
 	if req.Version < 8 && len(gs) > 1 {
 		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
 		// One after another inside the slot this call already holds: taking
@@ -69,7 +69,6 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 		}
 		return
 	}
-	err = c.check(b, err)
 	if err != nil {
 		for _, g := range gs {
 			e := brokerErr(err, b.ID(), "fetch committed offsets")

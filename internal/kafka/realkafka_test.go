@@ -327,18 +327,18 @@ func TestRealKafkaBothProtocols(t *testing.T) {
 }
 
 // TestRealKafkaUnknownGroup: Kafka answers OffsetFetch for a group that does not
-// exist with no offsets (kfake: GROUP_ID_NOT_FOUND). offsettui shows the group with
-// nothing in it and no error; Kafka's CLI shows no rows.
+// exist with no offsets (kfake: GROUP_ID_NOT_FOUND). offsettui shows the group
+// with a not-found error and nothing in it; Kafka's CLI shows no rows.
 func TestRealKafkaUnknownGroup(t *testing.T) {
 	addr := realkafka.Addr(t)
 	group := realkafka.Name("nobody")
 	snap := realSnapshot(t, realClient(t, addr), model.Query{Groups: []string{group}})
-	if len(snap.Errors) != 0 {
-		t.Errorf("snapshot errors: %+v", snap.Errors)
+	if len(snap.Errors) != 1 || snap.Errors[0].Kind != model.KindNotFound {
+		t.Errorf("snapshot errors: %+v; want one not-found", snap.Errors)
 	}
 	g := findGroup(t, snap, group)
-	if g.Error != nil || len(g.Partitions) != 0 || len(g.Members) != 0 {
-		t.Errorf("unknown group: error %v, %d partitions, %d members; want none of them", g.Error, len(g.Partitions), len(g.Members))
+	if g.Error == nil || g.Error.Kind != model.KindNotFound || len(g.Partitions) != 0 || len(g.Members) != 0 {
+		t.Errorf("unknown group: error %v, %d partitions, %d members; want not-found and nothing else", g.Error, len(g.Partitions), len(g.Members))
 	}
 	if g.State != "Dead" {
 		t.Errorf("unknown group: state %q, want Dead", g.State)

@@ -85,7 +85,9 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 	if len(offsets) == 0 {
 		return nil, nil
 	}
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
@@ -97,8 +99,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 		// and possibly "detect truncation" on partitions whose leader changed.
 		req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
 	}
-	resp, err := b.CommitOffset(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
 	if err != nil {
 		return nil, fmt.Errorf("commit offsets of %s: %w", group, err)
 	}
@@ -129,7 +130,9 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	if len(tps) == 0 {
 		return nil, nil
 	}
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
@@ -137,8 +140,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	for _, tp := range tps {
 		req.AddPartition(tp.Topic, tp.Partition)
 	}
-	resp, err := b.DeleteOffsets(req)
-	err = c.check(b, err)
+	resp, err := call(ctx, c, b, func() (*sarama.DeleteOffsetsResponse, error) { return b.DeleteOffsets(req) })
 	if err != nil {
 		return nil, fmt.Errorf("delete offsets of %s: %w", group, err)
 	}
@@ -156,9 +158,17 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	return rejected, nil
 }
 
-// Committed reads group's committed offsets (for the read-back after a commit).
+// Committed reads group's committed offsets, for the read-back after a commit. It
+// starts afresh, so that a commit whose answer was lost can still be read back:
+// the brokers are learned again from Metadata (a broker dropped after the lost
+// answer comes back on a new connection) and the coordinator is looked up again.
 func (c *Client) Committed(ctx context.Context, group string) (map[model.TP]int64, error) {
-	b, err := c.coordinator(group)
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	if err := c.refreshBrokers(ctx); err != nil {
+		return nil, fmt.Errorf("reconnect to read the offsets back: %w", err)
+	}
+	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}

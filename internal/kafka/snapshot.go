@@ -19,7 +19,28 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 	if err != nil {
 		return model.Snapshot{}, err
 	}
+	markNotFound(&obs)
 	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics}), nil
+}
+
+// markNotFound gives a named group that does not exist a not-found error: no
+// broker lists it, it has no commits and no members. A group stays without that
+// verdict when a broker's listing failed (it may be the one that knows it).
+func markNotFound(obs *model.Observation) {
+	for _, e := range obs.Errors {
+		if e.Broker != nil && e.Group == nil && e.Topic == nil {
+			return
+		}
+	}
+	for i := range obs.Groups {
+		g := &obs.Groups[i]
+		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
+			continue
+		}
+		g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
+			Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
+		obs.Errors = append(obs.Errors, *g.Error)
+	}
 }
 
 // Observe reads, in this order: the groups (ListGroups on every broker), their
@@ -39,6 +60,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 	if q.RiskWindow == 0 {
 		q.RiskWindow = model.DefaultRiskWindow
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
 	now := c.cfg.Now()
 	obs := model.Observation{
 		Bootstrap: c.Bootstrap(), TakenAt: now, RiskWindow: q.RiskWindow,
@@ -46,7 +69,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
 	if len(c.lostBrokers()) > 0 {
-		_ = c.refreshBrokers() // reconnect the brokers a failure dropped
+		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
 	brokers := c.brokers()
 	lost := c.lostBrokers()
@@ -72,7 +95,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 	coord := map[string]*sarama.Broker{}
 	for i, lg := range listed {
 		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
-			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed}
+			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
@@ -110,6 +133,10 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 	wg.Wait()
 	if layErr != nil {
 		return obs, fmt.Errorf("read topic metadata: %w", layErr)
+	}
+	obs.ClusterID, obs.AllTopicsVisible = lay.clusterID, lay.visible
+	if v := lay.visible; v == nil || !*v {
+		obs.Errors = append(obs.Errors, model.VisibilityError(v))
 	}
 	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
 	obs.Errors = append(obs.Errors, cfgs.errs...)

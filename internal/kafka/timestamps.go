@@ -56,7 +56,7 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 	var mu sync.Mutex
 	share := int32(min(budget/int64(max(1, len(leaders))), 1<<30))
 	run(ctx, c, leaders, func(l int32) {
-		got := c.fetchTimestamps(l, byLeader[l], share)
+		got := c.fetchTimestamps(ctx, l, byLeader[l], share)
 		mu.Lock()
 		defer mu.Unlock()
 		for k, v := range got {
@@ -79,7 +79,7 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 // records cover, and leaves the rest to the next round. Each round settles at least
 // the lowest offset of every partition it asks for, so the bytes stay within one
 // partition limit per wanted offset, as the budget assumes.
-func (c *Client) fetchTimestamps(leader int32, want []model.TPO, maxBytes int32) map[model.TPO]time.Time {
+func (c *Client) fetchTimestamps(ctx context.Context, leader int32, want []model.TPO, maxBytes int32) map[model.TPO]time.Time {
 	b, err := c.broker(leader)
 	if err != nil {
 		c.logf("fetch timestamps: broker %d: %v", leader, err)
@@ -100,8 +100,7 @@ func (c *Client) fetchTimestamps(leader int32, want []model.TPO, maxBytes int32)
 				req.AddBlock(w.Topic, w.Partition, w.Offset, partitionFetchBytes, -1)
 			}
 		}
-		resp, err := b.Fetch(req)
-		err = c.check(b, err)
+		resp, err := call(ctx, c, b, func() (*sarama.FetchResponse, error) { return b.Fetch(req) })
 		if err != nil {
 			c.logf("fetch timestamps: broker %d: %v", leader, err)
 			return out

@@ -16,6 +16,9 @@ type topicLayout struct {
 	leader     map[model.TP]int32
 	errs       map[model.TP]*model.Error
 	topicErrs  map[string]*model.Error
+	// visible and clusterID are what the request's visibility probe showed.
+	visible   *bool
+	clusterID *string
 }
 
 // metadata asks one broker about the given topics (never all topics of a large
@@ -23,16 +26,15 @@ type topicLayout struct {
 func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, error) {
 	lay := topicLayout{partitions: map[string]int{}, leader: map[model.TP]int32{},
 		errs: map[model.TP]*model.Error{}, topicErrs: map[string]*model.Error{}}
-	if len(topics) == 0 {
-		return lay, nil
-	}
 	if ctx.Err() != nil {
 		return lay, ctx.Err()
 	}
-	resp, err := c.metadataRequest(topics)
+	ans, err := c.metadataRequest(ctx, topics, false)
 	if err != nil {
 		return lay, err
 	}
+	lay.visible, lay.clusterID = ans.visible, ans.clusterID
+	resp := ans.resp
 	{
 		for _, t := range resp.Topics {
 			if t.Err != sarama.ErrNoError {
@@ -104,7 +106,7 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	// costs one --timeout, not four. Leaders are asked concurrently.
 	run(ctx, c, leaders, func(leader int32) {
 		for k := lookupEarliest; k <= lookupRisk; k++ {
-			if !c.listOffsets(leader, k, byLeader[leader], risk, &mu, results) {
+			if !c.listOffsets(ctx, leader, k, byLeader[leader], risk, &mu, results) {
 				return
 			}
 		}
@@ -121,7 +123,7 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 // listOffsets sends one ListOffsets request of a kind to a leader and records the
 // answers; it reports false when the leader could not be asked (a transport
 // failure), so the caller stops asking it.
-func (c *Client) listOffsets(leader int32, kind int, tps []model.TP, risk map[string]time.Time,
+func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []model.TP, risk map[string]time.Time,
 	mu *sync.Mutex, results map[model.TP]*model.PartitionOffsets) bool {
 	req := sarama.NewOffsetRequest(sarama.MaxVersion)
 	var asked []model.TP
@@ -149,8 +151,7 @@ func (c *Client) listOffsets(leader int32, kind int, tps []model.TP, risk map[st
 	var resp *sarama.OffsetResponse
 	b, err := c.broker(leader)
 	if err == nil {
-		resp, err = b.GetAvailableOffsets(req)
-		err = c.check(b, err)
+		resp, err = call(ctx, c, b, func() (*sarama.OffsetResponse, error) { return b.GetAvailableOffsets(req) })
 	}
 	mu.Lock()
 	defer mu.Unlock()

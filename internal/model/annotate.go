@@ -58,7 +58,9 @@ func (h *History) annotateGroup(g *Group, gh *groupHistory, opt TimeOptions, buf
 func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 	gt := &GroupTime{Samples: len(gh.at), WindowMs: gh.at[len(gh.at)-1] - gh.at[0]}
 	var consume, produce, lagRate float64
-	whole := g.Error == nil // every position known: the sums are whole
+	// Every position known and every topic visible: the sums are whole (a
+	// null TotalLag says they would not be).
+	whole := g.Error == nil && g.TotalLag != nil
 	etaKnown := true        // and every partition has an ETA
 	longest, counted := int64(0), 0
 	for i := range g.Partitions {

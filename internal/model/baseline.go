@@ -96,8 +96,8 @@ func compareGroup(g, b *Group) {
 		return
 	}
 	ch.StateWas, ch.WorstStatusWas = Ptr(b.State), Ptr(b.WorstStatus)
-	if g.Error == nil && b.Error == nil {
-		ch.TotalLagBy = Some(g.TotalLag - b.TotalLag)
+	if g.TotalLag != nil && b.TotalLag != nil {
+		ch.TotalLagBy = Some(*g.TotalLag - *b.TotalLag) // only whole totals are compared
 	}
 	old := make(map[TP]*GroupPartition, len(b.Partitions))
 	for i := range b.Partitions {

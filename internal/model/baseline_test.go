@@ -15,13 +15,13 @@ func TestCompareBaseline(t *testing.T) {
 		"gone": {a: {1, 100}},
 		"nope": {a: {1, 100}},
 	})
-	base.Groups[indexOf(base, "g")].TotalLag = 105
+	base.Groups[indexOf(base, "g")].TotalLag = Ptr(int64(105))
 	now := snapAt(time.Minute, map[string]map[TP][2]int64{
 		"g":   {a: {40, 130}, b: {-1, 70}},
 		"new": {a: {1, 130}},
 	})
 	g := &now.Groups[indexOf(now, "g")]
-	g.TotalLag, g.State = 90, "Stable"
+	g.TotalLag, g.State = Ptr(int64(90)), "Stable"
 	base.Groups[indexOf(base, "g")].State = "Empty"
 	pa := partOf(g, a)
 	pa.Lag, pa.Status = Ptr(int64(90)), StatusAtRisk

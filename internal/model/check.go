@@ -104,6 +104,7 @@ const (
 	CodeOnRestart       = "on-restart"
 	CodeGroupMissing    = "group-does-not-exist"
 	CodeCommitsExpire   = "commits-expire"
+	CodeHiddenTopics    = "topics-may-be-hidden"
 )
 
 // CheckReason is one finding. Result is what it does to its item: fail or
@@ -225,6 +226,12 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 	}
 	g := s.Groups[gi]
 	r.State, r.Members = g.State, len(g.Members)
+	notFound := g.Error.IsGroupNotFound()
+	if notFound {
+		// A group that does not exist has no commits and no members: with --topic
+		// every partition is judged as a first start, without it nothing is checked.
+		g.Error = nil
+	}
 	if g.Error != nil {
 		problem(CodeUnreadable, "cannot read the group: "+g.Error.Error(), g.Error)
 	}
@@ -241,6 +248,8 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 		switch {
 		case t == nil:
 			problem(CodeUnreadable, fmt.Sprintf("topic %s (--topic) was not read", name), nil)
+		case t.Error != nil && t.Error.Kind == KindDenied:
+			problem(CodeUnreadable, fmt.Sprintf("topic %s (--topic) cannot be read: %s", name, t.Error.Error()), t.Error)
 		case t.Error != nil && t.Error.Kind == KindNotFound:
 			code := "not found"
 			if t.Error.Code != nil {
@@ -260,8 +269,21 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 	}
 	for i := range s.Errors {
 		e := &s.Errors[i]
-		if e.Partition != nil && e.Topic != nil && checked[TP{*e.Topic, *e.Partition}] {
+		switch {
+		case e.Partition != nil && e.Topic != nil && checked[TP{*e.Topic, *e.Partition}]:
 			continue // shown on its partition, which is incomplete
+		case notFound && e.IsGroupNotFound() && *e.Group == group:
+			continue // judged above
+		case e.IsBrokerConfigError():
+			// offsets.retention.minutes only feeds a note: the proof does not need it.
+			r.Notes = append(r.Notes, CheckReason{Code: CodeCommitsExpire, Result: VerdictPass,
+				Message: "offsets.retention.minutes could not be read, so how long the broker keeps the group's commits without members is not known: " + e.Error()})
+			continue
+		case e.IsVisibilityNote():
+			if len(opts.Topics) == 0 {
+				problem(CodeHiddenTopics, "topics may be hidden from this principal, so the group's partitions are not known to be all there are: "+e.Message, e)
+			}
+			continue // with --topic, each named topic is read (or fails) on its own
 		}
 		problem(CodeUnreadable, e.Error(), e)
 	}

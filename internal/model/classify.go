@@ -128,6 +128,8 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	s := Snapshot{
 		Cluster: Cluster{
 			Bootstrap:               obs.Bootstrap,
+			ID:                      obs.ClusterID,
+			AllTopicsVisible:        obs.AllTopicsVisible,
 			Brokers:                 obs.Brokers,
 			TakenAt:                 Stamp{obs.TakenAt},
 			OffsetsRetentionMinutes: obs.OffsetsRetentionMinutes,
@@ -139,6 +141,12 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	usedTopics := map[string]bool{}
 	for _, g := range obs.Groups {
 		grp := assembleGroup(g, obs, opt)
+		if obs.AllTopicsVisible == nil || !*obs.AllTopicsVisible {
+			grp.partialLag()
+			if len(grp.Partitions) == 0 {
+				grp.WorstStatus = StatusUnknown // its commits may all be on hidden topics
+			}
+		}
 		if len(opt.Topics) > 0 && len(grp.Partitions) == 0 && !opt.WholeTopics && grp.Error == nil {
 			continue
 		}
@@ -193,6 +201,9 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 			continue
 		}
 		in := PartitionInput{Offsets: obs.Offsets[tp], Now: obs.TakenAt, GroupError: g.Error}
+		if g.Error.IsGroupNotFound() {
+			in.GroupError = nil // a group that does not exist has no commits: judged as such
+		}
 		if c, ok := g.Committed[tp]; ok {
 			in.Committed = Ptr(c)
 			if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
@@ -259,19 +270,51 @@ func CompareTP(a, b TP) int {
 
 // rollup computes a group's counts, worst status and total lag. totalLag sums the
 // positive lags of partitions with a commit, so a partition ahead cannot hide a
-// backlog elsewhere.
+// backlog elsewhere; it is never a partial sum shown as whole (see partialLag).
 func rollup(g *Group) {
-	g.Counts, g.TotalLag, g.WorstStatus = Counts{}, 0, StatusOK
-	if g.Error != nil {
-		g.WorstStatus = StatusUnknown
-	}
+	g.Counts, g.WorstStatus = Counts{}, StatusOK
+	var sum int64
+	partial := g.Error != nil
 	for _, p := range g.Partitions {
 		g.Counts[p.Status]++
 		g.WorstStatus = max(g.WorstStatus, p.Status)
 		if p.Lag != nil && *p.Lag > 0 {
-			g.TotalLag += *p.Lag
+			sum += *p.Lag
+		}
+		if p.Lag == nil && p.Status == StatusUnknown {
+			partial = true
 		}
 	}
+	if g.Error != nil {
+		g.WorstStatus = StatusUnknown
+	}
+	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
+	if partial {
+		g.partialLag()
+	}
+}
+
+// partialLag marks the group's total lag as a lower bound: what could be read is
+// kept in TotalLagAtLeast and TotalLag becomes null. A group whose offsets could
+// not be read at all has neither.
+func (g *Group) partialLag() {
+	if g.TotalLag != nil && g.Error == nil {
+		g.TotalLagAtLeast = g.TotalLag
+	}
+	g.TotalLag = nil
+}
+
+// LagSortKey is the total lag for ordering groups: the lower bound when the total
+// is partial, -1 when nothing is known, so a partial total never outranks or
+// hides behind a whole one by accident of its missing part.
+func (g *Group) LagSortKey() (int64, bool) {
+	switch {
+	case g.TotalLag != nil:
+		return *g.TotalLag, true
+	case g.TotalLagAtLeast != nil:
+		return *g.TotalLagAtLeast, false
+	}
+	return -1, false
 }
 
 // SortGroupsWorstFirst orders groups by worst status, then total lag, then name.
@@ -280,8 +323,18 @@ func SortGroupsWorstFirst(gs []Group) {
 		if a.WorstStatus != b.WorstStatus {
 			return int(b.WorstStatus) - int(a.WorstStatus)
 		}
-		if a.TotalLag != b.TotalLag {
-			if a.TotalLag > b.TotalLag {
+		// Groups whose total is not whole come first within a status: what is
+		// not known may be the worst.
+		la, wa := a.LagSortKey()
+		lb, wb := b.LagSortKey()
+		if wa != wb {
+			if !wa {
+				return -1
+			}
+			return 1
+		}
+		if la != lb {
+			if la > lb {
 				return -1
 			}
 			return 1

@@ -118,7 +118,7 @@ func TestAtRiskAroundTheWindowEdge(t *testing.T) {
 func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	tp := func(p int32) TP { return TP{"orders", p} }
 	obs := Observation{
-		TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+		TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: Ptr(true),
 		Topics: map[string]Topic{"orders": {Topic: "orders", Partitions: 4, CleanupPolicy: "delete", RetentionMs: i64(-1)},
 			"other": {Topic: "other", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{
@@ -141,8 +141,8 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	if len(a.Partitions) != 4 {
 		t.Fatalf("a has %d partitions; want 4 (3 commits + the other partition of orders)", len(a.Partitions))
 	}
-	if a.TotalLag != 14 {
-		t.Errorf("totalLag = %d, want 14 (6 + 8; the ahead partition's -20 is not summed)", a.TotalLag)
+	if a.TotalLag == nil || *a.TotalLag != 14 || a.TotalLagAtLeast != nil {
+		t.Errorf("totalLag = %s (at least %s), want 14 (6 + 8; the ahead partition's -20 is not summed)", Num(a.TotalLag), Num(a.TotalLagAtLeast))
 	}
 	if a.Counts[StatusExpired] != 1 || a.Counts[StatusAhead] != 1 || a.Counts[StatusMissing] != 1 || a.Counts[StatusOK] != 1 {
 		t.Errorf("counts = %v", a.Counts)
@@ -167,7 +167,7 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 // TestSnapshotJSONShape checks the conventions of docs/json.md: nulls are written,
 // lists are [] and times are UTC with milliseconds.
 func TestSnapshotJSONShape(t *testing.T) {
-	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)),
+	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)), AllTopicsVisible: Ptr(true),
 		Groups:  []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
 		Topics:  map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{{"t", 0}: {Low: i64(0), High: i64(1)}},

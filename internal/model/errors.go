@@ -69,3 +69,38 @@ func (e Error) WithPartition(tp TP) *Error {
 	e.Partition = &tp.Partition
 	return &e
 }
+
+// Messages of the snapshot-wide visibility notes (see VisibilityError).
+const (
+	hiddenTopicsMessage  = "this principal cannot describe every topic: Kafka leaves commits on topics it may not describe out of every group, so totals are lower bounds; grant Describe on all topics, or name the topics (check --topic)"
+	unknownTopicsMessage = "could not determine whether this principal can see every topic; group totals are lower bounds"
+)
+
+// VisibilityError is the snapshot-wide note that topics may be hidden from the
+// principal (visible false) or that this could not be determined (visible nil).
+func VisibilityError(visible *bool) Error {
+	if visible == nil {
+		return Error{Kind: KindUnsupported, Message: unknownTopicsMessage}
+	}
+	return Error{Kind: KindDenied, Code: Ptr("TOPIC_AUTHORIZATION_FAILED"), Message: hiddenTopicsMessage}
+}
+
+// IsVisibilityNote reports whether e is one of VisibilityError's notes.
+func (e *Error) IsVisibilityNote() bool {
+	return e.Group == nil && e.Topic == nil && e.Broker == nil &&
+		(e.Message == hiddenTopicsMessage || e.Message == unknownTopicsMessage)
+}
+
+// BrokerConfigsWhat starts the message of an error reading the broker's
+// offsets.retention.minutes, which only notes depend on.
+const BrokerConfigsWhat = "describe broker configs (offsets.retention.minutes)"
+
+// IsBrokerConfigError reports whether e is about reading the broker's configs.
+func (e *Error) IsBrokerConfigError() bool {
+	return e.Topic == nil && e.Group == nil && strings.HasPrefix(e.Message, BrokerConfigsWhat)
+}
+
+// IsGroupNotFound reports whether e says a group does not exist.
+func (e *Error) IsGroupNotFound() bool {
+	return e != nil && e.Kind == KindNotFound && e.Group != nil && e.Topic == nil
+}

@@ -13,7 +13,7 @@ import (
 func snapAt(at time.Duration, groups map[string]map[TP][2]int64) *Snapshot {
 	s := &Snapshot{Cluster: Cluster{TakenAt: Stamp{t0.Add(at)}}}
 	for name, parts := range groups {
-		g := Group{Group: name, Members: []Member{{}}}
+		g := Group{Group: name, Members: []Member{{}}, TotalLag: Ptr(int64(0))}
 		for tp, v := range parts {
 			p := GroupPartition{Topic: tp.Topic, Partition: tp.Partition, High: Ptr(v[1]), Status: StatusOK}
 			if v[0] >= 0 {

@@ -140,3 +140,15 @@ func SignedNum(o Opt[int64]) string {
 	}
 	return strconv.FormatInt(o.V, 10)
 }
+
+// TotalLagText renders a group's total lag: the number when it is whole, "≥ N"
+// when only a lower bound is known, "unknown" when nothing is.
+func TotalLagText(g *Group) string {
+	switch {
+	case g.TotalLag != nil:
+		return strconv.FormatInt(*g.TotalLag, 10)
+	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
+		return "≥ " + strconv.FormatInt(*g.TotalLagAtLeast, 10)
+	}
+	return "unknown"
+}

@@ -7,8 +7,12 @@ import "time"
 // tested without a broker.
 type Observation struct {
 	Bootstrap string
+	// ClusterID is the id the brokers report, nil when not read.
+	ClusterID *string
 	Brokers   int
-	TakenAt   time.Time
+	// AllTopicsVisible: see Cluster.AllTopicsVisible.
+	AllTopicsVisible *bool
+	TakenAt          time.Time
 	// RiskWindow is the window the risk offsets were looked up for.
 	RiskWindow              time.Duration
 	OffsetsRetentionMinutes *int64

@@ -58,10 +58,16 @@ type Snapshot struct {
 
 // Cluster describes the cluster a snapshot was taken of.
 type Cluster struct {
-	Bootstrap               string `json:"bootstrap"`
-	Brokers                 int    `json:"brokers"`
-	TakenAt                 Stamp  `json:"takenAt"`
-	OffsetsRetentionMinutes *int64 `json:"offsetsRetentionMinutes"`
+	Bootstrap string `json:"bootstrap"`
+	// ID is the cluster id the brokers report (null when not read).
+	ID                      *string `json:"clusterId"`
+	Brokers                 int     `json:"brokers"`
+	TakenAt                 Stamp   `json:"takenAt"`
+	OffsetsRetentionMinutes *int64  `json:"offsetsRetentionMinutes"`
+	// AllTopicsVisible says whether the principal can see every topic: false when
+	// ACLs may hide topics from it (Kafka's OffsetFetch then leaves their commits
+	// out without a word), null when it could not be determined.
+	AllTopicsVisible *bool `json:"allTopicsVisible"`
 }
 
 // Group is one consumer group with its classified partitions and rollups.
@@ -74,9 +80,14 @@ type Group struct {
 	Protocol    string   `json:"protocol"`
 	Coordinator int32    `json:"coordinator"`
 	Members     []Member `json:"members"`
-	TotalLag    int64    `json:"totalLag"`
-	WorstStatus Status   `json:"worstStatus"`
-	Counts      Counts   `json:"counts"`
+	// TotalLag sums the positive lags of the partitions with a commit. It is null
+	// when that sum would be partial: a partition's lag or the group's offsets
+	// could not be read, or topics may be hidden from the principal. Then
+	// TotalLagAtLeast holds the sum of what could be read (null if nothing).
+	TotalLag        *int64 `json:"totalLag"`
+	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
+	WorstStatus     Status `json:"worstStatus"`
+	Counts          Counts `json:"counts"`
 	// OffsetsExpireAfterMs is set for Empty groups: after this long without members
 	// the broker may delete the group's commits (offsets.retention.minutes).
 	OffsetsExpireAfterMs *int64           `json:"offsetsExpireAfterMs"`

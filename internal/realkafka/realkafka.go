@@ -29,11 +29,12 @@ import (
 )
 
 const (
-	envBootstrap    = "OFFSETTUI_IT_BOOTSTRAP"
-	envRequire      = "OFFSETTUI_REQUIRE_KAFKA"
-	envKafkaLib     = "OFFSETTUI_KAFKA_LIB"
-	envToolsLog4j   = "OFFSETTUI_KAFKA_TOOLS_LOG4J"
-	startBrokerHint = `start one with scripts/kafka.sh start && eval "$(scripts/kafka.sh env)"`
+	envBootstrap     = "OFFSETTUI_IT_BOOTSTRAP"
+	envSASLBootstrap = "OFFSETTUI_IT_SASL_BOOTSTRAP"
+	envRequire       = "OFFSETTUI_REQUIRE_KAFKA"
+	envKafkaLib      = "OFFSETTUI_KAFKA_LIB"
+	envToolsLog4j    = "OFFSETTUI_KAFKA_TOOLS_LOG4J"
+	startBrokerHint  = `start one with scripts/kafka.sh start && eval "$(scripts/kafka.sh env)"`
 )
 
 var (
@@ -418,4 +419,54 @@ func offsetRows(t testing.TB, out, col string, groups []string) Offsets {
 		res[m["GROUP"]][model.TP{Topic: m["TOPIC"], Partition: int32(p)}] = n
 	}
 	return res
+}
+
+// SASLAddr returns the address of the real broker's SASL listener, where ACLs
+// apply (scripts/kafka.sh: users admin, alice and bob), with the same skip and
+// failure rules as Addr.
+func SASLAddr(t testing.TB) string {
+	t.Helper()
+	Addr(t)
+	addr := strings.TrimSpace(os.Getenv(envSASLBootstrap))
+	if addr == "" {
+		t.Fatalf("%s is not set: the broker runs without its SASL listener (%s)", envSASLBootstrap, startBrokerHint)
+	}
+	return addr
+}
+
+// SASLProperties writes a client.properties for user on the SASL listener (SCRAM-SHA-512)
+// and returns its path.
+func SASLProperties(t testing.TB, user, password string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), user+".properties")
+	body := fmt.Sprintf("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\n"+
+		"sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;\n", user, password)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Allow grants principal ("User:alice") the operations on the named topics and
+// groups (literal names), and removes the grant when the test ends.
+func (s *Seed) Allow(principal string, topics, groups []string, ops ...kadm.ACLOperation) {
+	s.t.Helper()
+	b := kadm.NewACLs().Allow(principal).AllowHosts("*").Topics(topics...).Groups(groups...).
+		Operations(ops...).ResourcePatternType(kadm.ACLPatternLiteral)
+	res, err := s.Adm.CreateACLs(Ctx(s.t, 15*time.Second), b)
+	if err == nil {
+		for _, r := range res {
+			if r.Err != nil {
+				err = fmt.Errorf("%w: %s", r.Err, r.ErrMessage)
+			}
+		}
+	}
+	if err != nil {
+		s.t.Fatalf("create ACLs for %s: %v", principal, err)
+	}
+	s.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = s.Adm.DeleteACLs(ctx, b)
+	})
 }

@@ -21,11 +21,14 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, clusterLine(s))
+	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
+		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
+	}
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno consumer groups matched")
 	}
 	for i := range s.Groups {
-		describeGroup(tw, &s.Groups[i], s.Window != nil, s.Baseline != nil)
+		describeGroup(tw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
@@ -59,7 +62,7 @@ func clusterLine(s model.Snapshot) string {
 	return line
 }
 
-func describeGroup(tw io.Writer, g *model.Group, timed, based bool) {
+func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
@@ -71,7 +74,7 @@ func describeGroup(tw io.Writer, g *model.Group, timed, based bool) {
 		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
 	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintln(tw, "  no committed offsets and no assigned partitions")
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
 	head := "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN"
@@ -137,8 +140,8 @@ func groupHeading(g model.Group) string {
 		members = "member"
 	}
 	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d %s", g.Group, g.Type, g.State, len(g.Members), members)
-	if g.TotalLag > 0 {
-		fmt.Fprintf(&b, " · lag %d", g.TotalLag)
+	if l := model.TotalLagText(&g); l != "0" {
+		b.WriteString(" · lag " + l)
 	}
 	if c := CountsText(g.Counts); c != "" {
 		b.WriteString(" · " + c)
@@ -191,4 +194,25 @@ func CountsText(c model.Counts) string {
 		}
 	}
 	return strings.Join(parts, "  ")
+}
+
+// NoPartitionsText says why a group shows no partition rows, without claiming
+// more than offsettui could see.
+func NoPartitionsText(g model.Group, allVisible *bool) string {
+	switch {
+	case g.Error != nil:
+		return "committed offsets could not be read (see the error above); lag unknown"
+	case allVisible == nil || !*allVisible:
+		return "no committed offsets on topics this principal can see, and no assigned partitions"
+	}
+	return "no committed offsets and no assigned partitions"
+}
+
+// HiddenTopicsNote is the warning shown when ACLs may hide topics (v false) or
+// when that could not be determined (v nil).
+func HiddenTopicsNote(v *bool) string {
+	if v == nil {
+		return "WARNING: could not determine whether this principal can see every topic; totals are lower bounds (≥)"
+	}
+	return "WARNING: this principal cannot describe every topic: Kafka leaves commits on topics it cannot see out of every group; totals are lower bounds (≥). Grant Describe on all topics, or check with --topic."
 }

@@ -29,7 +29,7 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
 		for _, i := range problems {
-			markdownGroup(bw, &s.Groups[i], s.Window != nil, s.Baseline != nil)
+			markdownGroup(bw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
 		}
 	}
 	if len(fine) > 0 {
@@ -40,7 +40,7 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 			if t := g.Time; t != nil {
 				eta, ev = model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge()
 			}
-			fmt.Fprintf(bw, "| %s | %s | %d | %d | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), g.TotalLag, eta, ev)
+			fmt.Fprintf(bw, "| %s | %s | %d | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), model.TotalLagText(g), eta, ev)
 		}
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
@@ -101,9 +101,12 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)), cell(code(b.Bootstrap)))
 	}
 	fmt.Fprintf(w, "| groups | %d, %d with problems |\n", len(s.Groups), problems)
+	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
+		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(v))
+	}
 }
 
-func markdownGroup(w io.Writer, g *model.Group, timed, based bool) {
+func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
 	members := "members"
 	if len(g.Members) == 1 {
 		members = "member"
@@ -116,7 +119,7 @@ func markdownGroup(w io.Writer, g *model.Group, timed, based bool) {
 	if c := CountsText(g.Counts); c != "" {
 		status = c
 	}
-	fmt.Fprintf(w, "- status: %s; total lag %d\n", status, g.TotalLag)
+	fmt.Fprintf(w, "- status: %s; total lag %s\n", status, model.TotalLagText(g))
 	if t := g.Time; t != nil {
 		fmt.Fprintf(w, "- evaluation: %s; ETA %s; consume %s, produce %s, lag %s\n", t.Evaluation.Badge(), model.ETAText(t.ETA, t.ETAMs),
 			model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate), model.TrendText(t.LagRate))
@@ -134,7 +137,7 @@ func markdownGroup(w io.Writer, g *model.Group, timed, based bool) {
 		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
 	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprint(w, "\nNo committed offsets and no assigned partitions.\n")
+		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, allVisible))
 		return
 	}
 	markdownRows(w, g, timed, based)

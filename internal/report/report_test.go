@@ -36,9 +36,10 @@ func i64(v int64) *int64 { return &v }
 // snapshot is a small classified cluster: an expired group, an ahead one with a
 // partition error, and a live group with a member.
 func snapshot() model.Snapshot {
+	visible := true
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	obs := model.Observation{
-		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: &visible,
 		Topics: map[string]model.Topic{
 			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
 			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)},

@@ -20,7 +20,7 @@ func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 		now := start.Add(time.Duration(i) * 15 * time.Second)
 		k := int64(i)
 		obs := model.Observation{
-			Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080),
+			Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: model.Ptr(true),
 			Topics: map[string]model.Topic{
 				"events":   {Topic: "events", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(3_600_000), RetentionBytes: i64(-1)},
 				"orders":   {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(259_200_000), RetentionBytes: i64(-1)},

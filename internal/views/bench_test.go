@@ -24,7 +24,7 @@ func bigSnapshot(n int) model.Snapshot {
 		}
 		s.Groups = append(s.Groups, model.Group{
 			Group: fmt.Sprintf("service-%05d-consumer", i), Type: "classic", State: "Stable",
-			Members: []model.Member{{MemberRef: model.MemberRef{ClientID: "c"}}}, TotalLag: int64(4 * (100 - i%100)),
+			Members: []model.Member{{MemberRef: model.MemberRef{ClientID: "c"}}}, TotalLag: model.Ptr(int64(4 * (100 - i%100))),
 			WorstStatus: st, Counts: model.Counts{st: 4}, Partitions: parts,
 		})
 	}

@@ -144,7 +144,7 @@ func fixtureSnapshot(now time.Time, timestamps bool) model.Snapshot {
 	topics := fixtureTopics()
 	retention := int64(10080)
 	s := model.Snapshot{
-		Cluster: model.Cluster{Bootstrap: "127.0.0.1:39092", Brokers: 3, TakenAt: model.Stamp{Time: now.Add(-snapshot)},
+		Cluster: model.Cluster{Bootstrap: "127.0.0.1:39092", Brokers: 3, AllTopicsVisible: model.Ptr(true), TakenAt: model.Stamp{Time: now.Add(-snapshot)},
 			OffsetsRetentionMinutes: &retention},
 		Groups: []model.Group{}, Topics: []model.Topic{}, Errors: []model.Error{},
 	}
@@ -160,15 +160,17 @@ func fixtureSnapshot(now time.Time, timestamps bool) model.Snapshot {
 		if fg.state == "Empty" {
 			g.OffsetsExpireAfterMs = c(retention * 60_000)
 		}
+		var total int64
 		for _, pt := range fg.parts {
 			p := fixturePartition(pt, topics, now.Add(-snapshot), timestamps)
 			g.Partitions = append(g.Partitions, p)
 			g.Counts[p.Status]++
 			g.WorstStatus = max(g.WorstStatus, p.Status)
 			if p.Lag != nil && *p.Lag > 0 {
-				g.TotalLag += *p.Lag
+				total += *p.Lag
 			}
 		}
+		g.TotalLag = model.Ptr(total)
 		s.Groups = append(s.Groups, g)
 	}
 	for _, name := range []string{"orders", "outbox", "payments", "r11.trace", "shipments"} {
@@ -206,7 +208,7 @@ func fixtureHistory(now time.Time) []model.Snapshot {
 		s.Groups = slices.Clone(s.Groups)
 		for j := range s.Groups {
 			if n, ok := lags[s.Groups[j].Group]; ok {
-				s.Groups[j].TotalLag = n
+				s.Groups[j].TotalLag = model.Ptr(n)
 			}
 		}
 		out = append(out, s)

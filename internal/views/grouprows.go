@@ -125,7 +125,15 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 		case gcPartitions:
 			return -cmp.Compare(len(a.g.Partitions), len(b.g.Partitions))
 		case gcLag:
-			return -cmp.Compare(a.g.TotalLag, b.g.TotalLag)
+			la, wa := a.g.LagSortKey()
+			lb, wb := b.g.LagSortKey()
+			if wa != wb { // partial totals first: their missing part may be the largest
+				if !wa {
+					return -1
+				}
+				return 1
+			}
+			return -cmp.Compare(la, lb)
 		case gcTimeLag:
 			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
 		case gcTrend:
@@ -179,8 +187,11 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
 	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
 	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
-	lagStyle := st.lag(g.TotalLag)
-	cells[gcLag] = cell{text: fmtInt(g.TotalLag), style: &lagStyle}
+	lagStyle := st.lag(lagOrZero(g))
+	if g.TotalLag == nil {
+		lagStyle = st.unknown
+	}
+	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
 	cells[gcTimeLag] = cell{text: fmtMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
@@ -231,4 +242,24 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		used += add
 	}
 	return out
+}
+
+// lagCellText is the LAG cell: the total with thousands separators when it is
+// whole, "≥ N" when only a lower bound is known, "?" when nothing is.
+func lagCellText(g *model.Group) string {
+	switch {
+	case g.TotalLag != nil:
+		return fmtInt(*g.TotalLag)
+	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
+		return "≥" + fmtInt(*g.TotalLagAtLeast)
+	}
+	return "?"
+}
+
+// lagOrZero is the total lag for colouring, 0 when it is not whole.
+func lagOrZero(g *model.Group) int64 {
+	if g.TotalLag == nil {
+		return 0
+	}
+	return *g.TotalLag
 }

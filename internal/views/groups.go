@@ -209,7 +209,7 @@ func (s *groupsScreen) relayout() {
 		wName = max(wName, ansi.StringWidth(g.Group))
 		wType = max(wType, len(g.Type))
 		wState = max(wState, len(g.State))
-		wLag = max(wLag, len(fmtInt(g.TotalLag)))
+		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
 		wStatus = max(wStatus, statusCountsWidth(g))
 	}
 	cols := []column{

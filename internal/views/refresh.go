@@ -174,15 +174,16 @@ func newLagHistory(keep int) *lagHistory {
 	return &lagHistory{keep: keep, byGr: map[string][]int64{}}
 }
 
-// add appends every readable group's total lag. Groups that could not be read
-// get no point rather than a false zero; groups that disappeared are forgotten.
+// add appends every group's whole total lag. Groups that could not be read, or
+// whose total is only a lower bound, get no point rather than a false one;
+// groups that disappeared are forgotten.
 func (h *lagHistory) add(s *model.Snapshot) {
 	next := make(map[string][]int64, len(s.Groups))
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		vals := h.byGr[g.Group]
-		if g.Error == nil {
-			vals = append(vals, g.TotalLag)
+		if g.TotalLag != nil {
+			vals = append(vals, *g.TotalLag)
 			if len(vals) > h.keep {
 				vals = slices.Clone(vals[len(vals)-h.keep:])
 			}

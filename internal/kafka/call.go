@@ -1,0 +1,63 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/IBM/sarama"
+)
+
+// errRequestTimeout is a request that got no answer within --timeout.
+var errRequestTimeout = errors.New("no answer within --timeout")
+
+// call sends one request to b and returns its answer, waiting at most until ctx
+// is done or --timeout has passed since the call, whichever is first. sarama's
+// requests cannot be cancelled: when the wait ends first, the broker is dropped
+// (see check) and the request is left to finish in the background, so nothing
+// queues behind it and the broker is not asked again until the next snapshot
+// reconnects it. A call made after ctx is done sends nothing.
+func call[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (T, error)) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, fmt.Errorf("not asked: %w", deadlineErr(err))
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := send()
+		done <- result{v, err}
+	}()
+	timer := time.NewTimer(c.cfg.Timeout)
+	defer timer.Stop()
+	var err error
+	select {
+	case r := <-done:
+		return r.v, c.check(b, r.err)
+	case <-ctx.Done():
+		err = deadlineErr(ctx.Err())
+	case <-timer.C:
+		err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
+	}
+	return zero, c.check(b, err)
+}
+
+// deadlineErr words a context error for the operator: the deadline is the
+// command's or the snapshot's, derived from --timeout.
+func deadlineErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("the deadline (from --timeout) passed: %w", err)
+	}
+	return err
+}
+
+// snapshotBudget bounds one snapshot or one reset phase: a broker that never
+// answers costs one --timeout, and the rest of the snapshot gets another.
+func (c *Client) snapshotBudget() time.Duration { return 2 * c.cfg.Timeout }
+
+// SnapshotBudget is how long one snapshot or reset phase may take at most.
+func (c *Client) SnapshotBudget() time.Duration { return c.snapshotBudget() }

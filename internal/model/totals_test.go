@@ -1,0 +1,76 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// TestTotalLagIsNeverAPartialSum: a group with any partition whose lag could not
+// be read, a group whose offsets could not be read, and every group when topics
+// may be hidden from the principal get a null totalLag; what could be read is a
+// lower bound, never a bare total.
+func TestTotalLagIsNeverAPartialSum(t *testing.T) {
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	tp := func(p int32) TP { return TP{"orders", p} }
+	topic := Topic{Topic: "orders", Partitions: 3, CleanupPolicy: "delete", RetentionMs: Ptr(int64(-1))}
+	stalled := Error{Kind: KindTimeout, Message: "list offsets: i/o timeout"}
+	base := func() Observation {
+		return Observation{TakenAt: now, AllTopicsVisible: Ptr(true),
+			Topics: map[string]Topic{"orders": topic},
+			Offsets: map[TP]PartitionOffsets{
+				tp(0): {Low: Ptr(int64(0)), High: Ptr(int64(100))},
+				tp(1): {Low: Ptr(int64(0)), High: Ptr(int64(300))},
+				tp(2): {Low: Ptr(int64(0)), High: Ptr(int64(50))},
+			},
+			Groups: []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{tp(0): 0, tp(1): 85, tp(2): 42}}},
+		}
+	}
+	for _, c := range []struct {
+		name           string
+		mutate         func(*Observation)
+		total, atLeast *int64
+	}{
+		{"every partition read", func(*Observation) {}, Ptr(int64(100 + 215 + 8)), nil},
+		{"one leader stalled", func(o *Observation) { o.Offsets[tp(1)] = PartitionOffsets{Error: &stalled} }, nil, Ptr(int64(108))},
+		{"offsets of the group unreadable", func(o *Observation) {
+			o.Groups[0].Committed, o.Groups[0].Error = nil, stalled.WithGroup("g")
+		}, nil, nil},
+		{"topics may be hidden", func(o *Observation) { o.AllTopicsVisible = Ptr(false) }, nil, Ptr(int64(323))},
+		{"visibility unknown", func(o *Observation) { o.AllTopicsVisible = nil }, nil, Ptr(int64(323))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := base()
+			c.mutate(&o)
+			g := Assemble(o, AssembleOptions{}).Groups[0]
+			if Num(g.TotalLag) != Num(c.total) || Num(g.TotalLagAtLeast) != Num(c.atLeast) {
+				t.Errorf("totalLag %s, at least %s; want %s, %s", Num(g.TotalLag), Num(g.TotalLagAtLeast), Num(c.total), Num(c.atLeast))
+			}
+			if c.total == nil && g.Error != nil && g.WorstStatus != StatusUnknown {
+				t.Errorf("worst status %s, want unknown", g.WorstStatus)
+			}
+		})
+	}
+}
+
+// TestSortPutsPartialTotalsFirst: within a status, a group whose total is only a
+// lower bound sorts before whole totals (its missing part may be the largest),
+// and lower bounds never compete with whole totals on size.
+func TestSortPutsPartialTotalsFirst(t *testing.T) {
+	gs := []Group{
+		{Group: "whole-big", TotalLag: Ptr(int64(1000))},
+		{Group: "partial-small", TotalLagAtLeast: Ptr(int64(5))},
+		{Group: "nothing-known"},
+		{Group: "whole-small", TotalLag: Ptr(int64(1))},
+	}
+	SortGroupsWorstFirst(gs)
+	var got []string
+	for _, g := range gs {
+		got = append(got, g.Group)
+	}
+	want := []string{"partial-small", "nothing-known", "whole-big", "whole-small"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+}

@@ -42,8 +42,7 @@ func (r *describeRun) once(ctx context.Context) int {
 	r.addBaseline(h)
 	snap, err := r.take(ctx, h)
 	if err != nil {
-		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
-		return exitFailure
+		return r.failed(err)
 	}
 	return r.finish(snap)
 }
@@ -53,10 +52,19 @@ func (r *describeRun) once(ctx context.Context) int {
 func (r *describeRun) sample(ctx context.Context) int {
 	last, err := r.sampleLast(ctx, "describe")
 	if err != nil {
-		fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
-		return exitFailure
+		return r.failed(err)
 	}
 	return r.finish(last)
+}
+
+// failed reports a snapshot that could not be taken or used: bad input (a
+// baseline of another cluster) is exit 2, anything else exit 1.
+func (r *describeRun) failed(err error) int {
+	fmt.Fprintf(r.errw, "offsettui describe: %s\n", strings.TrimPrefix(err.Error(), errBadInput.Error()+": "))
+	if errors.Is(err, errBadInput) {
+		return exitBadInput
+	}
+	return exitFailure
 }
 
 // finish writes the final snapshot and says whether a named group does not
@@ -102,6 +110,10 @@ func (r *describeRun) watch(ctx context.Context) int {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if errors.Is(err, errBadInput) {
+				code = r.failed(err)
+				return err
+			}
 			fmt.Fprintf(r.errw, "offsettui describe: %s: %v (still watching)\n", r.clock.Now().UTC().Format(model.StampLayout), err)
 			return nil
 		}
@@ -122,6 +134,11 @@ func (r *describeRun) take(ctx context.Context, h *model.History) (model.Snapsho
 	snap, err := r.src.Snapshot(ctx, r.q)
 	if err != nil {
 		return snap, err
+	}
+	if r.base != nil {
+		if err := model.OtherCluster(&snap, r.base, r.baseFile); err != nil {
+			return snap, fmt.Errorf("%w: --baseline: %v", errBadInput, err)
+		}
 	}
 	h.Add(&snap, true)
 	h.Annotate(&snap, r.tf.options())
@@ -152,7 +169,7 @@ func (r *describeRun) write(snap model.Snapshot) int {
 		fmt.Fprintf(r.errw, "offsettui describe: write output: %v\n", err)
 		return exitFailure
 	}
-	if b := r.base; b != nil && b.Cluster.Bootstrap != snap.Cluster.Bootstrap {
+	if b := r.base; b != nil && (b.Cluster.ID == nil || snap.Cluster.ID == nil) && b.Cluster.Bootstrap != snap.Cluster.Bootstrap {
 		fmt.Fprintf(r.errw, "offsettui describe: note: the baseline %s was taken of %s, this snapshot of %s\n",
 			r.baseFile, b.Cluster.Bootstrap, snap.Cluster.Bootstrap)
 	}

@@ -142,6 +142,8 @@ func TestDescribeTimeBadInput(t *testing.T) {
 	future := filepath.Join(dir, "future.json")
 	_ = os.WriteFile(garbage, []byte("{not json"), 0o600)
 	_ = os.WriteFile(future, []byte(`{"cluster":{"takenAt":"2999-01-01T00:00:00Z"},"groups":[]}`), 0o600)
+	other := filepath.Join(dir, "other.json")
+	_ = os.WriteFile(other, []byte(`{"cluster":{"clusterId":"elsewhere","bootstrap":"k9:9092","takenAt":"2020-01-01T00:00:00Z"},"groups":[]}`), 0o600)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -156,6 +158,8 @@ func TestDescribeTimeBadInput(t *testing.T) {
 		{[]string{"--demo", "--baseline", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{[]string{"--demo", "--baseline", garbage}, "garbage.json"},
 		{[]string{"--demo", "--baseline", future}, "not before now"},
+		{[]string{"--demo", "--baseline", other}, "other.json is a snapshot of cluster elsewhere (k9:9092), this is cluster offsettui-demo"},
+		{[]string{"--demo", "--baseline", other, "--sample", "1s", "--interval", "1s"}, "this is cluster offsettui-demo"},
 	} {
 		var out, errb bytes.Buffer
 		if code := describeMain(tc.args, &out, &errb); code != exitBadInput || out.Len() != 0 || !strings.Contains(errb.String(), tc.want) {

@@ -11,9 +11,10 @@ import (
 // BaselineInfo names the earlier snapshot a snapshot is compared with
 // (describe --baseline).
 type BaselineInfo struct {
-	File      string `json:"file"`
-	TakenAt   Stamp  `json:"takenAt"`
-	Bootstrap string `json:"bootstrap"`
+	File      string  `json:"file"`
+	TakenAt   Stamp   `json:"takenAt"`
+	Bootstrap string  `json:"bootstrap"`
+	ClusterID *string `json:"clusterId"`
 	// GoneGroups are groups the baseline had that are no longer there.
 	GoneGroups []string `json:"goneGroups"`
 }
@@ -60,11 +61,23 @@ func ReadBaseline(r io.Reader, name string) (Snapshot, error) {
 	return s, nil
 }
 
+// OtherCluster reports, as an error naming both, a baseline of another
+// cluster than now: comparing them would be nonsense. Clusters whose id was
+// not read cannot be told apart and pass.
+func OtherCluster(now, base *Snapshot, file string) error {
+	a, b := now.Cluster.ID, base.Cluster.ID
+	if a == nil || b == nil || *a == *b {
+		return nil
+	}
+	return fmt.Errorf("%s is a snapshot of cluster %s (%s), this is cluster %s (%s)", file, *b, base.Cluster.Bootstrap, *a, now.Cluster.Bootstrap)
+}
+
 // CompareBaseline records in now what changed since base: per group and
 // partition, and the groups base had that now lacks. groups limits which of
 // base's groups can be gone (describe --group); empty means all.
 func CompareBaseline(now *Snapshot, base *Snapshot, file string, groups []string) {
-	info := &BaselineInfo{File: file, TakenAt: base.Cluster.TakenAt, Bootstrap: base.Cluster.Bootstrap, GoneGroups: []string{}}
+	info := &BaselineInfo{File: file, TakenAt: base.Cluster.TakenAt, Bootstrap: base.Cluster.Bootstrap, ClusterID: base.Cluster.ID,
+		GoneGroups: []string{}}
 	was := make(map[string]*Group, len(base.Groups))
 	for i := range base.Groups {
 		was[base.Groups[i].Group] = &base.Groups[i]

@@ -180,7 +180,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		cfg.Properties = props
 	}
 	if c.demo {
-		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
+		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf, Traffic: true})
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("start the demo cluster: %w", err)

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -33,6 +35,9 @@ func TestDescribeSampleJSON(t *testing.T) {
 		t.Errorf("took %v", took)
 	}
 	for _, g := range snap.Groups {
+		if slices.Contains(demo.TrafficGroups(), g.Group) {
+			continue // they may join after the first snapshot: TestDescribeDemoTraffic
+		}
 		if g.Time == nil || g.Time.Samples != 4 {
 			t.Errorf("%s: time %+v", g.Group, g.Time)
 		}
@@ -103,6 +108,7 @@ func TestDescribeBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	base.Cluster.TakenAt = model.Stamp{Time: base.Cluster.TakenAt.Add(-time.Hour)}
+	base.Groups = slices.DeleteFunc(base.Groups, func(g model.Group) bool { return slices.Contains(demo.TrafficGroups(), g.Group) })
 	for i := range base.Groups {
 		if base.Groups[i].Group == "fanout" {
 			*base.Groups[i].Partitions[0].Committed -= 5
@@ -122,7 +128,11 @@ func TestDescribeBaseline(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &now); err != nil {
 		t.Fatal(err)
 	}
-	if now.Baseline == nil || strings.Join(now.Baseline.GoneGroups, ",") != "old-svc" {
+	if now.Baseline == nil {
+		t.Fatal("no baseline in the JSON")
+	}
+	now.Baseline.GoneGroups = slices.DeleteFunc(now.Baseline.GoneGroups, func(g string) bool { return slices.Contains(demo.TrafficGroups(), g) })
+	if strings.Join(now.Baseline.GoneGroups, ",") != "old-svc" {
 		t.Fatalf("baseline %+v", now.Baseline)
 	}
 	for _, g := range now.Groups {
@@ -169,5 +179,39 @@ func TestDescribeTimeBadInput(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := checkMain([]string{"--demo", "--group", "fanout", "-o", "markdown"}, &out, &errb); code != exitBadInput {
 		t.Errorf("check -o markdown: exit %d", code)
+	}
+}
+
+// TestDescribeDemoTraffic: on the demo's traffic, a sample of a few seconds
+// shows a group catching up, one that retention will overtake (with the
+// sentence) and a stalled one.
+func TestDescribeDemoTraffic(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"--demo", "--sample", "3s", "--interval", "500ms", "--stall-after", "2s", "-o", "json"}
+	for _, g := range demo.TrafficGroups() {
+		args = append(args, "--group", g)
+	}
+	if code := describeMain(args, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var snap model.Snapshot
+	if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*model.GroupTime{}
+	for _, g := range snap.Groups {
+		got[g.Group] = g.Time
+	}
+	if gt := got[demo.GroupClickETL]; gt == nil || gt.ETA != model.ETACatchingUp || gt.Evaluation != model.EvalOK ||
+		!gt.ConsumeRate.OK || gt.ConsumeRate.V <= gt.ProduceRate.V {
+		t.Errorf("%s: %+v, want catching up", demo.GroupClickETL, gt)
+	}
+	if gt := got[demo.GroupEventSink]; gt == nil || gt.ETA != model.ETANever || gt.Loss == nil ||
+		!strings.Contains(gt.Loss.Sentence, "events-0: at this rate the group never catches up") ||
+		!strings.Contains(gt.Loss.Sentence, "retention deletes records it has not read in") {
+		t.Errorf("%s: %+v, want never caught up and a loss", demo.GroupEventSink, gt)
+	}
+	if gt := got[demo.GroupInvoiceMailer]; gt == nil || gt.Evaluation != model.EvalStalled || gt.ETA != model.ETAStalled {
+		t.Errorf("%s: %+v, want stalled", demo.GroupInvoiceMailer, gt)
 	}
 }

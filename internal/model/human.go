@@ -73,8 +73,8 @@ func Num(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
-// RateNum renders a rate in offsets per second without its unit: "105",
-// "2.5", "0.39", "0".
+// RateNum renders a number with the precision that matters: "105", "2.5",
+// "0.39", "0".
 func RateNum(v float64) string {
 	a := math.Abs(v)
 	switch {
@@ -87,6 +87,20 @@ func RateNum(v float64) string {
 	default:
 		return fmt.Sprintf("%.2g", v)
 	}
+}
+
+// FormatRate renders offsets per second in the unit that reads best:
+// "105/s", "2.5/s", "0.39/s", "0/s", and per hour or per day below 0.01/s
+// ("0.072/h", "1.2/d").
+func FormatRate(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a == 0 || a >= 0.01:
+		return RateNum(v) + "/s"
+	case a*3600 >= 0.01:
+		return RateNum(v*3600) + "/h"
+	}
+	return RateNum(v*86400) + "/d"
 }
 
 // RateText renders an optional rate with its unit, "-" when absent.

@@ -108,23 +108,33 @@ func lossHow(pt PartitionTime) string {
 	return "at this rate the group never catches up"
 }
 
-// FormatRate renders offsets per second with the precision that matters:
-// "105/s", "2.5/s", "0.39/s", "0/s".
-func FormatRate(v float64) string { return RateNum(v) + "/s" }
-
 // formatRateUp is FormatRate rounded up at the precision shown, so that a
 // needed rate printed after "≥" suffices.
 func formatRateUp(v float64) string {
 	switch {
 	case v <= 0:
 		return FormatRate(v)
+	case v < 0.01:
+		// Shown per hour or per day: round up there.
+		per, unit := 3600.0, "/h"
+		if v*3600 < 0.01 {
+			per, unit = 86400, "/d"
+		}
+		return RateNum(ceilShown(v*per)) + unit
+	}
+	return RateNum(ceilShown(v)) + "/s"
+}
+
+// ceilShown rounds v > 0 up at the precision RateNum shows it.
+func ceilShown(v float64) float64 {
+	switch {
 	case v >= 10:
-		return FormatRate(math.Ceil(v - 1e-9))
+		return math.Ceil(v - 1e-9)
 	case v >= 1:
-		return FormatRate(math.Ceil(v*10-1e-9) / 10)
+		return math.Ceil(v*10-1e-9) / 10
 	}
 	unit := math.Pow(10, math.Floor(math.Log10(v))-1)
-	return FormatRate(math.Ceil(v/unit-1e-9) * unit)
+	return math.Ceil(v/unit-1e-9) * unit
 }
 
 // formatFactor rounds up to one decimal, so that "≥ 2.1× faster" suffices.

@@ -138,12 +138,13 @@ func TestLossSentences(t *testing.T) {
 }
 
 func TestFormatRate(t *testing.T) {
-	for v, want := range map[float64]string{0: "0/s", 105.4: "105/s", 2.54: "2.5/s", 0.386: "0.39/s", -30: "-30/s"} {
+	for v, want := range map[float64]string{0: "0/s", 105.4: "105/s", 2.54: "2.5/s", 0.386: "0.39/s", -30: "-30/s",
+		0.00002: "0.072/h", -0.00002: "-0.072/h", 0.0000001: "0.0086/d"} {
 		if got := FormatRate(v); got != want {
 			t.Errorf("FormatRate(%v) = %s, want %s", v, got, want)
 		}
 	}
-	for v, want := range map[float64]string{104.2: "105/s", 2.01: "2.1/s", 0.381: "0.39/s", 0.05: "0.05/s"} {
+	for v, want := range map[float64]string{104.2: "105/s", 2.01: "2.1/s", 0.381: "0.39/s", 0.05: "0.05/s", 0.0000201: "0.073/h"} {
 		if got := formatRateUp(v); got != want {
 			t.Errorf("formatRateUp(%v) = %s, want %s", v, got, want)
 		}

@@ -61,7 +61,7 @@ func rollupTime(g *Group, gh *groupHistory) *GroupTime {
 	// Every position known and every topic visible: the sums are whole (a
 	// null TotalLag says they would not be).
 	whole := g.Error == nil && g.TotalLag != nil
-	etaKnown := true        // and every partition has an ETA
+	etaKnown := true // and every partition has an ETA
 	longest, counted := int64(0), 0
 	for i := range g.Partitions {
 		p := &g.Partitions[i]

@@ -17,8 +17,8 @@ import (
 const (
 	// TopicClicks (2 partitions) gets 10 records/s per partition.
 	TopicClicks = "clicks"
-	// GroupClickETL starts 4,500 records behind on each clicks partition and
-	// reads 25/s per partition: it catches up in about 5 minutes.
+	// GroupClickETL starts 4,500 records behind on each clicks partition;
+	// its two members read 25/s each: it catches up in about 5 minutes.
 	GroupClickETL = "click-etl"
 	// TopicEvents keeps records for 1h and gets 3 records/s; it starts with
 	// 6,000 records written over the last 50 minutes.
@@ -47,17 +47,18 @@ func TrafficGroups() []string { return []string{GroupClickETL, GroupEventSink, G
 type flow struct {
 	topic      string
 	partitions int32
-	rate       float64 // records per second, over all partitions
+	rate       float64 // records per second: over all partitions, or per member
 	group      string  // consumer group; "" for a producer
+	members    int     // group members, each a client of its own
 }
 
 var flows = []flow{
 	{topic: TopicClicks, partitions: 2, rate: 20},
 	{topic: TopicEvents, partitions: 1, rate: 3},
 	{topic: TopicInvoices, partitions: 1, rate: 1},
-	{topic: TopicClicks, partitions: 2, rate: 50, group: GroupClickETL},
-	{topic: TopicEvents, partitions: 1, rate: 1, group: GroupEventSink},
-	{topic: TopicInvoices, partitions: 1, group: GroupInvoiceMailer}, // joins, never reads or commits
+	{topic: TopicClicks, partitions: 2, rate: 25, group: GroupClickETL, members: 2}, // a partition each
+	{topic: TopicEvents, partitions: 1, rate: 1, group: GroupEventSink, members: 1},
+	{topic: TopicInvoices, partitions: 1, group: GroupInvoiceMailer, members: 1}, // joins, never reads or commits
 }
 
 // traffic runs the flows until stop.
@@ -86,18 +87,18 @@ func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time,
 			tr.wg.Go(func() { produce(run, seed, f, now, logf) })
 			continue
 		}
-		// Small fetches keep both partitions of a topic in every poll, so a
-		// slow reader moves on each of them.
-		cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.ClientID("offsettui-demo-"+f.group),
-			kgo.ConsumerGroup(f.group), kgo.ConsumeTopics(f.topic), kgo.DisableAutoCommit(),
-			kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxBytes(1<<10), kgo.FetchMaxPartitionBytes(1<<10))
-		if err != nil {
-			tr.stop()
-			return nil, fmt.Errorf("demo traffic: consumer of %s: %w", f.group, err)
-		}
-		tr.clients = append(tr.clients, cl)
-		if f.rate > 0 {
-			tr.wg.Go(func() { consume(run, cl, f, logf) })
+		for range f.members {
+			cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.ClientID("offsettui-demo-"+f.group),
+				kgo.ConsumerGroup(f.group), kgo.ConsumeTopics(f.topic), kgo.DisableAutoCommit(),
+				kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+			if err != nil {
+				tr.stop()
+				return nil, fmt.Errorf("demo traffic: consumer of %s: %w", f.group, err)
+			}
+			tr.clients = append(tr.clients, cl)
+			if f.rate > 0 {
+				tr.wg.Go(func() { consume(run, cl, f, logf) })
+			}
 		}
 	}
 	return tr, nil
@@ -190,8 +191,8 @@ func produce(ctx context.Context, cl *kgo.Client, f flow, now func() time.Time, 
 	}
 }
 
-// consume reads at most f.rate records per second and commits what it read
-// twice a second.
+// consume reads at most f.rate records per second (one member's share) and
+// commits what it read twice a second.
 func consume(ctx context.Context, cl *kgo.Client, f flow, logf func(string, ...any)) {
 	began, done := time.Now(), 0
 	var read []*kgo.Record

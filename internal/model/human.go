@@ -76,6 +76,9 @@ func Num(v *int64) string {
 // RateNum renders a number with the precision that matters: "105", "2.5",
 // "0.39", "0".
 func RateNum(v float64) string {
+	if math.Abs(v) < 10 {
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 2, 64), 64) // 0.9996 reads 1.0, not 1
+	}
 	a := math.Abs(v)
 	switch {
 	case a == 0:

@@ -125,8 +125,11 @@ func formatRateUp(v float64) string {
 	return RateNum(ceilShown(v)) + "/s"
 }
 
-// ceilShown rounds v > 0 up at the precision RateNum shows it.
+// ceilShown rounds v > 0 up at the precision RateNum shows it. Rates are
+// measurements: a rate within 0.1% below a shown step (3.0003/s) is shown at
+// that step (3.0/s), not the next (3.1/s).
 func ceilShown(v float64) float64 {
+	v *= 1 - 1e-3
 	switch {
 	case v >= 10:
 		return math.Ceil(v - 1e-9)
@@ -137,9 +140,10 @@ func ceilShown(v float64) float64 {
 	return math.Ceil(v/unit-1e-9) * unit
 }
 
-// formatFactor rounds up to one decimal, so that "≥ 2.1× faster" suffices.
+// formatFactor rounds up to one decimal (within the same 0.1% as
+// ceilShown), so that "≥ 2.1× faster" suffices.
 func formatFactor(f float64) string {
-	return fmt.Sprintf("%.1f", math.Ceil(f*10-1e-9)/10)
+	return fmt.Sprintf("%.1f", math.Ceil(f*(1-1e-3)*10)/10)
 }
 
 // roundRateUp rounds v up to rateDigits significant digits.

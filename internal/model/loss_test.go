@@ -139,7 +139,7 @@ func TestLossSentences(t *testing.T) {
 
 func TestFormatRate(t *testing.T) {
 	for v, want := range map[float64]string{0: "0/s", 105.4: "105/s", 2.54: "2.5/s", 0.386: "0.39/s", -30: "-30/s",
-		0.00002: "0.072/h", -0.00002: "-0.072/h", 0.0000001: "0.0086/d"} {
+		0.00002: "0.072/h", -0.00002: "-0.072/h", 0.0000001: "0.0086/d", 0.9996: "1.0/s", 9.96: "10/s"} {
 		if got := FormatRate(v); got != want {
 			t.Errorf("FormatRate(%v) = %s, want %s", v, got, want)
 		}

@@ -113,7 +113,7 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	}
 	fmt.Fprintf(w, "\n### %s: %s, %s, %d %s\n\n", code(g.Group), g.Type, g.State, len(g.Members), members)
 	if l := groupLoss(g); l != nil {
-		fmt.Fprintf(w, "> **Data loss ahead.** %s\n\n", l.Sentence)
+		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
 	}
 	status := "OK"
 	if c := CountsText(g.Counts); c != "" {

@@ -105,7 +105,7 @@ func TestMarkdownOrder(t *testing.T) {
 	if audit < 0 || fine < 0 || ledger < fine || audit > fine {
 		t.Errorf("order: audit %d, without problems %d, ledger %d\n%s", audit, fine, ledger, out)
 	}
-	if !strings.Contains(out, "> **Data loss ahead.** events-0: the group is stopped") {
+	if !strings.Contains(out, "> **Time to loss:** events-0: the group is stopped") {
 		t.Errorf("no loss sentence:\n%s", out)
 	}
 }

@@ -191,10 +191,14 @@ func TestRealKafkaResetCLIRefusesLiveGroups(t *testing.T) {
 	stopConsole := realkafka.ConsoleConsumer(t, addr, gConsumer, idConsumer, topic)
 
 	backupDir := t.TempDir()
-	backup := filepath.Join(t.TempDir(), "backup.csv")
-	if err := os.WriteFile(backup, []byte(fmt.Sprintf("%s,0,0\n", topic)), 0o600); err != nil {
-		t.Fatal(err)
+	// A real backup (with its manifest), of a throwaway Empty group on the topic.
+	spare := realkafka.Name("cli-spare")
+	s.Commit(spare, map[model.TP]int64{tpOf(topic, 0): 1})
+	code, sp := cliReset(t, "--bootstrap-server", addr, "--backup-dir", t.TempDir(), "--group", spare, "--to-earliest", "--all-topics", "--execute")
+	if code != exitOK || sp.Backup == nil {
+		t.Fatalf("spare reset: exit %d %+v", code, sp)
 	}
+	backup := *sp.Backup
 	for _, m := range []struct{ group, clientID string }{{gClassic, idClassic}, {gConsumer, idConsumer}} {
 		base := []string{"--bootstrap-server", addr, "--backup-dir", backupDir, "--group", m.group}
 		realkafka.WaitUntil(t, 60*time.Second, m.group+" refused for its live member", func() (bool, string) {
@@ -206,7 +210,7 @@ func TestRealKafkaResetCLIRefusesLiveGroups(t *testing.T) {
 		for _, args := range [][]string{
 			{"--to-earliest", "--all-topics", "--execute"},
 			{"--shift-by", "-1", "--topic", topic, "--execute"},
-			{"--restore", backup, "--execute"},
+			{"--restore", backup, "--allow-other-group", "--execute"},
 		} {
 			code, p := cliReset(t, append(base, args...)...)
 			if code != exitBlocked || p.Executed || p.Backup != nil || len(p.Blockers) == 0 || p.Blockers[0].Kind != model.BlockGroupNotEmpty {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
@@ -23,6 +25,8 @@ type resetFlags struct {
 	topics    []string
 	execute   bool
 	backupDir string
+	assume    string
+	restore   reset.RestoreOptions
 	values    map[model.StrategyKind]*string
 	switches  map[model.StrategyKind]*bool
 }
@@ -41,6 +45,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringArrayVar(&f.topics, "topic", nil, "scope: every partition of T, or T:0,2 (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
 	fs.StringVar(&f.backupDir, "backup-dir", "", "where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
+	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "the consumers' auto.offset.reset, for partitions without a commit: earliest, latest (the Kafka client default) or none")
+	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
+	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
 	for _, k := range model.StrategyKinds {
 		name := string(k)
 		switch {
@@ -54,21 +61,41 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	scope, st, err := f.plan(fs, time.Now())
+	if err == nil {
+		f.assume, err = model.ParseAssumeReset(f.assume)
+		if err != nil {
+			err = fmt.Errorf("--assume-reset: %w", err)
+		}
+	}
+	var backup reset.Backup
+	if err == nil && st.Kind == model.Restore {
+		backup, err = reset.LoadBackup(st.Raw)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 		return exitBadInput
 	}
-	ctx := context.Background()
+	// SIGINT and SIGTERM cancel the plan and the re-read; once the commit is on
+	// its way, its answer is awaited (bounded), the outcome is audited and the
+	// undo printed before the process exits.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	s, code := c.connectOrExit(ctx, "reset", exitFailure)
 	if s == nil {
 		return code
 	}
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
+		AssumeReset: f.assume,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
-	p, err := svc.Plan(ctx, f.group, scope, st)
+	var p model.Plan
+	if st.Kind == model.Restore {
+		p, err = svc.PlanRestore(ctx, f.group, backup, f.restore)
+	} else {
+		p, err = svc.Plan(ctx, f.group, scope, st)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 		if errors.Is(err, kafka.ErrCannotProveInactive) {

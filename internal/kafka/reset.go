@@ -40,7 +40,7 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, g.Error.Error())
 	}
 	in := model.PlanInput{
-		Group: group, State: g.State, GroupExists: g.Listed,
+		Group: group, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
 		Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
 	}

@@ -40,6 +40,11 @@ type PlanInput struct {
 	TargetTimestamps map[TPO]time.Time
 	// ReadOnly is --read-only: every plan is blocked.
 	ReadOnly bool
+	// AssumeReset is the consumer's auto.offset.reset ("" = latest, the client
+	// default): where it would start on a partition without a commit.
+	AssumeReset string
+	// ClusterID is the id the brokers report (nil when not read).
+	ClusterID *string
 }
 
 // Reason says how a row's target was chosen. The zero value (JSON null) marks a row
@@ -78,6 +83,10 @@ const (
 	BlockInvalidOffset       BlockerKind = "invalid-offset"
 	BlockNothingToReset      BlockerKind = "nothing-to-reset"
 	BlockDrift               BlockerKind = "drift"
+	// BlockBackupFailed: the backup or the audit intent could not be written.
+	BlockBackupFailed BlockerKind = "backup-failed"
+	// BlockBackupMismatch: a restore's backup is of another group or cluster.
+	BlockBackupMismatch BlockerKind = "backup-mismatch"
 )
 
 // Blocker is one reason the plan must not be executed, with the partition it is
@@ -102,13 +111,23 @@ type PlanRow struct {
 	// Duplicates counts stored records between target and committed that the group
 	// will read again (an upper bound on compacted and transactional topics).
 	Duplicates int64 `json:"duplicates"`
-	// Skipped counts stored records between committed and target the group will
-	// never read.
+	// Skipped counts stored records the group will never read because of the
+	// target: between committed and target, or, without a commit, from low to the
+	// target.
 	Skipped int64 `json:"skipped"`
 	// AlreadyLost is low − committed for an expired commit: gone whatever the plan.
 	AlreadyLost int64 `json:"alreadyLost"`
 	// TargetTimestamp is the timestamp of the record at Target, when fetched.
 	TargetTimestamp *Stamp `json:"targetTimestamp"`
+	// ResetStart is, for a row without a commit, where the consumer would start
+	// without the plan's commit under Plan.AssumeReset (null: it would refuse to
+	// start, or the row has a commit).
+	ResetStart *int64 `json:"resetStart"`
+	// Result is what became of the row when the plan was executed (null before).
+	Result WriteResult `json:"result"`
+	// ReadBack is the committed offset read back after the execution (null: none,
+	// or not read).
+	ReadBack *int64 `json:"readBack"`
 }
 
 // TP returns the row's topic partition.
@@ -126,13 +145,15 @@ type Totals struct {
 // whole `reset -o json` document. MakePlan fills the plan; the executor sets
 // Executed, Backup, Undo, Verified and Rejected.
 type Plan struct {
-	Group    string    `json:"group"`
-	State    string    `json:"state"`
-	Strategy Strategy  `json:"strategy"`
-	Executed bool      `json:"executed"`
-	Rows     []PlanRow `json:"rows"`
-	Totals   Totals    `json:"totals"`
-	Blockers []Blocker `json:"blockers"`
+	Group    string   `json:"group"`
+	State    string   `json:"state"`
+	Strategy Strategy `json:"strategy"`
+	// AssumeReset is the auto.offset.reset assumed for rows without a commit.
+	AssumeReset string    `json:"assumeReset"`
+	Executed    bool      `json:"executed"`
+	Rows        []PlanRow `json:"rows"`
+	Totals      Totals    `json:"totals"`
+	Blockers    []Blocker `json:"blockers"`
 	// Backup is the path of the backup written before the commit.
 	Backup *string `json:"backup"`
 	// Undo is the command that restores the backup.
@@ -151,7 +172,11 @@ func (p Plan) Executable() bool { return len(p.Blockers) == 0 }
 // and partition. It never fails: what stops a plan is a blocker, so a plan can
 // always be shown.
 func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
-	p := Plan{Group: in.Group, State: in.State, Strategy: st,
+	assume, err := ParseAssumeReset(in.AssumeReset)
+	if err != nil {
+		assume = ResetLatest
+	}
+	p := Plan{Group: in.Group, State: in.State, Strategy: st, AssumeReset: assume,
 		Rows: []PlanRow{}, Blockers: guardBlockers(in), Rejected: []Error{}}
 	var tps []TP
 	var scopeBlockers []Blocker
@@ -167,6 +192,7 @@ func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
 	}
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
+		row.ResetStart = resetStart(row, assume)
 		p.Rows = append(p.Rows, row)
 		p.Blockers = append(p.Blockers, b...)
 	}
@@ -303,11 +329,18 @@ func clamp(off, low, high int64) (*int64, Reason) {
 // setEffects computes a row's duplicates, skipped and already-lost counts from its
 // committed offset, watermarks and target. Only stored records ([low, high)) count:
 // re-reading cannot deliver deleted records, and skipping past high skips nothing
-// yet. Without a commit nothing is counted: where the group would start today
-// depends on the consumer's auto.offset.reset (PlanRow.Note says so).
+// yet. Without a commit, the records from low to the target are skipped: the
+// group has read none of them, and the commit makes it start past them (what it
+// would do without the commit is Note's and ResetStart's to say).
 func setEffects(r *PlanRow) {
 	r.Duplicates, r.Skipped, r.AlreadyLost = 0, 0, 0
-	if r.Committed == nil || r.Low == nil || r.High == nil {
+	if r.Low == nil || r.High == nil {
+		return
+	}
+	if r.Committed == nil {
+		if r.Target != nil {
+			r.Skipped = gap(min(*r.Target, *r.High), *r.Low)
+		}
 		return
 	}
 	c, low, high := *r.Committed, *r.Low, *r.High
@@ -357,18 +390,51 @@ func totals(rows []PlanRow) Totals {
 	return t
 }
 
+// resetStart is where a consumer without a commit on the row's partition would
+// start under auto.offset.reset assume; nil for a row with a commit, or for
+// "none" (the consumer refuses to start).
+func resetStart(r PlanRow, assume string) *int64 {
+	if r.Committed != nil || r.Low == nil || r.High == nil {
+		return nil
+	}
+	switch assume {
+	case ResetEarliest:
+		return Ptr(*r.Low)
+	case ResetLatest:
+		return Ptr(*r.High)
+	}
+	return nil
+}
+
 // Note explains in words what the counts of a row cannot say, or "" when they say
 // it all. Views show it next to the row.
 func (r PlanRow) Note() string {
 	switch {
-	case r.Reason == ReasonNoCommitToLatest && r.Low != nil && r.High != nil:
-		return fmt.Sprintf("no commit: --to-current falls back to the latest offset, so the %d stored records are never read", *r.High-*r.Low)
 	case r.Reason == ReasonRestore && r.Target == nil:
 		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
 	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
 		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
-	case r.Committed == nil && r.Target != nil:
-		return "no commit today: where the group would start depends on the consumer's auto.offset.reset, so the effect is not counted"
+	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
+		return noCommitNote(r)
 	}
 	return ""
+}
+
+// noCommitNote says what a first commit does to a partition the group never
+// committed on, against what its consumer would do without it.
+func noCommitNote(r PlanRow) string {
+	low, high, t := *r.Low, *r.High, *r.Target
+	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
+	if t > low {
+		what += fmt.Sprintf(", so the %d stored records %d..%d are never read", min(t, high)-low, low, min(t, high)-1)
+	}
+	switch {
+	case r.ResetStart == nil:
+		return what + "; without it, auto.offset.reset=none would refuse to start"
+	case *r.ResetStart == t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
+	case *r.ResetStart < t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
+	}
+	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
 }

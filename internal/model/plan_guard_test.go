@@ -91,15 +91,15 @@ func TestRefreshRereadsEarliestAndLatest(t *testing.T) {
 	}
 
 	p = MakePlan(orders, mustStrategy(t, ToLatest, ""), fixture()).Refresh(now)
-	rowWant{"orders-2", 150, ReasonAsRequested, 0, 0, 0}.check(t, "latest", p.Rows[2])
+	rowWant{"orders-2", 150, ReasonAsRequested, 0, 150, 0}.check(t, "latest", p.Rows[2])
 	rowWant{"orders-0", 100, ReasonAsRequested, 0, 50, 0}.check(t, "latest", p.Rows[0])
 
 	p = MakePlan(orders, mustStrategy(t, ToCurrent, ""), fixture()).Refresh(now)
-	rowWant{"orders-2", 150, ReasonNoCommitToLatest, 0, 0, 0}.check(t, "current", p.Rows[2])
+	rowWant{"orders-2", 150, ReasonNoCommitToLatest, 0, 150, 0}.check(t, "current", p.Rows[2])
 
 	// A clamped to-offset target stays what the operator confirmed.
 	p = MakePlan(orders, mustStrategy(t, ToOffset, "500"), fixture()).Refresh(now)
-	rowWant{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}.check(t, "to-offset", p.Rows[2])
+	rowWant{"orders-2", 100, ReasonClampedToHigh, 0, 100, 0}.check(t, "to-offset", p.Rows[2])
 	if *p.Rows[2].High != 150 {
 		t.Errorf("to-offset: watermark not refreshed: %+v", p.Rows[2])
 	}

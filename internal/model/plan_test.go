@@ -84,23 +84,23 @@ func TestMakePlanStrategies(t *testing.T) {
 		{"to-latest", orders, mustStrategy(t, ToLatest, ""), []rowWant{
 			{"orders-0", 100, ReasonAsRequested, 0, 50, 0},
 			{"orders-1", 100, ReasonAsRequested, 0, 60, 30},
-			{"orders-2", 100, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 100, ReasonAsRequested, 0, 100, 0}}, nil},
 		{"to-current", orders, mustStrategy(t, ToCurrent, ""), []rowWant{
 			{"orders-0", 50, ReasonAsRequested, 0, 0, 0},
 			{"orders-1", 10, ReasonAsRequested, 0, 0, 30},
-			{"orders-2", 100, ReasonNoCommitToLatest, 0, 0, 0}}, nil},
+			{"orders-2", 100, ReasonNoCommitToLatest, 0, 100, 0}}, nil},
 		{"to-offset inside", orders, mustStrategy(t, ToOffset, "70"), []rowWant{
 			{"orders-0", 70, ReasonAsRequested, 0, 20, 0},
 			{"orders-1", 70, ReasonAsRequested, 0, 30, 30},
-			{"orders-2", 70, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 70, ReasonAsRequested, 0, 70, 0}}, nil},
 		{"to-offset above high", orders, mustStrategy(t, ToOffset, "500"), []rowWant{
 			{"orders-0", 100, ReasonClampedToHigh, 0, 50, 0},
 			{"orders-1", 100, ReasonClampedToHigh, 0, 60, 30},
-			{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}}, nil},
+			{"orders-2", 100, ReasonClampedToHigh, 0, 100, 0}}, nil},
 		{"to-offset below low", orders, mustStrategy(t, ToOffset, "5"), []rowWant{
 			{"orders-0", 5, ReasonAsRequested, 45, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 5, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 5, ReasonAsRequested, 0, 5, 0}}, nil},
 		{"to-offset negative", orders, mustStrategy(t, ToOffset, "-1"), []rowWant{
 			{"orders-0", 0, ReasonClampedToLow, 50, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
@@ -121,15 +121,15 @@ func TestMakePlanStrategies(t *testing.T) {
 		{"to-datetime", orders, mustStrategy(t, ToDatetime, "2026-11-28T00:00:00.000"), []rowWant{
 			{"orders-0", 30, ReasonAsRequested, 20, 0, 0},
 			{"orders-1", 100, ReasonNoRecordAfterTime, 0, 60, 30},
-			{"orders-2", 55, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 55, ReasonAsRequested, 0, 55, 0}}, nil},
 		{"by-duration", orders, mustStrategy(t, ByDuration, "P1D"), []rowWant{
 			{"orders-0", 30, ReasonAsRequested, 20, 0, 0},
 			{"orders-1", 100, ReasonNoRecordAfterTime, 0, 60, 30},
-			{"orders-2", 55, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 55, ReasonAsRequested, 0, 55, 0}}, nil},
 		{"from-file clamps", Scope{}, mustFile(t, FromFile, "orders,1,5\norders,0,5\norders,2,500\n"), []rowWant{
 			{"orders-0", 5, ReasonAsRequested, 45, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}}, nil},
+			{"orders-2", 100, ReasonClampedToHigh, 0, 100, 0}}, nil},
 		{"from-file group column", Scope{}, mustFile(t, FromFile, "other,orders,0,1\ng,orders,0,7\n"), []rowWant{
 			{"orders-0", 7, ReasonAsRequested, 43, 0, 0}}, nil},
 		{"restore unclamped, empty deletes", Scope{}, mustFile(t, Restore, "orders,0,200\norders,1,5\norders,2,\n"), []rowWant{
@@ -275,8 +275,9 @@ func TestPlanTargetTimestamp(t *testing.T) {
 
 func TestPlanRowNote(t *testing.T) {
 	p := MakePlan(Scope{Topics: []TopicScope{{Topic: "orders"}}}, mustStrategy(t, ToCurrent, ""), fixture())
-	if n := p.Rows[2].Note(); !strings.Contains(n, "the 100 stored records are never read") {
-		t.Errorf("no-commit-to-latest note %q does not flag the skipped backlog", n)
+	if n := p.Rows[2].Note(); !strings.Contains(n, "the 100 stored records 0..99 are never read") ||
+		!strings.Contains(n, "auto.offset.reset would start at 100 too") {
+		t.Errorf("no-commit-to-latest note %q does not flag the skipped backlog against latest", n)
 	}
 	if n := p.Rows[0].Note(); n != "" {
 		t.Errorf("plain row note = %q, want none", n)
@@ -302,9 +303,10 @@ func TestPlanJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"group":"ship-svc","state":"Empty","strategy":{"name":"shift-by","value":"-3"},"executed":false,` +
+	want := `{"group":"ship-svc","state":"Empty","strategy":{"name":"shift-by","value":"-3"},"assumeReset":"latest","executed":false,` +
 		`"rows":[{"topic":"shipments","partition":0,"committed":5,"low":0,"high":9,"target":2,` +
-		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null}],` +
+		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null,` +
+		`"resetStart":null,"result":null,"readBack":null}],` +
 		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],` +
 		`"backup":null,"undo":null,"verified":null,"rejected":[]}`
 	if string(b) != want {

@@ -2,151 +2,219 @@ package reset
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
 
 // Outcome says how an execution ended; it maps onto the reset exit codes.
-type Outcome string
+type Outcome = model.ResetOutcome
 
-// Outcomes.
+// Outcomes (model.ResetOutcome).
 const (
-	// Applied: every offset written and read back equal to the plan (exit 0).
-	Applied Outcome = "applied"
-	// Refused: a guard refused before anything was written (exit 3).
-	Refused Outcome = "refused"
-	// PartlyApplied: the broker rejected some partitions (exit 4).
-	PartlyApplied Outcome = "partly-applied"
-	// Failed: the commit failed as a whole or the read-back differs (exit 1).
-	Failed Outcome = "failed"
+	Applied       = model.OutcomeApplied
+	Refused       = model.OutcomeRefused
+	PartlyApplied = model.OutcomePartlyApplied
+	Failed        = model.OutcomeFailed
 )
 
-// Result is a plan after Execute: the plan's Executed, Backup, Undo, Verified and
-// Rejected are set, Blockers hold what refused it, and Notes say what happened.
+// Result is a plan after Execute: the plan's rows carry their results, the plan's
+// Executed, Backup, Undo, Verified and Rejected are set, Blockers hold what
+// refused it, and Notes say what happened.
 type Result struct {
 	Plan    model.Plan
 	Outcome Outcome
 	Notes   []string
 }
 
-// Execute carries out a confirmed plan under every guard. Nothing is written
-// unless the plan has no blockers, the service is not read-only, the re-read state
-// shows no drift, and the backup was written.
+// Execute carries out a confirmed plan under every guard, in this order:
+//
+//  1. the plan has no blockers and the service is not read-only;
+//  2. the group's state is re-read: still Empty, nothing drifted;
+//  3. the backup (with its manifest) is written and synced;
+//  4. the intent is appended to the audit log;
+//  5. the offsets are committed (admin form) and deleted, as one phase that a
+//     cancelled ctx (SIGINT, SIGTERM) does not interrupt: its answer is awaited,
+//     bounded by the phase's deadline;
+//  6. the offsets are read back on a fresh connection, each row's result comes
+//     from the broker's answer and the read-back, and the outcome is audited.
+//
+// A refusal at 1–4 writes nothing to Kafka; at 3–4 the backup is removed again.
+// Kafka has no conditional commit: a commit by another client between the
+// re-read (2) and the commit (5) is overwritten; the window is kept to the time
+// of writing two small files (docs/resets.md).
 func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 	res := Result{Plan: p, Outcome: Refused}
-	if !p.Executable() {
-		res.Notes = append(res.Notes, "nothing written: the plan has blockers")
-		return res
-	}
-	if s.ReadOnly {
-		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockReadOnly,
-			Message: "read-only mode (--read-only or OFFSETTUI_READ_ONLY=1) refuses every write"})
-		res.Notes = append(res.Notes, "nothing written: read-only")
+	if !s.precheck(&res) {
 		return res
 	}
 	if s.beforeCommit != nil {
 		s.beforeCommit()
 	}
-	// Guard 2 and 3: re-read state, members and commits right before the commit.
-	now, err := s.read(ctx, p.Group, planTopics(p), p.Strategy)
+	in, ok := s.reread(ctx, &res)
+	if !ok {
+		return res
+	}
+	backup, ok := s.prepare(&res, in.ClusterID)
+	if !ok {
+		return res
+	}
+	if s.beforeWrite != nil {
+		s.beforeWrite()
+	}
+	write := context.WithoutCancel(ctx)
+	ans := s.write(write, res.Plan)
+	readBack, readErr := s.Cluster.Committed(write, res.Plan.Group)
+	s.conclude(&res, ans, readBack, readErr, backup, in.ClusterID)
+	return res
+}
+
+// precheck refuses a plan with blockers and any write in read-only mode.
+func (s *Service) precheck(res *Result) bool {
+	switch {
+	case !res.Plan.Executable():
+		res.Notes = append(res.Notes, "nothing written: the plan has blockers")
+		return false
+	case s.ReadOnly:
+		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockReadOnly,
+			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY or a read-only context) refuses every write"})
+		res.Notes = append(res.Notes, "nothing written: read-only")
+		return false
+	}
+	return true
+}
+
+// reread re-reads state, members and commits right before the commit and brings
+// the plan up to date; drift refuses.
+func (s *Service) reread(ctx context.Context, res *Result) (model.PlanInput, bool) {
+	p := res.Plan
+	in, err := s.read(ctx, p.Group, planTopics(p), p.Strategy)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockDrift,
 			Message: "could not re-read the group before the commit: " + err.Error()})
 		res.Notes = append(res.Notes, "nothing written: the state could not be re-read")
-		return res
+		return in, false
 	}
-	q := p.Refresh(now)
-	res.Plan = q
-	if !q.Executable() {
+	in.AssumeReset = p.AssumeReset
+	res.Plan = p.Refresh(in)
+	if !res.Plan.Executable() {
 		res.Notes = append(res.Notes, "nothing written: the state changed since the plan")
-		s.audit(&res, "")
-		return res
+		return in, false
 	}
-	commit, del := q.Commits()
-	// No backup, no commit.
-	backup, err := s.writeBackup(q)
-	if err != nil {
-		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: "backup-failed",
-			Message: "nothing written: the backup could not be written: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: no backup")
-		return res
-	}
-	res.Plan.Backup = &backup
-	if s.UndoCommand != nil {
-		u := s.UndoCommand(q.Group, backup)
-		res.Plan.Undo = &u
-	}
-	res.Plan.Executed = true
-	rejected, commitErr := s.Cluster.CommitOffsets(ctx, q.Group, commit)
-	var rejDel []model.Error
-	if commitErr != nil {
-		// The request as a whole failed (timeout, connection): the broker may or
-		// may not have applied it. Do not guess: read back and classify below.
-		res.Notes = append(res.Notes, "the commit request failed: "+commitErr.Error()+"; reading the offsets back to see what was written")
-	} else {
-		var err error
-		rejDel, err = s.Cluster.DeleteOffsets(ctx, q.Group, del)
-		if err != nil {
-			res.Notes = append(res.Notes, "deleting commits failed: "+err.Error())
-			for _, tp := range del {
-				e := model.Error{Kind: model.KindBroker, Message: "delete failed: " + err.Error()}
-				rejDel = append(rejDel, *e.WithPartition(tp).WithGroup(q.Group))
-			}
-		}
-	}
-	res.Plan.Rejected = append(append([]model.Error{}, rejected...), rejDel...)
-	readBack, err := s.Cluster.Committed(ctx, q.Group)
-	if err != nil {
-		res.Plan.Verified = model.Ptr(false)
-		res.Notes = append(res.Notes, "could not read the offsets back: "+err.Error()+"; compare with the backup")
-		res.Outcome = Failed
-		s.audit(&res, backup)
-		return res
-	}
-	diffs := q.Verify(readBack)
-	res.Plan.Verified = model.Ptr(len(diffs) == 0)
-	res.Notes = append(res.Notes, diffs...)
-	written, unchanged := 0, 0
-	for _, r := range q.Rows {
-		got, has := readBack[r.TP()]
-		switch {
-		case r.Target != nil && has && got == *r.Target, r.Target == nil && r.Reason == model.ReasonRestore && !has:
-			written++
-		}
-		if (r.Committed == nil && !has) || (r.Committed != nil && has && got == *r.Committed) {
-			unchanged++
-		}
-	}
-	switch {
-	case *res.Plan.Verified:
-		res.Outcome = Applied
-	case len(q.Rows) > 0 && unchanged == len(q.Rows) && written < len(q.Rows):
-		res.Outcome = Refused
-		res.Plan.Executed = false
-		res.Notes = append(res.Notes, "nothing written: every partition still has its previous offset")
-	case written > 0 || len(res.Plan.Rejected) > 0:
-		res.Outcome = PartlyApplied
-	default:
-		res.Outcome = Failed
-	}
-	if res.Outcome == Refused || res.Outcome == PartlyApplied {
-		for _, e := range res.Plan.Rejected {
-			res.Notes = append(res.Notes, e.Error())
-		}
-	}
-	s.audit(&res, backup)
-	return res
+	return in, true
 }
 
-// ExitCode maps an outcome to the reset exit codes of docs/cli.md.
-func (o Outcome) ExitCode() int {
-	switch o {
-	case Applied:
-		return 0
-	case Refused:
-		return 3
-	case PartlyApplied:
-		return 4
+// prepare writes the backup and the audit intent; without both, nothing is
+// committed and no file is left behind.
+func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
+	p := res.Plan
+	backup, err := s.writeBackup(p, p.BackupRows(), clusterID, "backup", "")
+	if err == nil {
+		if err = s.auditIntent(p, clusterID, backup); err != nil {
+			removeBackup(backup)
+			err = fmt.Errorf("no audit, no commit: %w", err)
+		}
 	}
-	return 1
+	if err != nil {
+		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockBackupFailed,
+			Message: "nothing written: " + err.Error()})
+		res.Notes = append(res.Notes, "nothing written: "+err.Error())
+		return "", false
+	}
+	res.Plan.Backup = &backup
+	return backup, true
+}
+
+// write commits the plan's offsets and deletes the commits restore rows drop.
+func (s *Service) write(ctx context.Context, p model.Plan) model.CommitAnswer {
+	ans := model.CommitAnswer{Rejected: map[model.TP]model.Error{}}
+	commit, del := p.Commits()
+	rejected, err := s.Cluster.CommitOffsets(ctx, p.Group, commit)
+	if err == nil && len(del) > 0 {
+		var rejDel []model.Error
+		rejDel, err = s.Cluster.DeleteOffsets(ctx, p.Group, del)
+		rejected = append(rejected, rejDel...)
+	}
+	ans.RequestErr = err
+	for _, e := range rejected {
+		if e.Topic != nil && e.Partition != nil {
+			ans.Rejected[model.TP{Topic: *e.Topic, Partition: *e.Partition}] = e
+		}
+	}
+	return ans
+}
+
+// conclude sets each row's result, the outcome, the undo and the notes, removes
+// a backup nothing was written after, writes the undo file of a partial write,
+// and audits the outcome.
+func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[model.TP]int64, readErr error, backup string, clusterID *string) {
+	if ans.RequestErr != nil {
+		res.Notes = append(res.Notes, "the commit request got no answer ("+ans.RequestErr.Error()+"); what was written comes from reading the offsets back on a fresh connection")
+	}
+	if readErr != nil {
+		readBack = nil
+		res.Notes = append(res.Notes, "could not read the offsets back: "+readErr.Error()+"; compare with the backup")
+	}
+	res.Outcome = res.Plan.ApplyResults(ans, readBack)
+	for _, r := range res.Plan.Rows {
+		if n := r.ResultNote(); n != "" {
+			res.Notes = append(res.Notes, n)
+		}
+	}
+	for _, e := range res.Plan.Rejected {
+		res.Notes = append(res.Notes, "refused by the broker: "+e.Error())
+	}
+	switch {
+	case res.Outcome == Refused:
+		res.Plan.Backup = nil
+		res.Notes = append(res.Notes, "nothing written: the broker refused every partition")
+		if err := removeBackup(backup); err != nil {
+			res.Notes = append(res.Notes, "the unused backup "+backup+" could not be removed: "+err.Error())
+		}
+	case len(res.Plan.Rejected) > 0:
+		s.partialUndo(res, clusterID, backup)
+	default:
+		s.setUndo(res, backup)
+	}
+	if err := s.auditOutcome(*res, clusterID, backup); err != nil {
+		res.Notes = append(res.Notes, "WARNING: the outcome could not be written to the audit log: "+err.Error())
+	}
+}
+
+// partialUndo writes an undo file holding only the rows offsettui may have
+// written, so the undo never touches a partition the broker refused.
+func (s *Service) partialUndo(res *Result, clusterID *string, backup string) {
+	var rows []model.CSVRow
+	for _, r := range res.Plan.WrittenRows() {
+		rows = append(rows, model.CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
+	}
+	undo, err := s.writeBackup(res.Plan, rows, clusterID, "undo", "-undo")
+	if err != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("the undo file (only the written partitions) could not be written: %v; "+
+			"the backup %s holds every planned partition, the refused ones too", err, backup))
+		return
+	}
+	s.setUndo(res, undo)
+}
+
+func (s *Service) setUndo(res *Result, path string) {
+	if s.UndoCommand != nil {
+		u := s.UndoCommand(res.Plan.Group, path)
+		res.Plan.Undo = &u
+	}
+}
+
+// writeBackup writes rows as a backup of plan p to the state dir.
+func (s *Service) writeBackup(p model.Plan, rows []model.CSVRow, clusterID *string, purpose, suffix string) (string, error) {
+	dir, err := StateDir(s.BackupDir)
+	if err != nil {
+		return "", err
+	}
+	name := backupName(p.Group, s.now().UTC().Format("20060102T150405.000Z"), suffix)
+	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.ClusterName, CreatedAt: model.Stamp{Time: s.now()},
+		User: s.user(), Strategy: p.Strategy, Purpose: purpose}
+	return writeBackup(dir, name, m, rows)
 }

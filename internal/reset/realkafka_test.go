@@ -496,7 +496,8 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 		fres := blind.Execute(ctx, fp)
 		if fres.Outcome != reset.Refused || fres.Outcome.ExitCode() != 3 || len(fres.Plan.Rejected) != 2 ||
 			fres.Plan.Verified == nil || *fres.Plan.Verified || fres.Plan.Executed ||
-			!slices.Contains(fres.Notes, "nothing written: every partition still has its previous offset") {
+			fres.Plan.Undo != nil || fres.Plan.Backup != nil ||
+			!slices.Contains(fres.Notes, "nothing written: the broker refused every partition") {
 			t.Errorf("%s: forced Execute: outcome %s verified %v rejected %+v notes %q; want refused, nothing written", g.name,
 				fres.Outcome, fres.Plan.Verified, fres.Plan.Rejected, fres.Notes)
 		}

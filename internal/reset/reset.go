@@ -14,7 +14,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -26,8 +25,6 @@ type Cluster interface {
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
 }
-
-var _ Cluster = (*kafka.Client)(nil)
 
 // Service plans and executes resets on one cluster.
 type Service struct {
@@ -43,9 +40,15 @@ type Service struct {
 	Now func() time.Time
 	// User names who ran the reset in the audit log (default: the OS user).
 	User string
+	// AssumeReset is the consumers' auto.offset.reset, for partitions without a
+	// commit ("" = latest, the client default).
+	AssumeReset string
 	// beforeCommit, when set (tests), runs after the plan was confirmed and
 	// before the state is re-read.
 	beforeCommit func()
+	// beforeWrite, when set (tests), runs after the backup and the audit intent
+	// were written, right before the commit.
+	beforeWrite func()
 }
 
 // timestampBudget bounds the bytes fetched to show target-record timestamps.
@@ -65,12 +68,59 @@ func (s *Service) Plan(ctx context.Context, group string, scope model.Scope, st 
 	if err != nil {
 		return model.Plan{}, err
 	}
+	return s.makePlan(ctx, scope, st, in), nil
+}
+
+// RestoreOptions allow a restore onto another group or cluster than the backup
+// was taken from (--allow-other-group, --allow-other-cluster).
+type RestoreOptions struct {
+	OtherGroup, OtherCluster bool
+}
+
+// PlanRestore plans putting a checked backup (LoadBackup) back on group. A backup
+// of another group, or of another or an unknown cluster, blocks the plan unless
+// opt allows it.
+func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt RestoreOptions) (model.Plan, error) {
+	st := b.Strategy()
+	in, err := s.read(ctx, group, scopeTopics(model.Scope{}, st), st)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	p := s.makePlan(ctx, model.Scope{}, st, in)
+	p.Blockers = append(p.Blockers, backupMismatch(b, group, in.ClusterID, opt)...)
+	return p, nil
+}
+
+func (s *Service) makePlan(ctx context.Context, scope model.Scope, st model.Strategy, in model.PlanInput) model.Plan {
 	p := model.MakePlan(scope, st, in)
 	if ts := s.targetTimestamps(ctx, p); len(ts) > 0 {
 		in.TargetTimestamps = ts
 		p = model.MakePlan(scope, st, in)
 	}
-	return p, nil
+	return p
+}
+
+// backupMismatch returns what forbids restoring backup b onto group on the
+// cluster with id clusterID.
+func backupMismatch(b Backup, group string, clusterID *string, opt RestoreOptions) []model.Blocker {
+	var bs []model.Blocker
+	m := b.Manifest
+	if m.Group != group && !opt.OtherGroup {
+		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+			"%s is a backup of group %q, not %q: restoring it would put another group's positions on this one; pass --allow-other-group if that is what you mean",
+			b.Path, m.Group, group)})
+	}
+	switch {
+	case opt.OtherCluster:
+	case m.ClusterID == nil || clusterID == nil:
+		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+			"cannot confirm that %s was taken on this cluster (a cluster id is unknown); pass --allow-other-cluster to restore it anyway", b.Path)})
+	case *m.ClusterID != *clusterID:
+		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+			"%s was taken on cluster %s (%s), and this is cluster %s: pass --allow-other-cluster if that is what you mean",
+			b.Path, *m.ClusterID, m.Bootstrap, *clusterID)})
+	}
+	return bs
 }
 
 func (s *Service) read(ctx context.Context, group string, topics []string, st model.Strategy) (model.PlanInput, error) {
@@ -83,6 +133,7 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st mo
 		return model.PlanInput{}, fmt.Errorf("read the state of group %s: %w", group, err)
 	}
 	in.ReadOnly = s.ReadOnly
+	in.AssumeReset = s.AssumeReset
 	return in, nil
 }
 

@@ -100,9 +100,11 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 	if err != nil || string(b) != "shipments,0,3\n" {
 		t.Errorf("backup = %q (%v), want the previous offset", b, err)
 	}
-	log, err := os.ReadFile(filepath.Join(e.svc.BackupDir, "audit.log"))
-	if err != nil || strings.Count(string(log), "\n") != 1 || !strings.Contains(string(log), `"result":"applied"`) {
-		t.Errorf("audit log = %q (%v)", log, err)
+	if bk, err := LoadBackup(*res.Plan.Backup); err != nil || bk.Manifest.Group != "ship-svc" || bk.Manifest.ClusterID == nil {
+		t.Errorf("backup manifest %+v (%v)", bk.Manifest, err)
+	}
+	if ev := auditEvents(t, e.svc.BackupDir); strings.Join(ev, ",") != "intent,outcome:applied" {
+		t.Errorf("audit events %v", ev)
 	}
 }
 
@@ -180,18 +182,13 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 	if got := e.truth(t, "audit-export")[tp("orders", 5)]; got != 100 {
 		t.Fatalf("orders-5 after to-latest = %d, want 100", got)
 	}
-	f, err := os.Open(*res.Plan.Backup)
+	bk, err := LoadBackup(*res.Plan.Backup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := model.FileStrategy(model.Restore, *res.Plan.Backup, f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp, err := e.svc.Plan(ctx, "audit-export", model.Scope{}, st)
-	if err != nil {
-		t.Fatal(err)
+	rp, err := e.svc.PlanRestore(ctx, "audit-export", bk, RestoreOptions{})
+	if err != nil || !rp.Executable() {
+		t.Fatalf("restore plan %+v, %v", rp.Blockers, err)
 	}
 	rres := e.svc.Execute(ctx, rp)
 	if rres.Outcome != Applied {

@@ -188,7 +188,7 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !s.ready && msg.group == s.group {
 			s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 			s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-			s.scope = 0 // the narrowest scope the selection gives
+			s.scope = defaultScope(s.scopes)
 			cmd = s.requestPlan()
 		}
 	case planMadeMsg:

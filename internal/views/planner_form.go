@@ -3,6 +3,7 @@ package views
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,4 +150,15 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 		all += " (" + plural(n, "partition") + ")"
 	}
 	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
+}
+
+// defaultScope is the scope a new plan starts with: the marked partitions when
+// the operator marked some, else the partitions with a commit — with the default
+// strategy (--to-current) that plan moves nothing and writes no first commit.
+// A topic scope would commit high on its partitions without a commit.
+func defaultScope(scopes []scopeChoice) int {
+	if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "marked" }); i >= 0 {
+		return i
+	}
+	return max(0, slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "all" }))
 }

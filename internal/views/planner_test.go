@@ -96,13 +96,19 @@ func TestPlannerScopes(t *testing.T) {
 	if !slices.Equal(ids, []string{"topic:shipments", "all"}) {
 		t.Fatalf("scopes %v", ids)
 	}
-	hs.send(keyType(tea.KeyDown), keyRunes("l")) // strategy → scope (to-current has no value to type)
+	// The default plan moves nothing and writes no first commit: --to-current on
+	// the partitions with a commit.
 	plans, _ := rs.calls()
-	if last := plans[len(plans)-1]; !last.scope.AllTopics || last.st.Kind != model.ToCurrent {
-		t.Errorf("after → on the scope: %+v", last)
+	if first := plans[0]; !first.scope.AllTopics || first.st.Kind != model.ToCurrent {
+		t.Errorf("default plan: %+v", first)
 	}
 	if v := hs.view(); !strings.Contains(v, "all topics with a commit (1 partition)") {
 		t.Errorf("scope label missing:\n%s", v)
+	}
+	hs.send(keyType(tea.KeyDown), keyRunes("l")) // strategy → scope (to-current has no value to type)
+	plans, _ = rs.calls()
+	if last := plans[len(plans)-1]; last.scope.AllTopics || len(last.scope.Topics) != 1 || last.scope.Topics[0].Topic != "shipments" {
+		t.Errorf("after → on the scope: %+v", last)
 	}
 }
 

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/offsettui/offsettui/internal/demo"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// startDemo runs the demo cluster for one test.
+func startDemo(t *testing.T) string {
+	t.Helper()
+	d, err := demo.Start(t.Context(), demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return strings.Join(d.Bootstrap(), ",")
+}
+
+// TestRestoreRefusesCutEditedAndForeignBackups: a backup cut mid-number (or at a
+// line end) is refused before anything is planned (exit 2), and a whole backup
+// of another group is blocked (exit 3) unless --allow-other-group says so.
+func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
+	addr, dir := startDemo(t), t.TempDir()
+	base := []string{"--bootstrap-server", addr, "--backup-dir", dir}
+	code, p := cliReset(t, append(base, "--group", "audit-export", "--to-latest", "--topic", "orders:2,3", "--execute")...)
+	if code != exitOK || p.Backup == nil {
+		t.Fatalf("reset: exit %d %+v", code, p)
+	}
+	orig, err := os.ReadFile(*p.Backup)
+	if err != nil || string(orig) != "orders,2,100\norders,3,70\n" {
+		t.Fatalf("backup %q (%v)", orig, err)
+	}
+	for _, cut := range []string{"orders,2,100\norders,3,7", "orders,2,100\n"} {
+		if err := os.WriteFile(*p.Backup, []byte(cut), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := resetMain(append(base, "--group", "audit-export", "--restore", *p.Backup, "--execute"), &out, &errb)
+		if code != exitBadInput || !strings.Contains(errb.String(), "cut short or edited") {
+			t.Errorf("restore of %q: exit %d, stderr %q; want 2 naming the damage", cut, code, errb.String())
+		}
+	}
+	if err := os.WriteFile(*p.Backup, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, r := cliReset(t, append(base, "--group", "replay", "--restore", *p.Backup, "--execute")...)
+	if code != exitBlocked || r.Executed || len(r.Blockers) == 0 || r.Blockers[0].Kind != model.BlockBackupMismatch ||
+		!strings.Contains(r.Blockers[0].Message, "--allow-other-group") {
+		t.Errorf("restore onto replay: exit %d executed %v blockers %+v; want exit 3 naming --allow-other-group", code, r.Executed, r.Blockers)
+	}
+	if code, r := cliReset(t, append(base, "--group", "audit-export", "--restore", *p.Backup, "--execute")...); code != exitOK || !r.Executed {
+		t.Errorf("restore of the whole backup: exit %d %+v", code, r.Blockers)
+	}
+}

@@ -1,0 +1,182 @@
+package reset
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// A backup is two files written before any commit: NAME.csv holds the offsets
+// (topic,partition,offset; empty where there was no commit — Kafka's --from-file
+// form, so Kafka's tools can read it) and NAME.manifest.json says whose offsets
+// they are and how to know the CSV is whole: group, cluster id, time, strategy,
+// row count and the SHA-256 of the CSV's bytes (docs/resets.md).
+
+// manifestFormat names the manifest's layout; a restore refuses any other.
+const manifestFormat = "offsettui-backup/1"
+
+// Manifest describes one backup file.
+type Manifest struct {
+	Format    string         `json:"format"`
+	Group     string         `json:"group"`
+	ClusterID *string        `json:"clusterId"`
+	Bootstrap string         `json:"bootstrap"`
+	CreatedAt model.Stamp    `json:"createdAt"`
+	User      string         `json:"user"`
+	Strategy  model.Strategy `json:"strategy"`
+	// Purpose is "backup" (before a reset) or "undo" (only what a partly
+	// applied reset wrote).
+	Purpose string `json:"purpose"`
+	Rows    int    `json:"rows"`
+	SHA256  string `json:"sha256"`
+}
+
+// Backup is a backup read back and checked against its manifest.
+type Backup struct {
+	Path     string
+	Manifest Manifest
+	Rows     []model.CSVRow
+}
+
+// manifestPath is the manifest beside a backup CSV.
+func manifestPath(csvPath string) string {
+	return strings.TrimSuffix(csvPath, ".csv") + ".manifest.json"
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// maxNamePart bounds the group part of a backup's file name, so the name stays
+// within every file system's 255-byte limit whatever the group is called.
+const maxNamePart = 100
+
+// backupName is a file name for group's backup at stamp: the group made safe
+// and cut short, plus a hash of the whole name whenever it had to be changed, so
+// two groups never share a name.
+func backupName(group, stamp, suffix string) string {
+	safe := strings.TrimLeft(unsafeName.ReplaceAllString(group, "_"), ".")
+	if len(safe) > maxNamePart || safe != group {
+		sum := sha256.Sum256([]byte(group))
+		safe = strings.TrimRight(safe[:min(len(safe), maxNamePart)], "._-") + "~" + hex.EncodeToString(sum[:4])
+	}
+	return safe + "-" + stamp + suffix + ".csv"
+}
+
+// writeBackup writes rows and their manifest as new files in dir and syncs them
+// and the directory; on any failure nothing is left behind.
+func writeBackup(dir, name string, m Manifest, rows []model.CSVRow) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("backup directory %s: %w", dir, err)
+	}
+	var csv bytes.Buffer
+	if err := model.FormatOffsetsCSV(&csv, rows); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(csv.Bytes())
+	m.Format, m.Rows, m.SHA256 = manifestFormat, len(rows), hex.EncodeToString(sum[:])
+	meta, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	if err := writeNew(path, csv.Bytes()); err != nil {
+		return "", err
+	}
+	if err := writeNew(manifestPath(path), append(meta, '\n')); err != nil {
+		os.Remove(path)
+		return "", err
+	}
+	if err := syncDir(dir); err != nil {
+		removeBackup(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// writeNew creates path (never overwriting), writes b and syncs it; a file that
+// could not be written whole is removed.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup file: %w", err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write backup %s: %w", path, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return fmt.Errorf("sync backup directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// removeBackup removes a backup that was never used (nothing was written).
+func removeBackup(path string) error {
+	err := os.Remove(path)
+	if merr := os.Remove(manifestPath(path)); err == nil {
+		err = merr
+	}
+	return err
+}
+
+// LoadBackup reads a backup for a restore and refuses it unless it is exactly
+// what offsettui wrote: its manifest must exist and name the CSV's row count and
+// SHA-256, so a file cut short (even at a line end) or edited is refused.
+func LoadBackup(path string) (Backup, error) {
+	csv, err := os.ReadFile(path)
+	if err != nil {
+		return Backup{}, fmt.Errorf("--restore: %w", err)
+	}
+	mp := manifestPath(path)
+	raw, err := os.ReadFile(mp)
+	if err != nil {
+		return Backup{}, fmt.Errorf("--restore %s: its manifest %s cannot be read (%v): without it offsettui cannot tell whether the file is whole or whose offsets it holds. "+
+			"To commit the file's offsets as an ordinary, clamped reset, use --from-file", path, mp, err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(raw, &m); err != nil || m.Format != manifestFormat {
+		return Backup{}, fmt.Errorf("--restore %s: %s is not an offsettui backup manifest (format %q)", path, mp, m.Format)
+	}
+	sum := sha256.Sum256(csv)
+	if hex.EncodeToString(sum[:]) != m.SHA256 {
+		return Backup{}, fmt.Errorf("--restore %s: the file does not match its manifest (SHA-256 differs): it was cut short or edited, and is refused. "+
+			"To commit hand-edited offsets, use --from-file (clamped, like Kafka's)", path)
+	}
+	st, err := model.FileStrategy(model.Restore, path, bytes.NewReader(csv))
+	if err != nil {
+		return Backup{}, err
+	}
+	if len(st.File) != m.Rows {
+		return Backup{}, fmt.Errorf("--restore %s: %d rows, but its manifest says %d: refused", path, len(st.File), m.Rows)
+	}
+	return Backup{Path: path, Manifest: m, Rows: st.File}, nil
+}
+
+// Strategy is the restore strategy of the backup's rows.
+func (b Backup) Strategy() model.Strategy {
+	return model.Strategy{Kind: model.Restore, Raw: b.Path, File: b.Rows}
+}

@@ -172,7 +172,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		for tp, off := range g.Committed {
 			po := obs.Offsets[tp]
 			k := model.TPO{TP: tp, Offset: off}
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] {
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] &&
+				(!q.TimestampsAtRiskOnly || atRisk(po, off)) {
 				seen[k] = true
 				want = append(want, k)
 			}
@@ -188,6 +189,19 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		return obs, err
 	}
 	return obs, nil
+}
+
+// atRisk reports whether a commit at off points below the first record that
+// retention cannot delete within the risk window (model.Classify's rule).
+func atRisk(po model.PartitionOffsets, off int64) bool {
+	if po.RiskOffset == nil {
+		return false
+	}
+	risk := *po.RiskOffset
+	if risk < 0 {
+		risk = *po.High
+	}
+	return off < risk
 }
 
 // selectGroups keeps the requested groups (all when none are named); a named group

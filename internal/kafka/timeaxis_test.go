@@ -267,3 +267,27 @@ func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestTimestampsAtRiskOnly: the TUI's list asks for the committed-record
+// timestamps of at-risk commits only (those whose time to loss can fall within
+// the risk window); without the option every commit between low and high gets
+// one.
+func TestTimestampsAtRiskOnly(t *testing.T) {
+	d := startDemo(t)
+	for _, only := range []bool{true, false} {
+		c := newClient(t, d.Bootstrap(), nil) // a new client: no cached timestamps
+		snap, err := c.Snapshot(context.Background(), model.Query{Groups: []string{"audit-export"}, RiskWindow: 24 * time.Hour,
+			FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: only})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := findGroup(t, snap, "audit-export")
+		for _, p := range []int32{0, 1, 3, 4} { // 0 and 1 are at-risk, 3 and 4 ok with lag
+			gp := findPartition(t, g, "orders", p)
+			want := !only || gp.Status == model.StatusAtRisk
+			if (gp.CommittedTimestamp != nil) != want {
+				t.Errorf("at-risk only %v: orders-%d (%s) timestamp %v, want one: %v", only, p, gp.Status, gp.CommittedTimestamp, want)
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/spf13/pflag"
@@ -22,9 +23,13 @@ func runTUI(args []string) int {
 		refresh   string
 		noColor   bool
 		backupDir string
+		reportDir string
+		tf        timeFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.register(fs)
+	tf.register(fs, false)
+	fs.StringVar(&reportDir, "report-dir", ".", "where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "where resets write backups and the audit log (default $XDG_STATE_HOME/offsettui)")
@@ -36,6 +41,10 @@ func runTUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
+	if err := tf.parse(); err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
+	}
 	ctx := context.Background()
 	s, code := c.connectOrExit(ctx, "tui", exitFailure)
 	if s == nil {
@@ -45,7 +54,9 @@ func runTUI(args []string) int {
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(tuiOptions(c, s, every, noColor, backupDir))
+	opts := tuiOptions(c, s, every, noColor, backupDir)
+	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
+	m := views.New(opts)
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
@@ -61,7 +72,7 @@ func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupD
 	return views.Options{
 		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir),
+		Resetter: newTUIResetter(c, s.client, backupDir), WriteReport: report.Markdown,
 	}
 }
 

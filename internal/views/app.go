@@ -41,6 +41,7 @@ type app struct {
 
 	snap      *model.Snapshot
 	hist      *lagHistory
+	axis      *model.History // the time axis: rates, ETA, evaluation, loss
 	detailed  map[string]time.Time
 	detailErr map[string]error
 	ref       refresher
@@ -68,7 +69,8 @@ func newApp(c *common, opts Options) *app {
 	m := &app{
 		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(),
 		ctx: ctx, stop: stop, tick: tickCmd,
-		hist: newLagHistory(historyKeep), detailed: map[string]time.Time{}, detailErr: map[string]error{},
+		hist: newLagHistory(historyKeep), axis: newAxis(c.timeOpt.StallAfter),
+		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(),
 	}
@@ -115,6 +117,10 @@ func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case offsetsChangedMsg:
 		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
 		cmds = append(cmds, m.maybeRefresh())
+	case reportRequestedMsg:
+		cmds = append(cmds, m.writeReport(msg))
+	case reportWrittenMsg:
+		m.setFlash(reportFlash(msg))
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	default:
@@ -220,6 +226,20 @@ func (m *app) writing() bool {
 
 func (m *app) top() screen { return m.stack[len(m.stack)-1] }
 
+// writeReport starts writing the report a screen asked for.
+func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
+	if m.snap == nil || m.opts.WriteReport == nil {
+		return nil
+	}
+	dir := m.opts.ReportDir
+	if dir == "" {
+		dir = "."
+	}
+	path := reportPath(dir, msg.what, m.c.now())
+	m.setFlash("writing the report to " + path + "…")
+	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups), path)
+}
+
 // forward hands a message to the top screen.
 func (m *app) forward(msg tea.Msg) tea.Cmd {
 	next, cmd := m.top().Update(msg)
@@ -251,7 +271,7 @@ func (m *app) openGroup() string {
 }
 
 func (m *app) dataMsg() dataAppliedMsg {
-	d := dataAppliedMsg{snap: m.snap, hist: m.hist, detailed: m.detailed, detailErr: m.detailErr}
+	d := dataAppliedMsg{snap: m.snap, hist: m.hist, detailed: m.detailed, detailErr: m.detailErr, axis: m.axis}
 	if m.ref.inFlight {
 		d.fetching = m.ref.flying
 	}

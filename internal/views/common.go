@@ -18,6 +18,10 @@ type common struct {
 	riskWindow time.Duration
 	// demo is set under --demo: the cluster lives only as long as the process.
 	demo bool
+	// timeOpt tunes the evaluation of the time axis (--stall-after).
+	timeOpt model.TimeOptions
+	// reports is set when w can write the Markdown incident report.
+	reports bool
 }
 
 // screen is the contract of one screen (soft-serve's component): a tea.Model
@@ -48,6 +52,8 @@ type dataAppliedMsg struct {
 	fetching string
 	// detailErr holds why a group's timestamps could not be read.
 	detailErr map[string]error
+	// axis is the time axis' history (read-only for screens, in Update).
+	axis *model.History
 }
 
 // groupChosenMsg asks the root to open a group's screen.

@@ -27,6 +27,10 @@ const (
 	pcConsumer
 	pcPosition
 	pcMark
+	pcConsume // the time axis (docs/timeaxis.md): shown once a window exists
+	pcETA
+	pcEval
+	pcSpark
 	pcCount
 )
 
@@ -52,7 +56,8 @@ type groupScreen struct {
 
 	g         *model.Group // nil when the group is not in the snapshot
 	topics    map[string]*model.Topic
-	detailed  bool // the data includes committed-record timestamps
+	axis      *model.History // the time axis, read in Update only
+	detailed  bool           // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error
 
@@ -73,7 +78,9 @@ type groupScreen struct {
 }
 
 func newGroupScreen(c *common, name string, planner bool) *groupScreen {
-	return &groupScreen{c: c, keys: newGroupKeys(planner), name: name, marked: map[model.TP]bool{}}
+	s := &groupScreen{c: c, keys: newGroupKeys(planner), name: name, marked: map[model.TP]bool{}}
+	s.keys.Report.SetEnabled(c.reports)
+	return s
 }
 
 // Init implements tea.Model.
@@ -127,6 +134,9 @@ func (s *groupScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			s.cursor++ // mark the next one with the next space, as file managers do
 			s.rebuild()
+		case key.Matches(msg, s.keys.Report) && s.g != nil:
+			req := reportRequestedMsg{groups: []string{s.name}, what: s.name}
+			return s, func() tea.Msg { return req }
 		case key.Matches(msg, s.keys.Plan):
 			req := planRequestedMsg{group: s.name, marked: s.markedTPs()}
 			if p := s.current(); p != nil {
@@ -139,7 +149,7 @@ func (s *groupScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (s *groupScreen) apply(msg dataAppliedMsg) {
-	s.g, s.topics = nil, map[string]*model.Topic{}
+	s.g, s.topics, s.axis = nil, map[string]*model.Topic{}, msg.axis
 	if msg.snap == nil {
 		return
 	}
@@ -223,6 +233,9 @@ func (s *groupScreen) rebuild() {
 		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 3},
 		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 4},
 	}
+	if s.g.Time != nil { // one snapshot alone shows no rates
+		cols = append(cols, partitionTimeColumns()...)
+	}
 	if s.keys.Mark.Enabled() {
 		cols = append([]column{{id: pcMark, width: 1}}, cols...)
 	}
@@ -299,6 +312,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
 	}
+	partitionTimeCells(st, p.Time, partitionLags(s.axis, s.name, p.TP()), cells)
 	return cells
 }
 
@@ -356,6 +370,7 @@ func (s *groupScreen) infoLines() []string {
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
 	}, st.muted.Render(" · "))}
+	lines = append(lines, timeLines(st, g.Time, s.width)...)
 	if g.OffsetsExpireAfterMs != nil {
 		lines = append(lines, st.atRisk.Render("EMPTY")+"  the broker may delete these commits "+
 			fmtMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
@@ -472,7 +487,7 @@ func (s *groupScreen) View() string {
 
 // ShortHelp implements help.KeyMap.
 func (s *groupScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.Mark, s.keys.Plan}
+	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.Mark, s.keys.Plan, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.
@@ -480,5 +495,6 @@ func (s *groupScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.keys.all(), {
 		described(s.keys.Plan, "plan a reset (marked partitions, or this topic)"),
 		described(s.keys.Mark, "mark/unmark the partition for the plan"),
+		described(s.keys.Report, "write this group's Markdown incident report"),
 	}}
 }

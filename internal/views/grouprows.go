@@ -22,14 +22,19 @@ const (
 	gcTimeLag
 	gcStatus
 	gcTrend
+	gcConsume // the time axis (docs/timeaxis.md): shown once a window exists
+	gcETA
+	gcEval
+	gcLoss
 	gcCount
 )
 
 // sortCycle is the order `s` walks the sort keys in, starting from the default.
-var sortCycle = []int{gcStatus, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
+var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
 
 // sortNames names the sort keys in the title line.
-var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first", "trend"}
+var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first",
+	"trend", "consume rate", "ETA", "evaluation", "time to loss"}
 
 // groupRow is one group with what sorting, filtering and drawing need,
 // computed once per snapshot so that a keystroke costs no more than a scan.
@@ -138,6 +143,10 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
 		case gcTrend:
 			return -cmp.Compare(a.delta, b.delta)
+		case gcETA:
+			return compareETA(a.g.Time, b.g.Time)
+		case gcLoss:
+			return compareLossIn(a.g.Time, b.g.Time)
 		}
 		return 0
 	}
@@ -199,6 +208,7 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcStatus] = cell{fitted: func(w int) string { return statusCounts(st, g, w) }}
 	trend := sparkline(r.lags, trendSpark) + " " + trendArrow(r.lags)
 	cells[gcTrend] = cell{text: trend, style: &lagStyle}
+	timeCells(st, g.Time, cells)
 	return cells
 }
 

@@ -50,6 +50,7 @@ func newGroupsScreen(c *common) *groupsScreen {
 	in.Cursor.SetMode(cursor.CursorStatic)
 	s := &groupsScreen{c: c, keys: newGroupsKeys(), input: in, sortCol: gcStatus, lines: map[int]string{}}
 	s.keys.ClearFilter.SetEnabled(false)
+	s.keys.Report.SetEnabled(c.reports)
 	return s
 }
 
@@ -150,6 +151,12 @@ func (s *groupsScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.SortReverse):
 		s.reverse = !s.reverse
 		s.resort()
+	case key.Matches(msg, s.keys.Report) && len(s.visible) > 0:
+		req := reportRequestedMsg{what: "groups"}
+		for _, i := range s.visible {
+			req.groups = append(req.groups, s.rows[i].g.Group)
+		}
+		return func() tea.Msg { return req }
 	}
 	return nil
 }
@@ -223,6 +230,9 @@ func (s *groupsScreen) relayout() {
 		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 5},
 		{id: gcStatus, title: "STATUS", width: 12, flex: true, maxW: max(12, wStatus)},
 		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 3},
+	}
+	if s.snap != nil && s.snap.Window != nil { // one snapshot alone shows no rates
+		cols = append(cols, timeColumns()...)
 	}
 	s.cols = layoutColumns(cols, s.width)
 	s.lines = map[int]string{}
@@ -345,7 +355,7 @@ func (s *groupsScreen) ShortHelp() []key.Binding {
 	if s.input.Focused() {
 		return []key.Binding{s.keys.FilterApply, s.keys.FilterCancel}
 	}
-	return []key.Binding{s.keys.Open, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext}
+	return []key.Binding{s.keys.Open, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.
@@ -361,6 +371,7 @@ func (s *groupsScreen) FullHelp() [][]key.Binding {
 			described(s.keys.Problems, "only groups with problems"),
 			described(s.keys.SortNext, "sort by the next column"),
 			s.keys.SortReverse,
+			described(s.keys.Report, "write the Markdown incident report of the groups listed"),
 		},
 	}
 }

@@ -145,7 +145,8 @@ func (s *helpScreen) legend() string {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
 	lines = append(lines, "", "time lag and expires-in come from committed-record timestamps,",
-		"read when a group is opened; at-risk looks "+fmtDur(s.c.riskWindow)+" ahead (--risk-window)")
+		"read when a group is opened; at-risk looks "+fmtDur(s.c.riskWindow)+" ahead (--risk-window)",
+		"ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes")
 	return strings.Join(lines, "\n")
 }
 

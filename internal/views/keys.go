@@ -88,6 +88,8 @@ func scrollTo(cursor, offset, height, n int) int {
 type groupsKeys struct {
 	listKeys
 	Open, Filter, ClearFilter, Problems, SortNext, SortReverse key.Binding
+	// Report writes the Markdown incident report (disabled without a writer).
+	Report key.Binding
 	// FilterApply and FilterCancel act while the filter input has the keyboard.
 	FilterApply, FilterCancel key.Binding
 }
@@ -101,6 +103,7 @@ func newGroupsKeys() groupsKeys {
 		Problems:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "problems")),
 		SortNext:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		SortReverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Report:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report")),
 		FilterApply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
@@ -112,6 +115,8 @@ type groupKeys struct {
 	// Plan opens the reset planner and Mark selects partitions for it; both
 	// are disabled until a planner is wired in.
 	Plan, Mark key.Binding
+	// Report writes the group's Markdown incident report.
+	Report key.Binding
 }
 
 func newGroupKeys(planner bool) groupKeys {
@@ -119,6 +124,7 @@ func newGroupKeys(planner bool) groupKeys {
 		listKeys: newListKeys(),
 		Plan:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
 		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
+		Report:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report")),
 	}
 	k.Plan.SetEnabled(planner)
 	k.Mark.SetEnabled(planner)

@@ -70,7 +70,7 @@ type traffic struct {
 
 // startTraffic creates the traffic topics, writes their backlog and initial
 // commits, and starts the flows. Record timestamps follow now.
-func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time, logf func(string, ...any)) (*traffic, error) {
+func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time, logf func(string, ...any)) (_ *traffic, err error) {
 	seed, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0))
 	if err != nil {
 		return nil, fmt.Errorf("demo traffic: %w", err)
@@ -82,6 +82,11 @@ func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time,
 	}
 	run, cancel := context.WithCancel(context.Background())
 	tr.cancel = cancel
+	defer func() {
+		if err != nil {
+			tr.stop()
+		}
+	}()
 	for _, f := range flows {
 		if f.group == "" {
 			tr.wg.Go(func() { produce(run, seed, f, now, logf) })
@@ -90,10 +95,9 @@ func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time,
 		for range f.members {
 			cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.ClientID("offsettui-demo-"+f.group),
 				kgo.ConsumerGroup(f.group), kgo.ConsumeTopics(f.topic), kgo.DisableAutoCommit(),
-				kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+				kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.HeartbeatInterval(100*time.Millisecond))
 			if err != nil {
-				tr.stop()
-				return nil, fmt.Errorf("demo traffic: consumer of %s: %w", f.group, err)
+				return nil, fmt.Errorf("demo traffic: consumer of %s: %w", f.group, err) // stopped by the defer
 			}
 			tr.clients = append(tr.clients, cl)
 			if f.rate > 0 {
@@ -101,7 +105,50 @@ func startTraffic(ctx context.Context, bootstrap []string, now func() time.Time,
 			}
 		}
 	}
+	if err = settleTraffic(ctx, kadm.NewClient(seed)); err != nil {
+		return nil, fmt.Errorf("demo traffic: %w", err)
+	}
 	return tr, nil
+}
+
+// settleTraffic waits until every traffic group is Stable with its members
+// and the moving ones have committed, so the first snapshot shows them all.
+func settleTraffic(ctx context.Context, adm *kadm.Client) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if ready(ctx, adm) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for the traffic groups to settle: %w", context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+func ready(ctx context.Context, adm *kadm.Client) bool {
+	groups, err := adm.DescribeGroups(ctx, TrafficGroups()...)
+	if err != nil {
+		return false
+	}
+	for _, f := range flows {
+		if f.group == "" {
+			continue
+		}
+		if g := groups[f.group]; g.Err != nil || g.State != "Stable" || len(g.Members) != f.members {
+			return false
+		}
+		if f.rate == 0 {
+			continue
+		}
+		offs, err := adm.FetchOffsets(ctx, f.group)
+		if err != nil || len(offs.Offsets()[f.topic]) != int(f.partitions) {
+			return false
+		}
+	}
+	return true
 }
 
 // seed creates the topics, writes the backlogs and commits where the
@@ -196,10 +243,9 @@ func produce(ctx context.Context, cl *kgo.Client, f flow, now func() time.Time, 
 func consume(ctx context.Context, cl *kgo.Client, f flow, logf func(string, ...any)) {
 	began, done := time.Now(), 0
 	var read []*kgo.Record
-	lastCommit := time.Now()
+	var lastCommit time.Time // the first record read is committed at once
 	for ctx.Err() == nil {
 		for _, r := range cl.PollRecords(ctx, 10).Records() {
-			done++
 			if wait := time.Duration(float64(done)/f.rate*float64(time.Second)) - time.Since(began); wait > 0 {
 				select {
 				case <-ctx.Done():
@@ -207,6 +253,7 @@ func consume(ctx context.Context, cl *kgo.Client, f flow, logf func(string, ...a
 				case <-time.After(wait):
 				}
 			}
+			done++
 			read = append(read, r)
 			if time.Since(lastCommit) < 500*time.Millisecond {
 				continue

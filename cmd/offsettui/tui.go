@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -45,19 +46,28 @@ func runTUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
-	ctx := context.Background()
-	s, code := c.connectOrExit(ctx, "tui", exitFailure)
-	if s == nil {
-		return code
-	}
-	defer s.close()
+	// The connection is made by the first snapshot, inside the program: the
+	// first screen says "connecting to …" at once, and a cluster that cannot be
+	// reached is an error screen with the likely causes, not a blank terminal.
+	lc := &lazyClient{c: c}
+	defer lc.close()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	opts := tuiOptions(c, s, every, noColor, backupDir)
+	opts := tuiOptions(c, lc, every, noColor, backupDir)
 	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
 	m := views.New(opts)
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	// Signals are the TUI's to handle: bubbletea's own handler would end the
+	// program in the middle of a reset's commit.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			p.Send(views.QuitRequestedMsg{})
+		}
+	}()
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitFailure
@@ -65,14 +75,18 @@ func runTUI(args []string) int {
 	return exitOK
 }
 
-// tuiOptions configures the TUI for a connected session. Demo tells the views
-// that the cluster stops with the process, so an undo command printed for it
-// works only while offsettui runs.
-func tuiOptions(c common, s *session, every time.Duration, noColor bool, backupDir string) views.Options {
+// tuiOptions configures the TUI. Demo tells the views that the cluster stops
+// with the process, so an undo command printed for it works only while
+// offsettui runs.
+func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
+	cluster := c.bootstrap
+	if c.demo {
+		cluster = "demo"
+	}
 	return views.Options{
-		Source: s.client, Cluster: s.cluster, Demo: s.demo != nil, Refresh: every, RiskWindow: c.riskWindowD,
+		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, s.client, backupDir), WriteReport: report.Markdown,
+		Resetter: newTUIResetter(c, lc, backupDir), WriteReport: report.Markdown,
 	}
 }
 
@@ -84,9 +98,9 @@ var _ views.Resetter = tuiResetter{}
 
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
-func newTUIResetter(c common, cl *kafka.Client, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: cl, ClusterName: cl.Bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, cl.Bootstrap(), group, backup, backupDir) }}}
+func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+		UndoCommand: func(group, backup string) string { return undoCommand(c, lc.bootstrap(), group, backup, backupDir) }}}
 }
 
 // Plan implements views.Resetter.

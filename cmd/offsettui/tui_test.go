@@ -37,7 +37,8 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 	}
 	t.Cleanup(func() { _ = cl.Close() })
 	backups := t.TempDir()
-	opts := tuiOptions(common{}, &session{client: cl, cluster: "demo", demo: d}, 0, true, backups)
+	lc := &lazyClient{c: common{demo: true}, sess: &session{client: cl, cluster: "demo", demo: d}}
+	opts := tuiOptions(common{demo: true}, lc, 0, true, backups)
 	if !opts.Demo || opts.Cluster != "demo" || opts.Resetter == nil {
 		t.Fatalf("options under --demo: %+v", opts)
 	}

@@ -26,10 +26,13 @@ const historyKeep = 32
 type app struct {
 	c    *common
 	opts Options
-	src  Source
-	keys globalKeys
-	ctx  context.Context
-	stop context.CancelFunc
+	// quitRequested is set by QuitRequestedMsg: quit as soon as no reset is
+	// being written.
+	quitRequested bool
+	src           Source
+	keys          globalKeys
+	ctx           context.Context
+	stop          context.CancelFunc
 	// tick schedules the next clock tick; tests replace it to drive time by hand.
 	tick func(time.Duration) tea.Cmd
 	// planner builds the reset-planner screen for a group; nil until it exists,
@@ -123,8 +126,16 @@ func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setFlash(reportFlash(msg))
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
+	case QuitRequestedMsg:
+		m.quitRequested = true
+		if m.writing() {
+			m.setFlash("asked to quit: quitting once the reset's result is in")
+		}
 	default:
 		cmds = append(cmds, m.forward(msg))
+	}
+	if m.quitRequested && !m.writing() {
+		return m, m.quit()
 	}
 	m.updateAge()
 	cmds = append(cmds, m.pending...)
@@ -210,6 +221,11 @@ func (m *app) quit() tea.Cmd {
 	m.stop()
 	return tea.Quit
 }
+
+// QuitRequestedMsg asks the TUI to quit from outside (SIGINT or SIGTERM): at
+// once, or, while a reset is being written, as soon as its result is in, so the
+// outcome is audited and the undo command is not lost.
+type QuitRequestedMsg struct{}
 
 // writingFlash answers a quit key while a reset is being written.
 const writingFlash = "a reset is being written: wait for its result"
@@ -339,7 +355,11 @@ func (m *app) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	body := fitLines(m.top().View(), m.width, m.bodyH)
+	view := m.top().View()
+	if m.snap == nil && len(m.stack) == 1 {
+		view = connectView(m.c.styles, m.opts.Cluster, m.lastErr)
+	}
+	body := fitLines(view, m.width, m.bodyH)
 	return m.headerView() + "\n" + body + "\n" + m.footerView()
 }
 

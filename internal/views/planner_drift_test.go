@@ -223,3 +223,20 @@ func TestPlannerDemoUndoNote(t *testing.T) {
 		}
 	}
 }
+
+// SIGTERM (QuitRequestedMsg) while a reset is being written waits for its result,
+// then quits by itself: the outcome is audited and the undo command shown first.
+func TestSignalQuitWaitsForTheReset(t *testing.T) {
+	rs := &fakeResetter{}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc")
+	_, execute := hs.m.Update(keyType(tea.KeyEnter)) // the reset starts; its reply held back
+	hs.send(QuitRequestedMsg{})
+	if hs.quit || hs.m.ctx.Err() != nil {
+		t.Fatalf("quit during the reset: quit %v, context %v", hs.quit, hs.m.ctx.Err())
+	}
+	hs.run(execute)
+	if !hs.quit {
+		t.Error("the requested quit did not happen once the result was in")
+	}
+}

@@ -98,10 +98,23 @@ func TestFirstRefreshFailureSaysSo(t *testing.T) {
 	}}
 	hs := newHarness(t, optsWith(src, clk), 80, 24)
 	v := hs.view()
-	for _, want := range []string{"NO DATA", "refresh failed: cannot connect to any broker", "waiting for the first snapshot"} {
+	for _, want := range []string{"NO DATA", "cannot read the cluster", "cannot connect to any broker", "Likely causes",
+		"without --command-config", "r tries again"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
+	}
+}
+
+// TestConnectingShowsAtOnce: before the first snapshot arrives, the screen says
+// which cluster it is connecting to.
+func TestConnectingShowsAtOnce(t *testing.T) {
+	src := &fakeSource{reply: func(model.Query) (model.Snapshot, error) { select {} }}
+	m := New(optsWith(src, newClock()))
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	o := optsWith(src, newClock())
+	if v := m.View(); !strings.Contains(v, "connecting to "+o.Cluster) {
+		t.Errorf("first view:\n%s", v)
 	}
 }
 
@@ -424,5 +437,19 @@ func TestFormat(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestQuitRequestWaitsForAResetBeingWritten: SIGTERM (QuitRequestedMsg) quits at
+// once when nothing is being written.
+func TestQuitRequestQuitsWhenIdle(t *testing.T) {
+	src := &fakeSource{reply: func(model.Query) (model.Snapshot, error) { return model.Snapshot{}, nil }}
+	m := New(optsWith(src, newClock()))
+	_, cmd := m.Update(QuitRequestedMsg{})
+	if cmd == nil {
+		t.Fatal("no command after a quit request")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Errorf("quit request while idle did not quit")
 	}
 }

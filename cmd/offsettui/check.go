@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,8 +13,6 @@ import (
 	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/spf13/pflag"
 )
-
-func runCheck(args []string) int { return checkMain(args, os.Stdout, os.Stderr) }
 
 // checkMain is `offsettui check`: the fail-closed start-up proof for one
 // group. Exit 0 when every partition passes, 1 when one fails, 2 when the proof
@@ -36,11 +33,11 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	)
 	c.register(fs)
 	tf.register(fs, true)
-	fs.StringArrayVar(&groups, "group", nil, "the consumer group to prove (required, once)")
-	fs.StringArrayVar(&topics, "topic", nil, "check every partition of this topic, with or without a commit (repeatable); default: the group's partitions")
-	fs.StringVar(&window, "recovery-window", "0s", "how long the service may be down and still resume without loss (Go or ISO-8601 duration; 0 = none)")
-	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "the consumer's auto.offset.reset: earliest, latest (the Kafka client default) or none")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringArrayVar(&groups, "group", nil, "`GROUP` the consumer group to prove (required, once)")
+	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` check every partition of it, with or without a commit (repeatable); default: the group's partitions")
+	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
+	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumer's auto.offset.reset (latest is the Kafka client default)")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if len(groups) != 1 || strings.TrimSpace(groups[0]) == "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -435,7 +436,7 @@ func TestCheckBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d stdout %q stderr %q; want 2 and %q", tc.args, code, out, errOut, tc.want)
 		}
 	}
-	if code := run([]string{"check", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--timeout", "soon"}); code != 2 {
+	if code := run([]string{"check", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--timeout", "soon"}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("--timeout soon: exit %d, want 2", code)
 	}
 }
@@ -445,7 +446,7 @@ func TestCheckDemo(t *testing.T) {
 	t.Parallel()
 	code, out, _ := ckRun(t, "--demo", "--group", "fanout")
 	ckExpect(t, code, out, 1, "FAIL fanout: 1 of 1 partitions fail (outbox-0 expired: 18 records 12..29 deleted before the group read them)")
-	if code := run([]string{"check", "--demo", "--group", "ship-svc"}); code != 0 {
+	if code := run([]string{"check", "--demo", "--group", "ship-svc"}, io.Discard, io.Discard); code != 0 {
 		t.Errorf("check --demo --group ship-svc: exit %d, want 0", code)
 	}
 }

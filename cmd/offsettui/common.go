@@ -35,18 +35,18 @@ type common struct {
 }
 
 func (c *common) register(fs *pflag.FlagSet) {
-	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "host:port[,host:port] (env KAFKA_BOOTSTRAP_SERVERS)")
-	fs.StringVar(&c.commandConfig, "command-config", "", "Kafka client.properties file (TLS, SASL)")
-	fs.BoolVar(&c.demo, "demo", false, "run against the embedded demo cluster")
-	fs.StringVar(&c.timeout, "timeout", "10s", "per-request timeout (Go or ISO-8601 duration)")
-	fs.StringVar(&c.riskWindow, "risk-window", "24h", "at-risk look-ahead window")
+	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "`host:port[,host:port]` the cluster (env KAFKA_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&c.commandConfig, "command-config", "", "`FILE` a Kafka client.properties (TLS with PEM files, SASL PLAIN and SCRAM)")
+	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo cluster instead of a real one")
+	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` a request without an answer within it fails (10s, PT10S)")
+	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
-	fs.StringVar(&c.debug, "debug", "", "write debug logs to this file")
+	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
 	formats := "table or json"
 	if c.markdown {
 		formats = "table, json or markdown"
 	}
-	fs.StringVarP(&c.output, "output", "o", "table", "output format: "+formats)
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` "+formats)
 }
 
 // validate checks the common flags; the error names the flag.
@@ -107,27 +107,46 @@ func nonEmpty(flag string, values []string) error {
 	return nil
 }
 
-// parseFlags parses args into fs; it prints the error and returns false on bad input.
-func parseFlags(fs *pflag.FlagSet, c *common, args []string) (ok bool, code int) {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fs.SetOutput(os.Stdout)
-			fs.PrintDefaults()
-			return false, exitOK
-		}
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
-		return false, exitBadInput
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "offsettui %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return false, exitBadInput
+// parseFlags parses args into fs. On -h/--help it prints the command's help
+// to stdout (exit 0); on bad input it prints the error and a pointer to the
+// help to stderr (exit 2). ok is true when the command should run.
+func parseFlags(fs *pflag.FlagSet, c *common, args []string, stdout, stderr io.Writer) (ok bool, code int) {
+	if help, code := parseOnly(fs, args, stdout, stderr); help {
+		return false, code
 	}
 	if err := c.validate(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", fs.Name(), err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmdName(fs), err)
 		return false, exitBadInput
 	}
 	return true, exitOK
+}
+
+// parseOnly parses args into fs without validating them; done is true when
+// the command must stop (help printed, or bad input), with its exit code.
+func parseOnly(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printCommandHelp(stdout, fs)
+			return true, exitOK
+		}
+		fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", cmdName(fs), err, cmdName(fs))
+		return true, exitBadInput
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s --help lists the flags)\n", cmdName(fs), fs.Arg(0), cmdName(fs))
+		return true, exitBadInput
+	}
+	return false, exitOK
+}
+
+// cmdName is how messages name the command: "offsettui" for the TUI,
+// "offsettui reset" for the others.
+func cmdName(fs *pflag.FlagSet) string {
+	if fs.Name() == "offsettui" {
+		return "offsettui"
+	}
+	return "offsettui " + fs.Name()
 }
 
 // session is a connected client plus what must be released after.
@@ -208,10 +227,10 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 }
 
 // connectOrExit connects and maps failures to exit codes (bad input 2, else failCode).
-func (c *common) connectOrExit(ctx context.Context, name string, failCode int) (*session, int) {
+func (c *common) connectOrExit(ctx context.Context, name string, failCode int, stderr io.Writer) (*session, int) {
 	s, err := c.connect(ctx)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "offsettui %s: %v\n", name, err)
 		if errors.Is(err, errBadInput) {
 			return nil, exitBadInput
 		}

@@ -14,10 +14,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runDemo(args []string) int {
-	return demoMain(args, os.Stdout, os.Stderr, signalContext())
-}
-
 // signalContext is done on SIGINT or SIGTERM.
 func signalContext() context.Context {
 	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -29,20 +25,15 @@ func signalContext() context.Context {
 func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int {
 	var c common
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-	c.register(fs) // accepted everywhere (docs/cli.md); only --debug matters here
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	if err == nil && fs.NArg() > 0 {
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	c.register(fs) // parsed to be refused with a reason (docs/cli.md): only --debug applies
+	if done, code := parseOnly(fs, args, stdout, stderr); done {
+		return code
 	}
-	for _, f := range []string{"bootstrap-server", "command-config", "read-only", "timeout", "risk-window", "output"} {
-		if err == nil && fs.Changed(f) {
-			err = fmt.Errorf("--%s does not apply: demo starts its own cluster", f)
+	for _, f := range []string{"bootstrap-server", "command-config", "demo", "read-only", "timeout", "risk-window", "output"} {
+		if fs.Changed(f) {
+			fmt.Fprintf(stderr, "offsettui demo: --%s does not apply: demo starts its own cluster (it takes only --debug FILE)\n", f)
+			return exitBadInput
 		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui demo: %v (it takes only the common flags; --debug FILE logs the cluster's events)\n", err)
-		return exitBadInput
 	}
 	logf := func(string, ...any) {}
 	if c.debug != "" {

@@ -14,15 +14,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runDescribe(args []string) int {
+// describeMain is `offsettui describe`; Ctrl-C (or SIGTERM) ends --watch.
+func describeMain(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return describeContext(ctx, args, os.Stdout, os.Stderr)
-}
-
-// describeMain is `offsettui describe`.
-func describeMain(args []string, stdout, stderr io.Writer) int {
-	return describeContext(context.Background(), args, stdout, stderr)
+	return describeContext(ctx, args, stdout, stderr)
 }
 
 // describeContext is `offsettui describe`; ctx ends --watch (Ctrl-C).
@@ -44,12 +40,12 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 	c.markdown = true
 	c.register(fs)
 	tf.register(fs, true)
-	fs.StringArrayVar(&groups, "group", nil, "only this group (repeatable); fetches only what it needs")
-	fs.StringArrayVar(&topics, "topic", nil, "only rows of this topic (repeatable)")
-	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "bytes to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
+	fs.StringArrayVar(&groups, "group", nil, "`GROUP` only this group (repeatable); reads only what it needs")
+	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` only rows of this topic (repeatable)")
+	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
 	fs.BoolVar(&watch, "watch", false, "keep taking snapshots every --interval and print each one, with rates, until Ctrl-C")
-	fs.StringVar(&baseline, "baseline", "", "an earlier describe -o json file: show what changed since")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringVar(&baseline, "baseline", "", "`FILE` an earlier describe -o json: show what changed since")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if budget < 0 {
@@ -79,7 +75,7 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := nonEmpty("--topic", topics); err != nil {
 		return bad("%v", err)
 	}
-	s, code := c.connectOrExit(ctx, "describe", exitFailure)
+	s, code := c.connectOrExit(ctx, "describe", exitFailure, stderr)
 	if s == nil {
 		return code
 	}

@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -20,53 +21,60 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run dispatches a subcommand and returns the process exit code.
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	cmd, rest := "", args
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, rest = args[0], args[1:]
 	}
+	if cmd == "" && len(rest) > 0 && (rest[0] == "--version" || rest[0] == "-version") {
+		cmd, rest = "version", rest[1:]
+	}
 	switch cmd {
 	case "":
-		return runTUI(rest)
+		return runTUI(rest, stdout, stderr)
 	case "describe":
-		return runDescribe(rest)
+		return describeMain(rest, stdout, stderr)
 	case "reset":
-		return runReset(rest)
+		return resetMain(rest, stdout, stderr)
 	case "check":
-		return runCheck(rest)
+		return checkMain(rest, stdout, stderr)
 	case "demo":
-		return runDemo(rest)
-	case "help":
-		fmt.Fprint(os.Stdout, usage)
+		return demoMain(rest, stdout, stderr, signalContext())
+	case "version":
+		fmt.Fprintln(stdout, versionText())
 		return exitOK
+	case "help":
+		return helpMain(rest, stdout, stderr)
 	default:
-		fmt.Fprintf(os.Stderr, "offsettui: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "offsettui: unknown command %q\n\n%s", cmd, usage)
 		return exitBadInput
 	}
 }
 
-const usage = `offsettui: where every Kafka consumer group really stands.
-
-Usage:
-  offsettui [flags]            the interactive inspector (TUI)
-  offsettui describe [flags]   every group's positions as a table or JSON
-  offsettui reset [flags]      plan (default) or --execute an offset reset
-  offsettui check [flags]      fail-closed start-up proof for one group
-  offsettui demo               run the embedded demo cluster and print its address
-
-Connection flags (every command):
-  --bootstrap-server host:port[,host:port]  (env KAFKA_BOOTSTRAP_SERVERS)
-  --command-config FILE   Kafka client.properties (TLS, SASL)
-  --demo                  use the embedded demo cluster
-  --timeout DURATION      per request (default 10s)
-  --risk-window DURATION  at-risk look-ahead (default 24h)
-  --read-only             refuse every write (env OFFSETTUI_READ_ONLY=1)
-  --debug FILE            write debug logs to FILE
-  -o table|json           output format (default table)
-
-Run "offsettui COMMAND --help" for a command's own flags.
-`
+// helpMain is `offsettui help [COMMAND]`: the general usage, or a command's
+// own, exactly as `COMMAND --help` prints it.
+func helpMain(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "offsettui help: one command at a time, got %q\n", args)
+		return exitBadInput
+	case args[0] == "version":
+		fmt.Fprint(stdout, "Usage: offsettui --version (or offsettui version)\n\nPrints the version, the Go version and the commit it was built from.\n")
+		return exitOK
+	case args[0] == "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if _, ok := commandHelp[args[0]]; !ok {
+		fmt.Fprintf(stderr, "offsettui help: unknown command %q\n\n%s", args[0], usage)
+		return exitBadInput
+	}
+	return run([]string{args[0], "--help"}, stdout, stderr)
+}

@@ -18,6 +18,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// The reset service runs on the Kafka client.
+var _ reset.Cluster = (*kafka.Client)(nil)
+
 // resetFlags are reset's own flags.
 type resetFlags struct {
 	group     string
@@ -31,8 +34,6 @@ type resetFlags struct {
 	switches  map[model.StrategyKind]*bool
 }
 
-func runReset(args []string) int { return resetMain(args, os.Stdout, os.Stderr) }
-
 func resetMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c  common
@@ -40,24 +41,8 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
 	)
 	c.register(fs)
-	fs.StringVar(&f.group, "group", "", "the consumer group to reset (required)")
-	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
-	fs.StringArrayVar(&f.topics, "topic", nil, "scope: every partition of T, or T:0,2 (repeatable)")
-	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
-	fs.StringVar(&f.backupDir, "backup-dir", "", "where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
-	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "the consumers' auto.offset.reset, for partitions without a commit: earliest, latest (the Kafka client default) or none")
-	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
-	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
-	for _, k := range model.StrategyKinds {
-		name := string(k)
-		switch {
-		case !k.TakesValue():
-			f.switches[k] = fs.Bool(name, false, "strategy "+k.Flag())
-		default:
-			f.values[k] = fs.String(name, "", "strategy "+k.Flag())
-		}
-	}
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	f.register(fs)
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	scope, st, err := f.plan(fs, time.Now())
@@ -80,7 +65,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	// undo printed before the process exits.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, code := c.connectOrExit(ctx, "reset", exitFailure)
+	s, code := c.connectOrExit(ctx, "reset", exitFailure, stderr)
 	if s == nil {
 		return code
 	}
@@ -103,33 +88,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFailure
 	}
-	if !f.execute {
-		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
-		if err := output(stdout, c.output, p, nil); err != nil {
-			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-			return exitFailure
-		}
-		if !p.Executable() {
-			return exitBlocked
-		}
-		return exitOK
-	}
-	if !p.Executable() {
-		_ = output(stdout, c.output, p, nil)
-		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
-		return exitBlocked
-	}
-	res := svc.Execute(ctx, p)
-	if s.demo != nil && res.Plan.Undo != nil {
-		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
-	}
-	if err := output(stdout, c.output, res.Plan, res.Notes); err != nil {
-		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-	}
-	if res.Outcome != reset.Applied {
-		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
-	}
-	return res.Outcome.ExitCode()
+	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
 }
 
 // plan checks reset's own flags and builds the scope and strategy; the error
@@ -205,4 +164,57 @@ func output(w io.Writer, format string, p model.Plan, notes []string) error {
 		return writeJSON(w, p)
 	}
 	return report.Plan(w, p, notes)
+}
+
+// register adds reset's own flags to fs.
+func (f *resetFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.group, "group", "", "`GROUP` the consumer group to reset (required)")
+	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
+	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: every partition of topic T, or partitions P of it (repeatable)")
+	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
+	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
+	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (latest is the Kafka client default)")
+	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
+	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
+	for _, k := range model.StrategyKinds {
+		name := string(k)
+		switch {
+		case !k.TakesValue():
+			f.switches[k] = fs.Bool(name, false, "strategy: "+k.Hint())
+		default:
+			f.values[k] = fs.String(name, "", "`"+k.ValueName()+"` strategy: "+k.Hint())
+		}
+	}
+}
+
+// finish prints a dry run, or executes the plan and prints what happened, and
+// returns the exit code.
+func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p model.Plan, format string, stdout, stderr io.Writer) int {
+	if !f.execute {
+		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		if err := output(stdout, format, p, nil); err != nil {
+			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+			return exitFailure
+		}
+		if !p.Executable() {
+			return exitBlocked
+		}
+		return exitOK
+	}
+	if !p.Executable() {
+		_ = output(stdout, format, p, nil)
+		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
+		return exitBlocked
+	}
+	res := svc.Execute(ctx, p)
+	if s.demo != nil && res.Plan.Undo != nil {
+		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
+	}
+	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
+		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+	}
+	if res.Outcome != reset.Applied {
+		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
+	}
+	return res.Outcome.ExitCode()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,7 +19,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runTUI(args []string) int {
+func runTUI(args []string, stdout, stderr io.Writer) int {
 	var (
 		c         common
 		refresh   string
@@ -30,16 +31,16 @@ func runTUI(args []string) int {
 	)
 	c.register(fs)
 	tf.register(fs, false)
-	fs.StringVar(&reportDir, "report-dir", ".", "where w writes the Markdown incident report")
-	fs.StringVar(&refresh, "refresh", "5s", "auto-refresh interval; 0 = only when r is pressed")
+	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
+	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
-	fs.StringVar(&backupDir, "backup-dir", "", "where resets write backups and the audit log (default $XDG_STATE_HOME/offsettui)")
-	if ok, code := parseFlags(fs, &c, args); !ok {
+	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
+	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	every, err := model.ParseDuration(refresh)
 	if err != nil || every < 0 {
-		fmt.Fprintf(os.Stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
+		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
 	if err := tf.parse(); err != nil {
@@ -68,8 +69,14 @@ func runTUI(args []string) int {
 			p.Send(views.QuitRequestedMsg{})
 		}
 	}()
-	if _, err := p.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+	final, err := p.Run()
+	// The result screens went with the alternate screen: print what was
+	// written and how to undo it where it stays.
+	if final != nil {
+		fmt.Fprint(stdout, views.ExitNotes(final))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
@@ -103,13 +110,27 @@ func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 		UndoCommand: func(group, backup string) string { return undoCommand(c, lc.bootstrap(), group, backup, backupDir) }}}
 }
 
-// Plan implements views.Resetter.
+// Plan implements views.Resetter. A restore loads the backup and checks it
+// against its manifest, then plans it as `reset --restore` does (no other
+// group, no other cluster).
 func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	if st.Kind == model.Restore {
+		b, err := reset.LoadBackup(st.Raw)
+		if err != nil {
+			return model.Plan{}, err
+		}
+		return r.svc.PlanRestore(ctx, group, b, reset.RestoreOptions{})
+	}
 	return r.svc.Plan(ctx, group, scope, st)
 }
 
 // Execute implements views.Resetter.
-func (r tuiResetter) Execute(ctx context.Context, p model.Plan) views.ResetResult {
+func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return views.ResetResult{Plan: res.Plan, Outcome: string(res.Outcome), Notes: res.Notes}
+	return model.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
+}
+
+// Backups implements views.Resetter.
+func (r tuiResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+	return r.svc.Backups(group)
 }

@@ -69,8 +69,7 @@ func TestTUIResetFlowDemo(t *testing.T) {
 
 	waitFor("ship-svc", "ledger")
 	tm.Type("/ship-svc")
-	key(tea.KeyEnter) // keep the filter
-	key(tea.KeyEnter) // open ship-svc
+	key(tea.KeyEnter) // keep the filter; the only match opens
 	waitFor("groups › ship-svc", "shipments")
 	tm.Type("R")
 	waitFor("Reset plan for ship-svc", "all topics with a commit (1 partition)", "nothing blocks this plan")
@@ -134,8 +133,7 @@ func TestTUIFanoutFlowDemo(t *testing.T) {
 	tm, _, _, _, waitFor := demoTUI(t)
 	waitFor("fanout", "ledger")
 	tm.Type("/fanout")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // keep the filter
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // open fanout
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // keep the filter; the only match opens
 	waitFor("groups › fanout", "EXPIRED", "18 records (12..29) were deleted before fanout read them")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor("Groups 1 of 8")
@@ -143,5 +141,46 @@ func TestTUIFanoutFlowDemo(t *testing.T) {
 	final := ansi.Strip(tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View())
 	if !strings.Contains(final, "fanout") || strings.Contains(final, "groups › fanout") {
 		t.Errorf("final screen is not the filtered groups list:\n%s", final)
+	}
+}
+
+// TestTUIRestoreFlowDemo: a reset from the TUI, then u on the group chooses
+// its backup, which the reset service loads and checks against its manifest,
+// plans and, once confirmed, puts back; an independent client reads the
+// offset back. After quitting, the exit notes carry both undo commands.
+func TestTUIRestoreFlowDemo(t *testing.T) {
+	tm, d, _, backups, waitFor := demoTUI(t)
+	key := func(k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+	waitFor("ship-svc", "ledger")
+	tm.Type("/ship-svc")
+	key(tea.KeyEnter)
+	waitFor("groups › ship-svc", "shipments")
+	tm.Type("R")
+	waitFor("nothing blocks this plan")
+	tm.Type("l")
+	key(tea.KeyTab)
+	tm.Type("1")
+	waitFor("re-delivers 2 records")
+	key(tea.KeyEnter)
+	tm.Type("ship-svc")
+	key(tea.KeyEnter)
+	waitFor("APPLIED")
+	key(tea.KeyEsc)
+	waitFor("groups › ship-svc")
+	tm.Type("u")
+	waitFor("Restore plan for ship-svc", "ship-svc-", "1 of 1", "SKIPS 2", "nothing blocks this plan")
+	key(tea.KeyEnter)
+	waitFor("ARMED")
+	tm.Type("ship-svc")
+	key(tea.KeyEnter)
+	waitFor("Reset of ship-svc · --restore", "APPLIED")
+	tm.Type("q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	if got := kafkatest.NewSeed(t, d.Bootstrap()).Committed("ship-svc")[model.TP{Topic: "shipments", Partition: 0}]; got != 3 {
+		t.Errorf("ship-svc's commit after the restore = %d, want 3 (before the reset)", got)
+	}
+	notes := views.ExitNotes(final)
+	if n := strings.Count(notes, "undo:   offsettui reset"); n != 2 || !strings.Contains(notes, "2 resets executed") || !strings.Contains(notes, backups) {
+		t.Errorf("exit notes: %d undo commands, want 2:\n%s", n, notes)
 	}
 }

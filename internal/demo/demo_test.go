@@ -93,7 +93,7 @@ func equalCommits(a, b map[string]map[string]map[int32]int64) bool {
 }
 
 // TestCommittedOffsetsIndependentClient reads the seeded cluster back with
-// franz-go (kadm, kgo), not with sarama, which seeded it.
+// franz-go (kadm, kgo), not through internal/kafka, the read path under test.
 func TestCommittedOffsetsIndependentClient(t *testing.T) {
 	c := startDemo(t)
 	if got, want := c.StartedAt(), fixedNow.Truncate(time.Millisecond); !got.Equal(want) {

@@ -10,6 +10,7 @@
 // Options.Traffic adds producers and consumers (franz-go) on topics and
 // groups of their own (TrafficGroups), which do move.
 //
-// The package seeds with sarama directly: it is a seeding tool, not the read
-// path, and must not depend on internal/kafka.
+// The package seeds through internal/seed and runs its live members with
+// franz-go: it is a seeding tool, not the read path, so it neither depends on
+// internal/kafka nor imports sarama (only internal/kafka does).
 package demo

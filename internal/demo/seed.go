@@ -2,76 +2,40 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/seed"
 )
 
-// seeder holds the sarama client used to create and fill the scenario; it is
-// closed once Start has settled.
-type seeder struct {
-	client   sarama.Client
-	admin    sarama.ClusterAdmin
-	producer sarama.SyncProducer
-}
-
-// seedConfig is a sarama configuration for a client on loopback: short
-// timeouts and backoffs, since nothing here should ever wait long.
-func seedConfig(clientID string) *sarama.Config {
-	cfg := sarama.NewConfig()
-	cfg.ClientID = clientID
-	cfg.Net.DialTimeout = 5 * time.Second
-	cfg.Net.ReadTimeout = 5 * time.Second
-	cfg.Net.WriteTimeout = 5 * time.Second
-	cfg.Metadata.Retry.Backoff = 10 * time.Millisecond
-	cfg.Admin.Timeout = 5 * time.Second
-	cfg.Admin.Retry.Backoff = 10 * time.Millisecond
-	return cfg
-}
+// seeder fills the scenario through the shared seeding client; it is closed
+// once Start has settled.
+type seeder struct{ *seed.Seeder }
 
 func newSeeder(bootstrap []string) (*seeder, error) {
-	cfg := seedConfig("offsettui-demo-seed")
-	cfg.Producer.Return.Successes = true
-	cfg.Producer.RequiredAcks = sarama.WaitForAll
-	// Every message names its partition; the scenario pins records to
-	// partitions.
-	cfg.Producer.Partitioner = sarama.NewManualPartitioner
-	cfg.Producer.Retry.Backoff = 10 * time.Millisecond
-
-	client, err := sarama.NewClient(bootstrap, cfg)
+	s, err := seed.New(bootstrap, kgo.ClientID("offsettui-demo-seed"),
+		kgo.RetryBackoffFn(func(int) time.Duration { return 10 * time.Millisecond }))
 	if err != nil {
 		return nil, fmt.Errorf("connect seeding client to demo brokers %v: %w", bootstrap, err)
 	}
-	admin, err := sarama.NewClusterAdminFromClient(client)
-	if err != nil {
-		_ = client.Close()
-		return nil, fmt.Errorf("open admin client on demo brokers: %w", err)
-	}
-	producer, err := sarama.NewSyncProducerFromClient(client)
-	if err != nil {
-		_ = admin.Close()
-		return nil, fmt.Errorf("open producer on demo brokers: %w", err)
-	}
-	return &seeder{client: client, admin: admin, producer: producer}, nil
+	return &seeder{s}, nil
 }
 
-// close closes the producer and the admin, which closes the client.
-func (s *seeder) close() {
-	_ = s.producer.Close()
-	_ = s.admin.Close()
-}
+// close closes the seeding client.
+func (s *seeder) close() { s.Close() }
 
 // seed creates and fills the topics, commits the groups' offsets while they
 // are empty and then moves log starts, so the commits below the new log
 // start are "expired" the way retention would have left them.
 func (s *seeder) seed(ctx context.Context, start time.Time, topics []topicSpec, groups []groupSpec) error {
 	steps := []func() error{
-		func() error { return s.createTopics(topics) },
-		func() error { return s.produce(start, topics) },
-		func() error { return s.commitAll(groups) },
-		func() error { return s.deleteRecords(topics) },
+		func() error { return s.createTopics(ctx, topics) },
+		func() error { return s.produce(ctx, start, topics) },
+		func() error { return s.commitAll(ctx, groups) },
+		func() error { return s.deleteRecords(ctx, topics) },
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
@@ -84,66 +48,67 @@ func (s *seeder) seed(ctx context.Context, start time.Time, topics []topicSpec, 
 	return nil
 }
 
-func (s *seeder) createTopics(topics []topicSpec) error {
-	names := make([]string, 0, len(topics))
+func (s *seeder) createTopics(ctx context.Context, topics []topicSpec) error {
 	for _, t := range topics {
-		cfg := make(map[string]*string, len(t.configs))
-		for k, v := range t.configs {
-			cfg[k] = &v
+		if err := s.CreateTopic(ctx, t.name, t.partitions, 3, t.configs); err != nil {
+			return err
 		}
-		detail := &sarama.TopicDetail{NumPartitions: t.partitions, ReplicationFactor: 3, ConfigEntries: cfg}
-		if err := s.admin.CreateTopic(t.name, detail, false); err != nil {
-			return fmt.Errorf("create topic %s: %w", t.name, err)
-		}
-		names = append(names, t.name)
-	}
-	// Learn the new partitions' leaders now rather than through the
-	// producer's retry backoff.
-	if err := s.client.RefreshMetadata(names...); err != nil {
-		return fmt.Errorf("refresh metadata for %v: %w", names, err)
 	}
 	return nil
 }
 
 // produce writes every record with an explicit partition and CreateTime.
-func (s *seeder) produce(start time.Time, topics []topicSpec) error {
-	var msgs []*sarama.ProducerMessage
+func (s *seeder) produce(ctx context.Context, start time.Time, topics []topicSpec) error {
+	var recs []*kgo.Record
 	for _, t := range topics {
 		for p := range t.partitions {
 			for k := range t.records {
-				m := &sarama.ProducerMessage{
-					Topic:     t.name,
-					Partition: p,
-					Value:     sarama.StringEncoder(t.value(p, k)),
-					Timestamp: t.at(start, k),
-				}
+				r := &kgo.Record{Topic: t.name, Partition: p, Value: []byte(t.value(p, k)), Timestamp: t.at(start, k)}
 				if t.key != nil {
-					m.Key = sarama.StringEncoder(t.key(p, k))
+					r.Key = []byte(t.key(p, k))
 				}
-				msgs = append(msgs, m)
+				recs = append(recs, r)
 			}
 		}
 	}
-	if err := s.producer.SendMessages(msgs); err != nil {
-		var perrs sarama.ProducerErrors
-		if errors.As(err, &perrs) && len(perrs) > 0 {
-			first := perrs[0]
-			return fmt.Errorf("produce to %s partition %d (%d of %d records failed): %w",
-				first.Msg.Topic, first.Msg.Partition, len(perrs), len(msgs), first.Err)
+	if err := s.Produce(ctx, recs...); err != nil {
+		return fmt.Errorf("seed %d records: %w", len(recs), err)
+	}
+	return nil
+}
+
+// commitAll commits each group's offsets in the admin form (generation -1,
+// no member id), which the coordinator accepts only while the group has no
+// members; live members therefore join afterwards.
+func (s *seeder) commitAll(ctx context.Context, groups []groupSpec) error {
+	for _, g := range groups {
+		if len(g.commits) == 0 {
+			continue
 		}
-		return fmt.Errorf("produce %d records: %w", len(msgs), err)
+		offs := map[model.TP]int64{}
+		for topic, parts := range g.commits {
+			for p, off := range parts {
+				offs[model.TP{Topic: topic, Partition: p}] = off
+			}
+		}
+		if err := s.Commit(ctx, g.name, offs); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // deleteRecords moves the log start offsets the scenario sets.
-func (s *seeder) deleteRecords(topics []topicSpec) error {
+func (s *seeder) deleteRecords(ctx context.Context, topics []topicSpec) error {
 	for _, t := range topics {
-		if len(t.low) == 0 {
-			continue
-		}
-		if err := s.admin.DeleteRecords(t.name, t.low); err != nil {
-			return fmt.Errorf("delete records of %s up to %v: %w", t.name, t.low, err)
+		for p, low := range t.low {
+			partErr, err := s.DeleteRecords(ctx, t.name, p, low)
+			if err == nil {
+				err = partErr
+			}
+			if err != nil {
+				return fmt.Errorf("delete records of %s-%d up to %d: %w", t.name, p, low, err)
+			}
 		}
 	}
 	return nil

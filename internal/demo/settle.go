@@ -33,7 +33,7 @@ func (c *Cluster) settle(ctx context.Context, s *seeder) error {
 		groups = append(groups, g)
 	}
 
-	// The member's own view first: sarama has finished SyncGroup.
+	// The member's own view first: it has its assignment.
 	for _, m := range c.members {
 		select {
 		case <-m.ready:
@@ -48,7 +48,7 @@ func (c *Cluster) settle(ctx context.Context, s *seeder) error {
 	tick := time.NewTicker(settlePoll)
 	defer tick.Stop()
 	for {
-		why, err := s.unsettled(groups, want)
+		why, err := s.unsettled(ctx, groups, want)
 		if err != nil {
 			return err
 		}
@@ -65,31 +65,32 @@ func (c *Cluster) settle(ctx context.Context, s *seeder) error {
 
 // unsettled describes the first live group that is not yet settled, or
 // returns "" when all are.
-func (s *seeder) unsettled(groups []string, want map[string]map[string][]int32) (string, error) {
-	descs, err := s.admin.DescribeConsumerGroups(groups)
+func (s *seeder) unsettled(ctx context.Context, groups []string, want map[string]map[string][]int32) (string, error) {
+	descs, err := s.Adm.DescribeGroups(ctx, groups...)
 	if err != nil {
 		return "", fmt.Errorf("describe live groups %v: %w", groups, err)
 	}
-	if len(descs) != len(groups) {
-		return fmt.Sprintf("%d of %d groups described", len(descs), len(groups)), nil
-	}
-	for _, d := range descs {
-		if d.State != "Stable" || len(d.Members) != 1 {
-			return fmt.Sprintf("group %s is %s with %d members", d.GroupId, d.State, len(d.Members)), nil
+	for _, g := range groups {
+		d, ok := descs[g]
+		switch {
+		case !ok:
+			return fmt.Sprintf("group %s not described", g), nil
+		case d.Err != nil:
+			return fmt.Sprintf("group %s: %v", g, d.Err), nil
+		case d.State != "Stable" || len(d.Members) != 1:
+			return fmt.Sprintf("group %s is %s with %d members", g, d.State, len(d.Members)), nil
 		}
-		for _, m := range d.Members {
-			a, err := m.GetMemberAssignment()
-			if err != nil {
-				return "", fmt.Errorf("decode assignment of %s in group %s: %w", m.MemberId, d.GroupId, err)
-			}
-			if a == nil {
-				return fmt.Sprintf("group %s: member has no assignment yet", d.GroupId), nil
-			}
-			for topic, parts := range want[d.GroupId] {
-				got := slices.Sorted(slices.Values(a.Topics[topic]))
-				if !slices.Equal(got, parts) {
-					return fmt.Sprintf("group %s: member holds %s %v, want %v", d.GroupId, topic, got, parts), nil
-				}
+		a, ok := d.Members[0].Assigned.AsConsumer()
+		if !ok {
+			return fmt.Sprintf("group %s: member has no assignment yet", g), nil
+		}
+		held := map[string][]int32{}
+		for _, t := range a.Topics {
+			held[t.Topic] = slices.Sorted(slices.Values(t.Partitions))
+		}
+		for topic, parts := range want[g] {
+			if got := held[topic]; !slices.Equal(got, parts) {
+				return fmt.Sprintf("group %s: member holds %s %v, want %v", g, topic, got, parts), nil
 			}
 		}
 	}

@@ -53,51 +53,10 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	}
 	for _, r := range resp.Resources {
 		if r.Type == sarama.BrokerResource {
-			if r.ErrorCode != 0 {
-				k := sarama.KError(r.ErrorCode)
-				e := kerrError(k, model.BrokerConfigsWhat+": "+k.Error())
-				e.Broker = model.Ptr(b.ID())
-				res.errs = append(res.errs, e)
-				continue
-			}
-			for _, ce := range r.Configs {
-				if ce.Name == "offsets.retention.minutes" {
-					if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
-						res.offsetsRetentionMinutes = &v
-					}
-				}
-			}
+			res.addBroker(r, b.ID())
 			continue
 		}
-		t := model.Topic{Topic: r.Name}
-		if r.ErrorCode != 0 {
-			k := sarama.KError(r.ErrorCode)
-			msg := r.ErrorMsg
-			if msg == "" {
-				msg = k.Error()
-			}
-			t.Error = kerrError(k, "describe configs: "+msg).WithTopic(r.Name)
-			res.topics[r.Name] = t
-			continue
-		}
-		for _, ce := range r.Configs {
-			switch ce.Name {
-			case "cleanup.policy":
-				t.CleanupPolicy = ce.Value
-			case "retention.ms":
-				if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
-					t.RetentionMs = &v
-				}
-			case "retention.bytes":
-				if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
-					t.RetentionBytes = &v
-				}
-			}
-		}
-		if t.CleanupPolicy == "" {
-			t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: no cleanup.policy returned for %s", r.Name)}).WithTopic(r.Name)
-		}
-		res.topics[r.Name] = t
+		res.topics[r.Name] = topicConfig(r)
 	}
 	for _, t := range topics {
 		if _, ok := res.topics[t]; !ok {
@@ -106,4 +65,55 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 		}
 	}
 	return res
+}
+
+// addBroker takes offsets.retention.minutes from the broker's resource, or its error.
+func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
+	if r.ErrorCode != 0 {
+		k := sarama.KError(r.ErrorCode)
+		e := kerrError(k, "describe broker configs (offsets.retention.minutes): "+k.Error())
+		e.Broker = model.Ptr(broker)
+		res.errs = append(res.errs, e)
+		return
+	}
+	for _, ce := range r.Configs {
+		if ce.Name == "offsets.retention.minutes" {
+			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+				res.offsetsRetentionMinutes = &v
+			}
+		}
+	}
+}
+
+// topicConfig reads a topic's resource: its retention configs, or its error.
+// A topic without cleanup.policy cannot be classified and says so.
+func topicConfig(r *sarama.ResourceResponse) model.Topic {
+	t := model.Topic{Topic: r.Name}
+	if r.ErrorCode != 0 {
+		k := sarama.KError(r.ErrorCode)
+		msg := r.ErrorMsg
+		if msg == "" {
+			msg = k.Error()
+		}
+		t.Error = kerrError(k, "describe configs: "+msg).WithTopic(r.Name)
+		return t
+	}
+	for _, ce := range r.Configs {
+		switch ce.Name {
+		case "cleanup.policy":
+			t.CleanupPolicy = ce.Value
+		case "retention.ms":
+			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+				t.RetentionMs = &v
+			}
+		case "retention.bytes":
+			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+				t.RetentionBytes = &v
+			}
+		}
+	}
+	if t.CleanupPolicy == "" {
+		t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: no cleanup.policy returned for %s", r.Name)}).WithTopic(r.Name)
+	}
+	return t
 }

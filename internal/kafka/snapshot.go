@@ -68,29 +68,54 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
+	groups, err := c.observeGroups(ctx, &obs, q.Groups)
+	if err != nil {
+		return obs, err
+	}
+	topics := queryTopics(groups, q)
+	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt)
+	if err != nil {
+		return obs, err
+	}
+	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
+	want := addGroups(&obs, groups, q.TimestampsAtRiskOnly)
+	for _, tp := range sortedTPs(obs.Offsets) {
+		if e := obs.Offsets[tp].Error; e != nil {
+			obs.Errors = append(obs.Errors, *e)
+		}
+	}
+	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
+		return obs, err
+	}
+	return obs, nil
+}
+
+// observeGroups lists the groups (reconnecting brokers a failure dropped),
+// keeps the ones asked for and describes them and reads their commits, in
+// parallel. It fails only when no broker answers.
+func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string) ([]*model.GroupObservation, error) {
 	if len(c.lostBrokers()) > 0 {
 		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
 	brokers := c.brokers()
 	lost := c.lostBrokers()
 	for id, err := range lost {
-		e := brokerErr(err, id, "broker dropped after a failure and not reachable again")
-		obs.Errors = append(obs.Errors, e)
+		obs.Errors = append(obs.Errors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
 	}
 	obs.Brokers = len(brokers) + len(lost)
 	listed, errs := c.listGroups(ctx)
 	obs.Errors = append(obs.Errors, errs...)
 	if len(brokers) == 0 {
-		return obs, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
+		return nil, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
 	}
 	if len(errs) == len(brokers) {
-		return obs, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
+		return nil, fmt.Errorf("no broker answered ListGroups: %s", errs[0].Error())
 	}
 	if err := ctx.Err(); err != nil {
-		return obs, err
+		return nil, err
 	}
-	listed = c.selectGroups(ctx, listed, q.Groups)
-
+	listed = c.selectGroups(ctx, listed, names)
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
 	for i, lg := range listed {
@@ -112,7 +137,12 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			g.Error = g.DescribeError
 		}
 	}
+	return groups, nil
+}
 
+// queryTopics lists the topics a snapshot reads: the groups' (only q.Topics
+// when given), plus every q.Topics with WholeTopics.
+func queryTopics(groups []*model.GroupObservation, q model.Query) []string {
 	topics := groupTopics(groups, q.Topics)
 	if q.WholeTopics {
 		for _, t := range q.Topics {
@@ -122,17 +152,25 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		}
 		slices.Sort(topics)
 	}
+	return topics
+}
+
+// observeTopics reads the topics' layout and configs in parallel and returns
+// the layout and, per topic, the time the timestamp lookup asks for: lookupAt
+// when set, else the at-risk threshold.
+func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time) (topicLayout, map[string]time.Time, error) {
 	var (
 		lay    topicLayout
 		layErr error
 		cfgs   configResult
+		wg     sync.WaitGroup
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
 	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics) }()
 	wg.Wait()
 	if layErr != nil {
-		return obs, fmt.Errorf("read topic metadata: %w", layErr)
+		return lay, nil, fmt.Errorf("read topic metadata: %w", layErr)
 	}
 	obs.ClusterID, obs.AllTopicsVisible = lay.clusterID, lay.visible
 	if v := lay.visible; v == nil || !*v {
@@ -151,7 +189,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		obs.Topics[name] = t
 		if !lookupAt.IsZero() {
 			risk[name] = lookupAt
-		} else if at, ok := model.RiskThreshold(t, now, q.RiskWindow); ok {
+		} else if at, ok := model.RiskThreshold(t, obs.TakenAt, obs.RiskWindow); ok {
 			risk[name] = at
 		}
 	}
@@ -160,8 +198,13 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			obs.Errors = append(obs.Errors, *e)
 		}
 	}
-	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
+	return lay, risk, nil
+}
 
+// addGroups adds the groups and their errors to the observation and returns
+// the committed offsets whose record timestamps apply: those strictly between
+// low and high, once each (only the at-risk ones when atRiskOnly).
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, atRiskOnly bool) []model.TPO {
 	var want []model.TPO
 	seen := map[model.TPO]bool{}
 	for _, g := range groups {
@@ -173,22 +216,13 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 			po := obs.Offsets[tp]
 			k := model.TPO{TP: tp, Offset: off}
 			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] &&
-				(!q.TimestampsAtRiskOnly || atRisk(po, off)) {
+				(!atRiskOnly || atRisk(po, off)) {
 				seen[k] = true
 				want = append(want, k)
 			}
 		}
 	}
-	for _, tp := range sortedTPs(obs.Offsets) {
-		if e := obs.Offsets[tp].Error; e != nil {
-			obs.Errors = append(obs.Errors, *e)
-		}
-	}
-	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
-	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
-		return obs, err
-	}
-	return obs, nil
+	return want
 }
 
 // atRisk reports whether a commit at off points below the first record that

@@ -1,8 +1,7 @@
 // Package kafkatest holds the fake-cluster pieces that tests of several packages
-// share: a 3-broker kfake cluster closed when the test ends, an independent
-// franz-go seeding client that builds (and reads back) the truth a test knows
-// without going through internal/kafka, and a server-side request counter. Only
-// _test.go files import it.
+// share: a 3-broker kfake cluster closed when the test ends, the seeding client
+// of internal/seed wrapped to fail the test on error, and a server-side request
+// counter. Only _test.go files import it.
 package kafkatest
 
 import (
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/seed"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -31,11 +31,12 @@ func Cluster(t testing.TB, opts ...kfake.Opt) *kfake.Cluster {
 	return c
 }
 
-// Seed is an independent franz-go client that builds the truth a test knows and
-// reads it back; it never goes through internal/kafka. Records go to the
-// partition they name (manual partitioner), each produce unlingered.
+// Seed is the shared seeding client (internal/seed) for a test: it builds the
+// truth a test knows and reads it back, never through internal/kafka, and fails
+// the test on any error.
 type Seed struct {
 	t      testing.TB
+	seeder *seed.Seeder
 	Client *kgo.Client
 	Adm    *kadm.Client
 }
@@ -43,13 +44,16 @@ type Seed struct {
 // NewSeed connects a Seed to addrs and closes it when the test ends.
 func NewSeed(t testing.TB, addrs []string) *Seed {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerLinger(0), kgo.MaxBufferedRecords(1<<16))
+	s, err := seed.New(addrs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(cl.Close)
-	return &Seed{t: t, Client: cl, Adm: kadm.NewClient(cl)}
+	t.Cleanup(s.Close)
+	return &Seed{t: t, seeder: s, Client: s.Client, Adm: s.Adm}
+}
+
+func ctxFor(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
 }
 
 // Produce writes one record per timestamp to one partition, in order, in one
@@ -60,10 +64,10 @@ func (s *Seed) Produce(topic string, partition int32, ts ...time.Time) {
 	for i := range recs {
 		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v"), Timestamp: ts[i]}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := ctxFor(30 * time.Second)
 	defer cancel()
-	if err := s.Client.ProduceSync(ctx, recs...).FirstErr(); err != nil {
-		s.t.Fatalf("produce %s-%d: %v", topic, partition, err)
+	if err := s.seeder.Produce(ctx, recs...); err != nil {
+		s.t.Fatal(err)
 	}
 }
 
@@ -80,18 +84,10 @@ func (s *Seed) ProduceN(topic string, partition int32, n int, ts func(i int) tim
 // Commit writes a group's offsets in the admin form (no member, generation −1).
 func (s *Seed) Commit(group string, offs map[model.TP]int64) {
 	s.t.Helper()
-	o := kadm.Offsets{}
-	for tp, off := range offs {
-		o.Add(kadm.Offset{Topic: tp.Topic, Partition: tp.Partition, At: off, LeaderEpoch: -1})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := ctxFor(15 * time.Second)
 	defer cancel()
-	resp, err := s.Adm.CommitOffsets(ctx, group, o)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		s.t.Fatalf("commit %s: %v", group, err)
+	if err := s.seeder.Commit(ctx, group, offs); err != nil {
+		s.t.Fatal(err)
 	}
 }
 
@@ -99,21 +95,12 @@ func (s *Seed) Commit(group string, offs map[model.TP]int64) {
 // left out).
 func (s *Seed) Committed(group string) map[model.TP]int64 {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := ctxFor(15 * time.Second)
 	defer cancel()
-	resp, err := s.Adm.FetchOffsets(ctx, group)
-	if err == nil {
-		err = resp.Error()
-	}
+	out, err := s.seeder.Committed(ctx, group)
 	if err != nil {
-		s.t.Fatalf("fetch offsets of %s: %v", group, err)
+		s.t.Fatal(err)
 	}
-	out := map[model.TP]int64{}
-	resp.Each(func(o kadm.OffsetResponse) {
-		if o.Err == nil && o.At >= 0 {
-			out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
-		}
-	})
 	return out
 }
 
@@ -122,15 +109,13 @@ func (s *Seed) Committed(group string) map[model.TP]int64 {
 // the test.
 func (s *Seed) DeleteRecords(topic string, partition int32, before int64) error {
 	s.t.Helper()
-	o := kadm.Offsets{}
-	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: before, LeaderEpoch: -1})
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := ctxFor(15 * time.Second)
 	defer cancel()
-	resp, err := s.Adm.DeleteRecords(ctx, o)
+	partErr, err := s.seeder.DeleteRecords(ctx, topic, partition, before)
 	if err != nil {
-		s.t.Fatalf("delete records of %s-%d before %d: %v", topic, partition, before, err)
+		s.t.Fatal(err)
 	}
-	return resp.Error()
+	return partErr
 }
 
 // RequestCounter counts, on the server side, the requests a kfake cluster

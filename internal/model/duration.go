@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// ParseDuration reads a duration in Go syntax ("90s", "36h") or ISO-8601 as Java's
-// Duration.parse accepts it ("PT36H", "P3D", "-PT1.5S", case-insensitive; days are
-// 24 h; years, months and weeks are refused as Java does).
+// ParseDuration reads a duration in Go syntax with days added ("90s", "36h",
+// "10d", "6d23h": what HumanDuration writes, a day being 24 h) or ISO-8601 as
+// Java's Duration.parse accepts it ("PT36H", "P3D", "-PT1.5S", case-insensitive;
+// years, months and weeks are refused as Java does).
 func ParseDuration(s string) (time.Duration, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
@@ -24,11 +25,62 @@ func ParseDuration(s string) (time.Duration, error) {
 		}
 		return d, nil
 	}
-	d, err := time.ParseDuration(in)
+	d, err := parseDays(in)
 	if err != nil {
-		return 0, fmt.Errorf("duration %q: not a Go duration (90s, 36h) nor ISO-8601 (PT36H, P3D)", s)
+		return 0, fmt.Errorf("duration %q: not a duration like 90s, 36h, 10d or 6d23h, nor ISO-8601 (PT36H, P3D)", s)
 	}
 	return d, nil
+}
+
+// parseDays reads Go's duration syntax with one more unit, d (24 h), anywhere
+// among the others: "10d", "6d23h", "1.5d", "-2d12h".
+func parseDays(in string) (time.Duration, error) {
+	body, sign := in, 1.0
+	if body != "" && (body[0] == '-' || body[0] == '+') {
+		if body[0] == '-' {
+			sign = -1
+		}
+		body = body[1:]
+	}
+	isNum := func(c byte) bool { return c >= '0' && c <= '9' || c == '.' }
+	var days float64
+	var rest strings.Builder
+	hasDays := false
+	for i := 0; i < len(body); {
+		j := i
+		for j < len(body) && isNum(body[j]) {
+			j++
+		}
+		k := j
+		for k < len(body) && !isNum(body[k]) {
+			k++
+		}
+		if body[j:k] != "d" {
+			rest.WriteString(body[i:k])
+			i = k
+			continue
+		}
+		v, err := strconv.ParseFloat(body[i:j], 64)
+		if err != nil || j == i {
+			return 0, fmt.Errorf("bad number of days %q", body[i:j])
+		}
+		days, hasDays, i = days+v, true, k
+	}
+	if !hasDays {
+		return time.ParseDuration(in)
+	}
+	var d time.Duration
+	if rest.Len() > 0 {
+		var err error
+		if d, err = time.ParseDuration(rest.String()); err != nil {
+			return 0, err
+		}
+	}
+	total := days*24*float64(time.Hour) + float64(d)
+	if total >= math.MaxInt64 {
+		return 0, fmt.Errorf("too long")
+	}
+	return time.Duration(sign * math.Round(total)), nil
 }
 
 func parseISODuration(s string) (time.Duration, error) {

@@ -54,7 +54,7 @@ func FuzzParseDatetime(f *testing.F) {
 
 func FuzzParseDuration(f *testing.F) {
 	for _, s := range []string{"90s", "36h", "PT36H", "P3D", "-PT1.5S", "p1dt2h3m4.5s", "P", "PT", "1h30m", "-5m",
-		"PT0.000000001S", "P106751D", "P1Y", "PT1H1H", "PT1.5H", " PT1M ",
+		"PT0.000000001S", "P106751D", "P1Y", "PT1H1H", "PT1.5H", " PT1M ", "10d", "6d23h", "-1.5d2h", "106751d",
 		"PT2562047H47M16.854775807S" /* the known overflow: skipped below */} {
 		f.Add(s)
 	}
@@ -70,6 +70,13 @@ func FuzzParseDuration(f *testing.F) {
 		if again, err := ParseDuration(d.String()); err != nil || again != d {
 			t.Fatalf("%q → %v; re-parsing %q gave %v, %v", s, d, d.String(), again, err)
 		}
+		// What the screens write reads back as the same duration, to its precision.
+		if h := HumanDuration(d); !strings.Contains(h, "ms") {
+			back, err := ParseDuration(h)
+			if err != nil || back.Abs() > d.Abs() || d.Abs()-back.Abs() >= humanStep(d.Abs()) {
+				t.Fatalf("%q → %v → %q → %v, %v", s, d, h, back, err)
+			}
+		}
 		in := strings.TrimSpace(s)
 		if in[0] != 'P' && in[0] != 'p' {
 			return
@@ -81,6 +88,18 @@ func FuzzParseDuration(f *testing.F) {
 			t.Fatalf("%q → %v, but -%s → %v, %v", s, d, in, neg, err)
 		}
 	})
+}
+
+// humanStep is the smallest unit HumanDuration writes for d.
+func humanStep(d time.Duration) time.Duration {
+	switch {
+	case d < time.Hour:
+		return time.Second
+	case d < 24*time.Hour:
+		return time.Minute
+	default:
+		return time.Hour
+	}
 }
 
 func FuzzParseOffsetsCSV(f *testing.F) {

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
+// The one copy of every text formatter: the TUI, the tables and the checks all
+// write numbers, durations and plurals through these.
+
 // HumanDuration renders a duration in at most two units ("3h12m", "2d4h", "45s",
-// "-1h5m"), the form tables and explanations use.
+// "-1h5m"), the form tables and explanations use. ParseDuration reads it back.
 func HumanDuration(d time.Duration) string {
 	if d < 0 {
 		return "-" + HumanDuration(-d)
@@ -65,7 +69,8 @@ func StatusText(st Status, lost, beyond *int64) string {
 	return s
 }
 
-// Num renders an optional number, "-" when absent.
+// Num renders an optional number, "-" when absent, without separators: the
+// form of Kafka's own tools and of machine-readable tables.
 func Num(v *int64) string {
 	if v == nil {
 		return "-"
@@ -158,14 +163,62 @@ func SignedNum(o Opt[int64]) string {
 	return strconv.FormatInt(o.V, 10)
 }
 
+// Thousands renders n with thousands separators: 1,234,567.
+func Thousands[N ~int | ~int32 | ~int64](n N) string {
+	s := strconv.FormatInt(int64(n), 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	if len(s) <= 3 {
+		return sign + s
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	head := len(s) % 3
+	if head == 0 {
+		head = 3
+	}
+	b.WriteString(s[:head])
+	for i := head; i < len(s); i += 3 {
+		b.WriteByte(',')
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// OptThousands renders an optional number with separators, "-" when absent.
+func OptThousands(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return Thousands(*v)
+}
+
+// Plural renders a count with its noun, singular for exactly one: "1 record",
+// "0 records", "1,200 partitions". Every noun offsettui counts takes an s.
+func Plural[N ~int | ~int32 | ~int64](n N, noun string) string {
+	if n == 1 || n == -1 {
+		return Thousands(n) + " " + noun
+	}
+	return Thousands(n) + " " + noun + "s"
+}
+
 // TotalLagText renders a group's total lag: the number when it is whole, "≥ N"
 // when only a lower bound is known, "unknown" when nothing is.
 func TotalLagText(g *Group) string {
+	return FormatTotalLag(g, func(n int64) string { return strconv.FormatInt(n, 10) }, "unknown")
+}
+
+// FormatTotalLag is the one rule for writing a group's total lag, with num
+// for the numbers: the number when it is whole, "≥ N" when only a lower bound
+// is known, unknown when nothing is.
+func FormatTotalLag(g *Group, num func(int64) string, unknown string) string {
 	switch {
 	case g.TotalLag != nil:
-		return strconv.FormatInt(*g.TotalLag, 10)
+		return num(*g.TotalLag)
 	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
-		return "≥ " + strconv.FormatInt(*g.TotalLagAtLeast, 10)
+		return "≥ " + num(*g.TotalLagAtLeast)
 	}
-	return "unknown"
+	return unknown
 }

@@ -405,36 +405,3 @@ func resetStart(r PlanRow, assume string) *int64 {
 	}
 	return nil
 }
-
-// Note explains in words what the counts of a row cannot say, or "" when they say
-// it all. Views show it next to the row.
-func (r PlanRow) Note() string {
-	switch {
-	case r.Reason == ReasonRestore && r.Target == nil:
-		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
-	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
-		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
-	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
-		return noCommitNote(r)
-	}
-	return ""
-}
-
-// noCommitNote says what a first commit does to a partition the group never
-// committed on, against what its consumer would do without it.
-func noCommitNote(r PlanRow) string {
-	low, high, t := *r.Low, *r.High, *r.Target
-	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
-	if t > low {
-		what += fmt.Sprintf(", so the %d stored records %d..%d are never read", min(t, high)-low, low, min(t, high)-1)
-	}
-	switch {
-	case r.ResetStart == nil:
-		return what + "; without it, auto.offset.reset=none would refuse to start"
-	case *r.ResetStart == t:
-		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
-	case *r.ResetStart < t:
-		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
-	}
-	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
-}

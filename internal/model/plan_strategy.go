@@ -41,6 +41,50 @@ func (k StrategyKind) TakesValue() bool {
 // FromFileKind reports whether the kind takes its partitions from a file.
 func (k StrategyKind) FromFileKind() bool { return k == FromFile || k == Restore }
 
+// ValueName names the kind's value in help texts ("N", "DURATION"); "" when it
+// takes none.
+func (k StrategyKind) ValueName() string {
+	switch k {
+	case ToOffset, ShiftBy:
+		return "N"
+	case ToDatetime:
+		return "TIME"
+	case ByDuration:
+		return "DURATION"
+	case FromFile:
+		return "CSV"
+	case Restore:
+		return "BACKUP"
+	}
+	return ""
+}
+
+// Hint says where the kind puts each partition, in the words of docs/kafka.md:
+// the one text the CLI help and the TUI's planner show.
+func (k StrategyKind) Hint() string {
+	switch k {
+	case ToEarliest:
+		return "the low watermark: the oldest record still stored"
+	case ToLatest:
+		return "the high watermark: everything not read yet is skipped"
+	case ToCurrent:
+		return "the committed offset (no move); a partition without a commit gets high"
+	case ToOffset:
+		return "offset N on every partition in scope, clamped to low..high"
+	case ShiftBy:
+		return "committed + N (negative rewinds), clamped to low..high"
+	case ToDatetime:
+		return "the first record at or after a time, Kafka's format (UTC when no zone)"
+	case ByDuration:
+		return "the first record at or after now − a duration (PT2H, 2h, 6d23h)"
+	case FromFile:
+		return "the offsets of a CSV file topic,partition,offset (clamped)"
+	case Restore:
+		return "a backup put back exactly (unclamped); commits it lacks are deleted"
+	}
+	return ""
+}
+
 // Strategy says where each partition's new offset comes from. Build it with
 // ParseStrategy or FileStrategy, which validate the value as typed.
 type Strategy struct {
@@ -295,7 +339,7 @@ func topicBlocker(topic string) Blocker {
 
 func partitionBlocker(tp TP, n int) Blocker {
 	return Blocker{Kind: BlockUnknownPartition, Topic: Ptr(tp.Topic), Partition: Ptr(tp.Partition),
-		Message: fmt.Sprintf("partition %s does not exist: %s has %d partitions (0..%d)", tp, tp.Topic, n, n-1)}
+		Message: fmt.Sprintf("partition %s does not exist: %s has %s (0..%d)", tp, tp.Topic, Plural(n, "partition"), n-1)}
 }
 
 // dedupeBlockers drops repeated blockers; the result is never nil (JSON []).

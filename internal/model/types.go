@@ -179,3 +179,11 @@ func (t *Topic) ConfigKnown() bool { return t.Error == nil && t.CleanupPolicy !=
 
 // Ptr returns a pointer to v; handy for the many optional numbers.
 func Ptr[T any](v T) *T { return &v }
+
+// Name is how tables name a member: its client id, else its member id.
+func (m *MemberRef) Name() string {
+	if m.ClientID != "" {
+		return m.ClientID
+	}
+	return m.MemberID
+}

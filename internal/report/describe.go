@@ -34,7 +34,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(tw, "\n%d errors (items above marked UNKNOWN could not be read):\n", len(s.Errors))
+		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
@@ -47,8 +47,8 @@ func Describe(w io.Writer, s model.Snapshot) error {
 
 // clusterLine is the first line: the cluster, when, and over which window.
 func clusterLine(s model.Snapshot) string {
-	line := fmt.Sprintf("cluster %s · %d brokers · taken %s · %d groups",
-		s.Cluster.Bootstrap, s.Cluster.Brokers, s.Cluster.TakenAt.UTC().Format(model.StampLayout), len(s.Groups))
+	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
 	if w := s.Window; w != nil {
 		line += fmt.Sprintf(" · rates over %s (%d snapshots)", model.HumanDuration(w.To.Sub(w.From.Time)), w.Samples)
 	}
@@ -135,15 +135,11 @@ func changeCells(ch *model.PartitionChange, now model.Status) []string {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	members := "members"
-	if len(g.Members) == 1 {
-		members = "member"
-	}
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %d %s", g.Group, g.Type, g.State, len(g.Members), members)
+	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %s", g.Group, g.Type, g.State, model.Plural(len(g.Members), "member"))
 	if l := model.TotalLagText(&g); l != "0" {
 		b.WriteString(" · lag " + l)
 	}
-	if c := CountsText(g.Counts); c != "" {
+	if c := g.Counts.Text(); c != "" {
 		b.WriteString(" · " + c)
 	}
 	if t := g.Time; t != nil {
@@ -180,20 +176,6 @@ func partitionList(ps []model.PartitionRef) string {
 		out[i] = model.TP(p).String()
 	}
 	return strings.Join(out, ", ")
-}
-
-// CountsText renders non-ok status counts worst first, e.g. "EXPIRED 1  MISSING 2".
-func CountsText(c model.Counts) string {
-	var parts []string
-	for _, st := range model.AllStatuses {
-		if st == model.StatusOK {
-			continue
-		}
-		if n := c[st]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", st.Badge(), n))
-		}
-	}
-	return strings.Join(parts, "  ")
 }
 
 // NoPartitionsText says why a group shows no partition rows, without claiming

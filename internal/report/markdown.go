@@ -107,16 +107,12 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 }
 
 func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
-	members := "members"
-	if len(g.Members) == 1 {
-		members = "member"
-	}
-	fmt.Fprintf(w, "\n### %s: %s, %s, %d %s\n\n", code(g.Group), g.Type, g.State, len(g.Members), members)
+	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, model.Plural(len(g.Members), "member"))
 	if l := groupLoss(g); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
 	}
 	status := "OK"
-	if c := CountsText(g.Counts); c != "" {
+	if c := g.Counts.Text(); c != "" {
 		status = c
 	}
 	fmt.Fprintf(w, "- status: %s; total lag %s\n", status, model.TotalLagText(g))

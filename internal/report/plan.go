@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -16,16 +15,8 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, model.OrDash(p.State), p.Strategy)
 	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT")
 	for _, r := range p.Rows {
-		reason := string(r.Reason)
-		if reason == "" {
-			reason = "blocked"
-		}
-		target := model.Num(r.Target)
-		if r.Target == nil && r.Reason == model.ReasonRestore {
-			target = "(delete)"
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Group, r.Topic, r.Partition,
-			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), target, reason, Effect(r))
+			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), r.TargetText(), r.ReasonText(), r.Effect())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -35,9 +26,9 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", TotalsText(p.Totals))
+	fmt.Fprintf(w, "\n%s\n", p.Totals)
 	if len(p.Blockers) > 0 {
-		fmt.Fprintf(w, "\nBLOCKED: %d reason(s) this plan cannot be executed:\n", len(p.Blockers))
+		fmt.Fprintf(w, "\nBLOCKED: %s this plan cannot be executed:\n", model.Plural(len(p.Blockers), "reason"))
 		for _, b := range p.Blockers {
 			fmt.Fprintf(w, "  [%s] %s\n", b.Kind, b.Message)
 		}
@@ -55,7 +46,7 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 			fmt.Fprintf(w, "verified: %s\n", v)
 		}
 		if len(p.Rejected) > 0 {
-			fmt.Fprintf(w, "rejected by the broker (%d partitions, not written):\n", len(p.Rejected))
+			fmt.Fprintf(w, "rejected by the broker (%s, not written):\n", model.Plural(len(p.Rejected), "partition"))
 			for _, e := range p.Rejected {
 				fmt.Fprintf(w, "  %s\n", e.Error())
 			}
@@ -68,56 +59,4 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	return nil
-}
-
-// Effect renders what a row does to the group, e.g. "re-reads 3" or "skips 18".
-func Effect(r model.PlanRow) string {
-	var parts []string
-	if r.Duplicates > 0 {
-		parts = append(parts, fmt.Sprintf("re-reads %d", r.Duplicates))
-	}
-	if r.Skipped > 0 {
-		parts = append(parts, fmt.Sprintf("SKIPS %d", r.Skipped))
-	}
-	if r.AlreadyLost > 0 {
-		parts = append(parts, fmt.Sprintf("%d already lost", r.AlreadyLost))
-	}
-	if len(parts) == 0 {
-		switch {
-		case r.Target == nil:
-			return "-"
-		case r.Committed == nil:
-			return "no commit (see note)"
-		}
-		return "no change"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// TotalsText is the plan's one-line banner.
-func TotalsText(t model.Totals) string {
-	parts := "partitions"
-	if t.Partitions == 1 {
-		parts = "partition"
-	}
-	return fmt.Sprintf("re-delivers %s records · skips %s · %s already lost · %d %s",
-		thousands(t.Duplicates), thousands(t.Skipped), thousands(t.AlreadyLost), t.Partitions, parts)
-}
-
-// thousands renders 1234 as "1,234".
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -92,11 +92,3 @@ func TestPlanGolden(t *testing.T) {
 	}
 	golden(t, "plan.golden", b.Bytes())
 }
-
-func TestThousands(t *testing.T) {
-	for in, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := thousands(in); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", in, got, want)
-		}
-	}
-}

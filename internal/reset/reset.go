@@ -17,7 +17,8 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// Cluster is what the service needs from a Kafka client (internal/kafka.Client).
+// Cluster is what the service needs from a Kafka client; internal/kafka.Client
+// implements it (checked in cmd/offsettui, which wires the two together).
 type Cluster interface {
 	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error)
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time

@@ -106,6 +106,10 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 	if ev := auditEvents(t, e.svc.BackupDir); strings.Join(ev, ",") != "intent,outcome:applied" {
 		t.Errorf("audit events %v", ev)
 	}
+	// What a restore from the TUI offers: the backup just written.
+	if bs, err := e.svc.Backups("ship-svc"); err != nil || len(bs) != 1 || bs[0].Path != *res.Plan.Backup {
+		t.Errorf("Backups = %+v, %v; want the backup written", bs, err)
+	}
 }
 
 func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {

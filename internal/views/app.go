@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -26,11 +25,12 @@ const historyKeep = 32
 type app struct {
 	c    *common
 	opts Options
-	// quitRequested is set by QuitRequestedMsg: quit as soon as no reset is
-	// being written.
+	// quitRequested is set by QuitRequestedMsg: quit as soon as no screen is
+	// busy (a reset being written).
 	quitRequested bool
 	src           Source
 	keys          globalKeys
+	cmds          []command
 	ctx           context.Context
 	stop          context.CancelFunc
 	// tick schedules the next clock tick; tests replace it to drive time by hand.
@@ -52,14 +52,25 @@ type app struct {
 	lastErrAt time.Time
 
 	// pending holds what screens returned for broadcast data (a re-plan),
-	// run at the end of Update.
+	// run at the end of Update; posted holds what screens posted, carried
+	// out right after the screen's Update.
 	pending []tea.Cmd
+	posted  []tea.Msg
 
-	age        string // header age text, recomputed in Update
-	flash      string
-	flashUntil time.Time
-	prompt     textinput.Model
-	help       help.Model
+	age    string // header age text, recomputed in Update
+	flash  flash
+	prompt textinput.Model
+	help   help.Model
+	// resets are the resets executed in this session, printed after exit.
+	resets []model.ResetResult
+}
+
+// flash is a one-line message of the status line. It belongs to the screen
+// that was on top when it was raised and shows only while that screen is.
+type flash struct {
+	owner int
+	text  string
+	until time.Time
 }
 
 func newApp(c *common, opts Options) *app {
@@ -70,13 +81,14 @@ func newApp(c *common, opts Options) *app {
 	p.CharLimit = 100
 	p.Cursor.SetMode(cursor.CursorStatic)
 	m := &app{
-		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(),
+		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(), cmds: builtinCommands(),
 		ctx: ctx, stop: stop, tick: tickCmd,
 		hist: newLagHistory(historyKeep), axis: newAxis(c.timeOpt.StallAfter),
 		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(),
 	}
+	c.post = func(msg tea.Msg) { m.posted = append(m.posted, msg) }
 	if rs := opts.Resetter; rs != nil {
 		ctx := m.ctx
 		m.planner = func(c *common, group string) screen { return newPlannerScreen(c, ctx, rs, group) }
@@ -93,48 +105,8 @@ func (m *app) Init() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmds []tea.Cmd
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.resize()
-	case clockTickedMsg:
-		if !m.flashUntil.IsZero() && !m.c.now().Before(m.flashUntil) {
-			m.flash, m.flashUntil = "", time.Time{}
-		}
-		cmds = append(cmds, m.tick(tickEvery), m.maybeRefresh())
-	case snapshotLoadedMsg:
-		m.snapshotLoaded(msg)
-		cmds = append(cmds, m.maybeRefresh())
-	case groupChosenMsg:
-		// Lazily read this group's committed-record timestamps.
-		delete(m.ref.started, msg.group)
-		delete(m.detailErr, msg.group)
-		m.push(newGroupScreen(m.c, msg.group, m.planner != nil))
-		cmds = append(cmds, m.maybeRefresh())
-	case planRequestedMsg:
-		if m.planner != nil {
-			m.push(m.planner(m.c, msg.group))
-			cmds = append(cmds, m.forward(msg)) // the selection: the planner starts planning
-		}
-	case offsetsChangedMsg:
-		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
-		cmds = append(cmds, m.maybeRefresh())
-	case reportRequestedMsg:
-		cmds = append(cmds, m.writeReport(msg))
-	case reportWrittenMsg:
-		m.setFlash(reportFlash(msg))
-	case tea.KeyMsg:
-		cmds = append(cmds, m.handleKey(msg))
-	case QuitRequestedMsg:
-		m.quitRequested = true
-		if m.writing() {
-			m.setFlash("asked to quit: quitting once the reset's result is in")
-		}
-	default:
-		cmds = append(cmds, m.forward(msg))
-	}
-	if m.quitRequested && !m.writing() {
+	cmds := []tea.Cmd{m.apply(msg)}
+	if m.quitRequested && m.busy() == "" {
 		return m, m.quit()
 	}
 	m.updateAge()
@@ -143,79 +115,88 @@ func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-func (m *app) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.ForceQuit) {
-		return m.quit()
-	}
-	if m.prompt.Focused() {
-		return m.updatePrompt(msg)
-	}
-	if m.top().Capturing() {
-		return m.forward(msg)
-	}
-	switch {
-	case key.Matches(msg, m.keys.Quit):
-		return m.quit()
-	case key.Matches(msg, m.keys.Help):
-		if _, open := m.top().(*helpScreen); open {
-			m.pop()
+// apply carries out one message: the root's own, or one for a screen.
+func (m *app) apply(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+	case clockTickedMsg:
+		if m.flash.text != "" && !m.c.now().Before(m.flash.until) {
+			m.flash = flash{}
+		}
+		return tea.Batch(m.tick(tickEvery), m.maybeRefresh())
+	case snapshotLoadedMsg:
+		m.snapshotLoaded(msg)
+		return m.maybeRefresh()
+	case groupChosenMsg:
+		// Lazily read this group's committed-record timestamps.
+		delete(m.ref.started, msg.group)
+		delete(m.detailErr, msg.group)
+		m.push(newGroupScreen(m.c, msg.group, m.planner != nil))
+		return m.maybeRefresh()
+	case planRequestedMsg:
+		if m.planner == nil {
 			return nil
 		}
-		m.push(newHelpScreen(m.c, m.top(), m.keys))
-		return nil
-	case key.Matches(msg, m.keys.Command):
-		m.prompt.SetValue("")
-		return m.prompt.Focus()
-	case key.Matches(msg, m.keys.Refresh):
-		return m.refreshNow()
-	case key.Matches(msg, m.keys.Back) && len(m.stack) > 1:
-		m.pop()
+		m.push(m.planner(m.c, msg.group))
+		return m.update(len(m.stack)-1, msg) // the selection: the planner starts planning
+	case resetFinishedMsg:
+		m.resets = append(m.resets, msg.res)
+		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
 		return m.maybeRefresh()
-	}
-	return m.forward(msg)
-}
-
-// updatePrompt runs the `:` command prompt.
-func (m *app) updatePrompt(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.PromptCancel):
-		m.prompt.Blur()
-		return nil
-	case key.Matches(msg, m.keys.PromptRun):
-		m.prompt.Blur()
-		return m.runCommand(strings.TrimSpace(m.prompt.Value()))
-	}
-	var cmd tea.Cmd
-	m.prompt, cmd = m.prompt.Update(msg)
-	return cmd
-}
-
-func (m *app) runCommand(cmd string) tea.Cmd {
-	switch cmd {
-	case "":
-		return nil
-	case "q", "q!", "quit", "qa":
-		return m.quit()
-	case "groups", "group", "gr":
-		for len(m.stack) > 1 {
-			m.pop()
+	case QuitRequestedMsg:
+		m.quitRequested = true
+		if m.busy() != "" {
+			m.setFlash("asked to quit: quitting once the reset's result is in")
 		}
-		return m.maybeRefresh()
-	case "help", "h":
-		m.push(newHelpScreen(m.c, m.top(), m.keys))
-		return nil
+	case flashRaisedMsg:
+		m.flash = flash{owner: msg.from, text: msg.text, until: m.c.now().Add(flashFor)}
+	case reportRequestedMsg:
+		return m.writeReport(msg)
+	case reportWrittenMsg:
+		m.flash = flash{owner: msg.from, text: reportFlash(msg), until: m.c.now().Add(flashFor)}
+	case screenMsg:
+		for i, s := range m.stack {
+			if s.ID() == msg.to {
+				return m.update(i, msg.msg)
+			}
+		}
+		// The screen that asked is gone: its reply is dropped.
+	case tea.KeyMsg:
+		return m.handleKeys(msg)
+	default:
+		return m.update(len(m.stack)-1, msg)
 	}
-	m.setFlash("unknown command :" + cmd + " (try :groups, :help, :q)")
 	return nil
 }
 
-// quit ends the program, except while a reset is being written: its commit
-// may still land, and the operator must see the result and the undo command.
-// Quitting would also cancel the context the reset runs under. The Resetter's
-// own timeouts bound the wait.
+// update hands a message to the screen at stack index i, then carries out
+// what it posted, so a burst's next key already sees the result.
+func (m *app) update(i int, msg tea.Msg) tea.Cmd {
+	next, cmd := m.stack[i].Update(msg)
+	m.stack[i] = next.(screen)
+	return tea.Batch(cmd, m.drain())
+}
+
+// drain carries out the screens' posted requests, in order.
+func (m *app) drain() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.posted) > 0 {
+		msg := m.posted[0]
+		m.posted = m.posted[1:]
+		cmds = append(cmds, m.apply(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+// quit ends the program, except while a screen is busy (a reset being
+// written: its commit may still land, and the operator must see the result
+// and the undo command; quitting would also cancel the context the reset
+// runs under). The Resetter's own timeouts bound the wait.
 func (m *app) quit() tea.Cmd {
-	if m.writing() {
-		m.setFlash(writingFlash)
+	if why := m.busy(); why != "" {
+		m.setFlash(why)
 		return nil
 	}
 	m.stop()
@@ -227,60 +208,46 @@ func (m *app) quit() tea.Cmd {
 // outcome is audited and the undo command is not lost.
 type QuitRequestedMsg struct{}
 
-// writingFlash answers a quit key while a reset is being written.
-const writingFlash = "a reset is being written: wait for its result"
-
-// writing reports whether a planner on the stack is executing a reset.
-func (m *app) writing() bool {
+// busy says why a screen on the stack must not be left now, or "".
+func (m *app) busy() string {
 	for _, s := range m.stack {
-		if p, ok := s.(*plannerScreen); ok && p.phase == phaseExecuting {
-			return true
+		if why := s.Busy(); why != "" {
+			return why
 		}
 	}
-	return false
+	return ""
 }
 
 func (m *app) top() screen { return m.stack[len(m.stack)-1] }
 
-// writeReport starts writing the report a screen asked for.
-func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
-	if m.snap == nil || m.opts.WriteReport == nil {
-		return nil
-	}
-	dir := m.opts.ReportDir
-	if dir == "" {
-		dir = "."
-	}
-	path := reportPath(dir, msg.what, m.c.now())
-	m.setFlash("writing the report to " + path + "…")
-	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups), path)
-}
-
 // forward hands a message to the top screen.
-func (m *app) forward(msg tea.Msg) tea.Cmd {
-	next, cmd := m.top().Update(msg)
-	m.stack[len(m.stack)-1] = next.(screen)
-	return cmd
-}
+func (m *app) forward(msg tea.Msg) tea.Cmd { return m.update(len(m.stack)-1, msg) }
 
 func (m *app) push(s screen) {
-	next, _ := s.Update(m.dataMsg())
+	next, cmd := s.Update(m.dataMsg())
 	s = next.(screen)
 	s.SetSize(m.width, m.bodyH)
 	m.stack = append(m.stack, s)
+	if cmd != nil {
+		m.pending = append(m.pending, cmd)
+	}
 }
 
 func (m *app) pop() {
 	if len(m.stack) > 1 {
+		gone := m.top().ID()
 		m.stack = m.stack[:len(m.stack)-1]
+		if m.flash.owner == gone {
+			m.flash = flash{}
+		}
 	}
 }
 
-// openGroup names the group whose screen is open (under help, say), or "".
+// openGroup names the group the screens are about, top first, or "".
 func (m *app) openGroup() string {
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		if g, ok := m.stack[i].(*groupScreen); ok {
-			return g.name
+		if g := m.stack[i].Group(); g != "" {
+			return g
 		}
 	}
 	return ""
@@ -298,10 +265,8 @@ func (m *app) dataMsg() dataAppliedMsg {
 // return (the planner re-plans) runs at the end of Update.
 func (m *app) broadcastData() {
 	msg := m.dataMsg()
-	for i, s := range m.stack {
-		next, cmd := s.Update(msg)
-		m.stack[i] = next.(screen)
-		if cmd != nil {
+	for i := range m.stack {
+		if cmd := m.update(i, msg); cmd != nil {
 			m.pending = append(m.pending, cmd)
 		}
 	}
@@ -317,37 +282,24 @@ func (m *app) resize() {
 	}
 }
 
-func (m *app) setFlash(s string) {
-	m.flash, m.flashUntil = s, m.c.now().Add(flashFor)
+// writeReport starts writing the report a screen asked for; the flash that
+// says where it went belongs to that screen.
+func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
+	if m.snap == nil || m.opts.WriteReport == nil {
+		return nil
+	}
+	dir := m.opts.ReportDir
+	if dir == "" {
+		dir = "."
+	}
+	path := reportPath(dir, msg.what, m.c.now())
+	m.flash = flash{owner: msg.from, text: "writing the report to " + path + "…", until: m.c.now().Add(flashFor)}
+	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups), path, msg.from)
 }
 
-// updateAge recomputes the header's age text from the injected clock.
-func (m *app) updateAge() {
-	st := m.c.styles
-	now := m.c.now()
-	switch {
-	case m.snap == nil && m.lastErr != nil:
-		m.age = st.stale.Render("NO DATA: cannot read the cluster")
-		return
-	case m.snap == nil:
-		m.age = st.muted.Render("connecting…")
-		return
-	}
-	at := m.snap.Cluster.TakenAt.Time
-	if g := m.openGroup(); g != "" {
-		if t, ok := m.detailed[g]; ok {
-			at = t
-		}
-	}
-	ago := fmtDur(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
-	switch {
-	case m.lastErr != nil:
-		m.age = st.stale.Render("STALE: data from " + ago + ", refresh failed")
-	case m.ref.inFlight:
-		m.age = "updated " + ago + st.muted.Render(", refreshing…")
-	default:
-		m.age = "updated " + ago
-	}
+// setFlash raises a flash for the screen on top.
+func (m *app) setFlash(s string) {
+	m.flash = flash{owner: m.top().ID(), text: s, until: m.c.now().Add(flashFor)}
 }
 
 // View implements tea.Model.
@@ -361,43 +313,6 @@ func (m *app) View() string {
 	}
 	body := fitLines(view, m.width, m.bodyH)
 	return m.headerView() + "\n" + body + "\n" + m.footerView()
-}
-
-func (m *app) headerView() string {
-	st := m.c.styles
-	sep := st.muted.Render(" · ")
-	brokers := "? brokers"
-	if m.snap != nil {
-		brokers = fmtInt(int64(m.snap.Cluster.Brokers)) + " brokers"
-	}
-	parts := []string{st.app.Render("offsettui")}
-	if m.c.readOnly {
-		parts = append(parts, st.readOnly.Render("READ-ONLY"))
-	}
-	parts = append(parts, truncate(m.opts.Cluster, max(12, m.width/3)), brokers, m.age)
-	crumbs := make([]string, len(m.stack))
-	for i, s := range m.stack {
-		crumbs[i] = s.Crumb()
-	}
-	line2 := st.crumb.Render(strings.Join(crumbs, " › "))
-	return truncate(strings.Join(parts, sep), m.width) + "\n" + truncate(line2, m.width)
-}
-
-func (m *app) footerView() string {
-	st := m.c.styles
-	var status string
-	switch {
-	case m.prompt.Focused():
-		status = m.prompt.View()
-	case m.flash != "":
-		status = m.flash
-	case m.lastErr != nil:
-		status = st.err.Render("refresh failed: " + m.lastErr.Error() + " — showing the last good data; r retries")
-	case m.snap != nil && len(m.snap.Errors) > 0:
-		status = st.err.Render(fmtInt(int64(len(m.snap.Errors))) + " errors while reading: " + m.snap.Errors[0].Error())
-	}
-	// help.Model still writes an item when even its "…" does not fit: cut it.
-	return truncate(status, m.width) + "\n" + truncate(m.help.ShortHelpView(m.shortHelp()), m.width)
 }
 
 // shortHelp is the always-visible key line: the screen's keys, then global ones.

@@ -18,19 +18,38 @@ type common struct {
 	riskWindow time.Duration
 	// demo is set under --demo: the cluster lives only as long as the process.
 	demo bool
+	// post hands the root a request (open a group, open the planner, a
+	// flash) that it carries out synchronously, right after the screen's
+	// Update returns: the next key of a burst already sees the new screen.
+	post func(msg tea.Msg)
+	// lastID numbers the screens; see nextID.
+	lastID int
 	// timeOpt tunes the evaluation of the time axis (--stall-after).
 	timeOpt model.TimeOptions
 	// reports is set when w can write the Markdown incident report.
 	reports bool
 }
 
+// nextID returns a new screen id. A screen tags its async replies with it
+// (screenMsg) so that they reach it wherever it is on the stack.
+func (c *common) nextID() int {
+	c.lastID++
+	return c.lastID
+}
+
 // screen is the contract of one screen (soft-serve's component): a tea.Model
 // that also describes its keys and can be resized.
 type screen interface {
 	tea.Model
+	// ID is the screen's id (common.nextID): replies addressed to it
+	// (screenMsg) and flashes it raised belong to it.
+	ID() int
 	// ShortHelp and FullHelp make a screen a help.KeyMap.
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
+	// Notes are lines the help screen shows under the screen's keys (what
+	// the filter matches); nil for none.
+	Notes() []string
 	// SetSize gives the screen the body area, chrome already subtracted.
 	SetSize(width, height int)
 	// Crumb is the screen's name in the header crumbs ("groups", "fanout").
@@ -38,6 +57,29 @@ type screen interface {
 	// Capturing reports that a text input has the keyboard, so that global
 	// keys (q, ?, :, r, esc) go to the screen instead.
 	Capturing() bool
+	// Back is esc: the screen undoes its own state (clears its filter) and
+	// reports true, or reports false and the root goes back a screen.
+	Back() bool
+	// Busy says why the screen must not be left or the program quit now (a
+	// reset being written), or "".
+	Busy() string
+	// Group names the group the screen is about, or "": the root reads that
+	// group's details (committed-record timestamps) while it is open.
+	Group() string
+}
+
+// screenMsg carries an async reply to the screen that asked for it: the root
+// delivers it to the screen with that id wherever it is on the stack (under
+// help, under a prompt), and drops it when the screen is gone (gh-dash's
+// section messages).
+type screenMsg struct {
+	to  int
+	msg tea.Msg
+}
+
+// replyTo wraps a command's reply for screen id.
+func replyTo(id int, cmd func() tea.Msg) tea.Cmd {
+	return func() tea.Msg { return screenMsg{to: id, msg: cmd()} }
 }
 
 // dataAppliedMsg tells every screen on the stack that the data changed. The
@@ -52,24 +94,33 @@ type dataAppliedMsg struct {
 	fetching string
 	// detailErr holds why a group's timestamps could not be read.
 	detailErr map[string]error
-	// axis is the time axis' history (read-only for screens, in Update).
+	// axis is the time axis' history: screens read it in Update only.
 	axis *model.History
 }
 
-// groupChosenMsg asks the root to open a group's screen.
+// groupChosenMsg asks the root to open a group's screen (posted).
 type groupChosenMsg struct{ group string }
 
 // planRequestedMsg asks the root to open the reset planner for a group, with
 // what the group screen had selected: the cursor row's topic and the marked
-// partitions. The root forwards it to the planner once pushed.
+// partitions (posted). The root forwards it to the planner once pushed.
 type planRequestedMsg struct {
 	group  string
 	topic  string
 	marked []model.TP
+	// restore opens the planner on restoring a backup of the group.
+	restore bool
 }
 
-// offsetsChangedMsg tells the root that a reset wrote offsets: refresh now.
-type offsetsChangedMsg struct{}
+// resetFinishedMsg tells the root that a reset was executed (posted): it refreshes
+// and keeps the result for the notes printed after exit.
+type resetFinishedMsg struct{ res model.ResetResult }
+
+// flashRaisedMsg asks the root to show a flash for screen from (posted).
+type flashRaisedMsg struct {
+	from int
+	text string
+}
 
 // clockTickedMsg recomputes time-dependent text and checks whether a refresh is due.
 type clockTickedMsg struct{}

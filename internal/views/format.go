@@ -1,81 +1,13 @@
 package views
 
 import (
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
 // ellipsis marks text cut to fit.
 const ellipsis = "…"
-
-// fmtInt writes n with thousands separators: 1,234,567.
-func fmtInt(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	if len(s) <= 3 {
-		return sign + s
-	}
-	var b strings.Builder
-	b.WriteString(sign)
-	head := len(s) % 3
-	if head == 0 {
-		head = 3
-	}
-	b.WriteString(s[:head])
-	for i := head; i < len(s); i += 3 {
-		b.WriteByte(',')
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
-}
-
-// fmtOptInt writes an optional number, "-" when absent.
-func fmtOptInt(p *int64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmtInt(*p)
-}
-
-// fmtDur writes a duration the way people say it, with its two largest units:
-// "45s", "12m5s", "3h12m", "2d4h".
-func fmtDur(d time.Duration) string {
-	if d < 0 {
-		return "-" + fmtDur(-d)
-	}
-	s := int64(d / time.Second)
-	days, hours, mins, secs := s/86400, s/3600%24, s/60%60, s%60
-	two := func(a int64, ua string, b int64, ub string) string {
-		if b == 0 {
-			return strconv.FormatInt(a, 10) + ua
-		}
-		return strconv.FormatInt(a, 10) + ua + strconv.FormatInt(b, 10) + ub
-	}
-	switch {
-	case days > 0:
-		return two(days, "d", hours, "h")
-	case hours > 0:
-		return two(hours, "h", mins, "m")
-	case mins > 0:
-		return two(mins, "m", secs, "s")
-	default:
-		return strconv.FormatInt(secs, 10) + "s"
-	}
-}
-
-// fmtMs writes optional milliseconds as a duration, "-" when absent.
-func fmtMs(p *int64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmtDur(time.Duration(*p) * time.Millisecond)
-}
 
 // truncate cuts s (which may hold escape sequences) to one line of w cells,
 // ending in "…". Line breaks become "; ": a multi-line error (errors.Join of
@@ -194,4 +126,42 @@ func gauge(low, committed, high *int64, width int) string {
 	}
 	pos := int((c - l) * int64(inner-1) / (h - l))
 	return " [" + strings.Repeat("=", pos) + "|" + strings.Repeat("·", inner-1-pos) + "] "
+}
+
+// shortenMiddle cuts plain text s to w cells by replacing its middle with …,
+// keeping a little more of the end, where names tend to differ
+// ("payments-settlement-…-consumer-v2-a").
+func shortenMiddle(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if w <= 2 {
+		return ansi.Truncate(s, w, ellipsis)
+	}
+	tail := w - 1 - (w-1)*2/5
+	runes := []rune(s)
+	end, used := len(runes), 0
+	for end > 0 {
+		rw := ansi.StringWidth(string(runes[end-1]))
+		if used+rw > tail {
+			break
+		}
+		end--
+		used += rw
+	}
+	head := w - 1 - used // what the tail did not use goes to the head
+	var b strings.Builder
+	used = 0
+	for _, r := range runes[:end] {
+		rw := ansi.StringWidth(string(r))
+		if used+rw > head {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	return b.String() + ellipsis + string(runes[end:])
 }

@@ -3,7 +3,6 @@ package views
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -40,7 +39,7 @@ var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "
 // computed once per snapshot so that a keystroke costs no more than a scan.
 type groupRow struct {
 	g      *model.Group
-	hay    string // lower-case name and topic names: what the filter matches
+	target filterTarget // what the filter matches: names, statuses, state, type
 	topics int
 	// timeLag is the largest time lag of the group's partitions; nil when a
 	// partition that is behind has none (timestamps are read lazily, per group).
@@ -64,7 +63,7 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 		topics := g.Topics()
 		r := groupRow{
 			g:        g,
-			hay:      strings.ToLower(g.Group + "\x00" + strings.Join(topics, "\x00")),
+			target:   filterTarget{names: filterNames(append([]string{g.Group}, topics...)...), tags: groupTags(g)},
 			topics:   len(topics),
 			problems: g.WorstStatus != model.StatusOK || g.Error != nil,
 		}
@@ -163,28 +162,49 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 	return order
 }
 
-// filterSpec is a parsed filter: a lower-case substring, possibly inverted.
-type filterSpec struct {
-	text   string
-	invert bool
+// groupColumns is the groups table, left to right. drop is the written
+// priority of what goes when the terminal is narrow (highest first; 0 never):
+// GROUP and STATUS stay, then LAG, TIME-LAG, LOSS-IN, STATE, EVAL, ETA,
+// TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
+// widest value and is never cut; GROUP takes what is left and is shortened in
+// the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
+// only when timed: one snapshot alone shows no rates. To add a column: an id
+// above, an entry here, its cell in groupCells.
+func groupColumns(rows []groupRow, timed bool) []column {
+	var wName, wType, wState, wLag, wStatus int
+	for i := range rows {
+		g := rows[i].g
+		wName = max(wName, ansi.StringWidth(g.Group))
+		wType = max(wType, len(g.Type))
+		wState = max(wState, len(g.State))
+		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
+		wStatus = max(wStatus, statusCountsWidth(g))
+	}
+	cols := []column{
+		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
+		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 11},
+		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 4},
+		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 8},
+		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 10},
+		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 9},
+		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 1},
+		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 2},
+		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
+		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 7},
+	}
+	if timed {
+		cols = append(cols, timeColumns()...)
+	}
+	return cols
 }
 
-// parseFilter reads the filter input: "!x" keeps the groups that do not match x.
-func parseFilter(v string) filterSpec {
-	v = strings.ToLower(strings.TrimSpace(v))
-	if rest, ok := strings.CutPrefix(v, "!"); ok {
-		return filterSpec{text: strings.TrimSpace(rest), invert: true}
-	}
-	return filterSpec{text: v}
+// statusCountsWidth is the plain width statusCounts needs for a group.
+func statusCountsWidth(g *model.Group) int {
+	return ansi.StringWidth(ansi.Strip(statusCounts(plainStyles, g, 1<<20)))
 }
 
-// keep reports whether a row passes the filter.
-func (f filterSpec) keep(r *groupRow) bool {
-	if f.text == "" {
-		return true
-	}
-	return strings.Contains(r.hay, f.text) != f.invert
-}
+// plainStyles renders without escapes, for measuring.
+var plainStyles = newStyles(true)
 
 // groupCells returns the cells of one row.
 func groupCells(st *styles, r *groupRow) []cell {
@@ -193,15 +213,15 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcGroup] = cell{text: g.Group}
 	cells[gcType] = cell{text: model.OrDash(g.Type)}
 	cells[gcState] = cell{text: model.OrDash(g.State)}
-	cells[gcMembers] = cell{text: fmtInt(int64(len(g.Members)))}
-	cells[gcTopics] = cell{text: fmtInt(int64(r.topics))}
-	cells[gcPartitions] = cell{text: fmtInt(int64(len(g.Partitions)))}
-	lagStyle := st.lag(lagOrZero(g))
+	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
+	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
+	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
+	lagStyle := st.lag(g.TotalLag)
 	if g.TotalLag == nil {
-		lagStyle = st.unknown
+		lagStyle = st.unknown // a lower bound, or nothing known: never a lag colour
 	}
 	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
-	cells[gcTimeLag] = cell{text: fmtMs(r.timeLag)}
+	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
 	}
@@ -223,12 +243,11 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 	if g.Error != nil {
 		parts = append(parts, st.err.Render("ERROR "+string(g.Error.Kind)))
 	}
-	for _, s := range model.AllStatuses {
-		n := g.Counts[s]
-		if n == 0 || (s == model.StatusOK && g.WorstStatus != model.StatusOK) {
+	for _, sc := range g.Counts.Ordered() {
+		if sc.Status == model.StatusOK && g.Error != nil {
 			continue
 		}
-		parts = append(parts, st.status(s).Render(s.Badge()+" "+fmtInt(int64(n))))
+		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+model.Thousands(sc.N)))
 	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")
@@ -257,19 +276,5 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 // lagCellText is the LAG cell: the total with thousands separators when it is
 // whole, "≥ N" when only a lower bound is known, "?" when nothing is.
 func lagCellText(g *model.Group) string {
-	switch {
-	case g.TotalLag != nil:
-		return fmtInt(*g.TotalLag)
-	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
-		return "≥" + fmtInt(*g.TotalLagAtLeast)
-	}
-	return "?"
-}
-
-// lagOrZero is the total lag for colouring, 0 when it is not whole.
-func lagOrZero(g *model.Group) int64 {
-	if g.TotalLag == nil {
-		return 0
-	}
-	return *g.TotalLag
+	return model.FormatTotalLag(g, model.Thousands[int64], "?")
 }

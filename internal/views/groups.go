@@ -17,6 +17,7 @@ import (
 // so View only joins strings, even with tens of thousands of groups.
 type groupsScreen struct {
 	c    *common
+	id   int
 	keys groupsKeys
 
 	width, height int
@@ -43,25 +44,52 @@ type groupsScreen struct {
 }
 
 func newGroupsScreen(c *common) *groupsScreen {
-	in := textinput.New()
-	in.Prompt = "/"
-	in.PromptStyle = c.styles.prompt
-	in.CharLimit = 200
-	in.Cursor.SetMode(cursor.CursorStatic)
-	s := &groupsScreen{c: c, keys: newGroupsKeys(), input: in, sortCol: gcStatus, lines: map[int]string{}}
+	s := &groupsScreen{c: c, id: c.nextID(), keys: newGroupsKeys(), input: filterInput(c), sortCol: gcStatus, lines: map[int]string{}}
 	s.keys.ClearFilter.SetEnabled(false)
 	s.keys.Report.SetEnabled(c.reports)
 	return s
 }
 
+// filterInput is the `/` input of a list.
+func filterInput(c *common) textinput.Model {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.PromptStyle = c.styles.prompt
+	in.CharLimit = 200
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return in
+}
+
 // Init implements tea.Model.
 func (s *groupsScreen) Init() tea.Cmd { return nil }
+
+// ID implements screen.
+func (s *groupsScreen) ID() int { return s.id }
 
 // Crumb implements screen.
 func (s *groupsScreen) Crumb() string { return "groups" }
 
 // Capturing implements screen: the filter input has the keyboard.
 func (s *groupsScreen) Capturing() bool { return s.input.Focused() }
+
+// Back implements screen: esc clears the filter first.
+func (s *groupsScreen) Back() bool {
+	if s.filterText == "" {
+		return false
+	}
+	s.setFilter("")
+	s.prepare()
+	return true
+}
+
+// Busy implements screen.
+func (s *groupsScreen) Busy() string { return "" }
+
+// Group implements screen.
+func (s *groupsScreen) Group() string { return "" }
+
+// Notes implements screen: what the filter matches.
+func (s *groupsScreen) Notes() []string { return filterHelp("a group's name or its topics' names") }
 
 // SetSize implements screen.
 func (s *groupsScreen) SetSize(width, height int) {
@@ -101,11 +129,16 @@ func (s *groupsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return s, cmd
 }
 
+// updateFilterInput runs the filter input. enter keeps the filter, and opens
+// the group when exactly one matches: nothing else can be meant.
 func (s *groupsScreen) updateFilterInput(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, s.keys.FilterApply):
 		s.input.Blur()
 		s.cursor = 0
+		if len(s.visible) == 1 {
+			s.c.post(groupChosenMsg{group: s.rows[s.visible[0]].g.Group})
+		}
 		return nil
 	case key.Matches(msg, s.keys.FilterCancel):
 		s.input.Blur()
@@ -119,46 +152,48 @@ func (s *groupsScreen) updateFilterInput(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (s *groupsScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
-	if c, ok := s.keys.moveCursor(msg, s.cursor, len(s.visible), s.tableHeight()); ok {
+	if c, ok := s.keys.moveCursor(msg, s.cursor, len(s.visible), s.rowsShown()); ok {
 		s.cursor = c
 		return nil
 	}
 	switch {
 	case key.Matches(msg, s.keys.Open):
 		if r := s.current(); r != nil {
-			name := r.g.Group
-			return func() tea.Msg { return groupChosenMsg{group: name} }
+			s.c.post(groupChosenMsg{group: r.g.Group})
 		}
 	case key.Matches(msg, s.keys.Filter):
 		// A new filter starts empty: it never concatenates with the last one.
 		s.input.SetValue("")
 		s.setFilter("")
 		return s.input.Focus()
-	case key.Matches(msg, s.keys.ClearFilter):
-		s.setFilter("")
 	case key.Matches(msg, s.keys.Problems):
 		s.problemsOnly = !s.problemsOnly
 		s.refilter()
 	case key.Matches(msg, s.keys.SortNext):
-		for i, c := range sortCycle {
-			if c == s.sortCol {
-				s.sortCol = sortCycle[(i+1)%len(sortCycle)]
-				break
-			}
-		}
+		s.sortCol = nextSort(sortCycle, s.sortCol)
 		s.reverse = false
 		s.resort()
 	case key.Matches(msg, s.keys.SortReverse):
 		s.reverse = !s.reverse
 		s.resort()
 	case key.Matches(msg, s.keys.Report) && len(s.visible) > 0:
-		req := reportRequestedMsg{what: "groups"}
+		req := reportRequestedMsg{from: s.id, what: "groups"}
 		for _, i := range s.visible {
 			req.groups = append(req.groups, s.rows[i].g.Group)
 		}
-		return func() tea.Msg { return req }
+		s.c.post(req)
 	}
 	return nil
+}
+
+// nextSort returns the sort key after cur in cycle.
+func nextSort(cycle []int, cur int) int {
+	for i, c := range cycle {
+		if c == cur {
+			return cycle[(i+1)%len(cycle)]
+		}
+	}
+	return cycle[0]
 }
 
 // current returns the row under the cursor, or nil.
@@ -198,7 +233,7 @@ func (s *groupsScreen) refilterKeeping(keep string) {
 	s.cursor = 0
 	for _, i := range s.order {
 		r := &s.rows[i]
-		if (s.problemsOnly && !r.problems) || !s.filter.keep(r) {
+		if (s.problemsOnly && !r.problems) || !s.filter.keep(&r.target) {
 			continue
 		}
 		if r.g.Group == keep {
@@ -210,58 +245,20 @@ func (s *groupsScreen) refilterKeeping(keep string) {
 
 // relayout fits the columns to the width and the data, and drops cached lines.
 func (s *groupsScreen) relayout() {
-	var wName, wType, wState, wLag, wStatus int
-	for i := range s.rows {
-		g := s.rows[i].g
-		wName = max(wName, ansi.StringWidth(g.Group))
-		wType = max(wType, len(g.Type))
-		wState = max(wState, len(g.State))
-		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
-		wStatus = max(wStatus, statusCountsWidth(g))
-	}
-	cols := []column{
-		{id: gcGroup, title: "GROUP", width: textWidth("GROUP", 0, 0) + 8, flex: true, maxW: max(14, min(wName, 48))},
-		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 7},
-		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 1},
-		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 2},
-		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 6},
-		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 4},
-		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true},
-		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 5},
-		{id: gcStatus, title: "STATUS", width: 12, flex: true, maxW: max(12, wStatus)},
-		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 3},
-	}
-	if s.snap != nil && s.snap.Window != nil { // one snapshot alone shows no rates
-		cols = append(cols, timeColumns()...)
-	}
-	s.cols = layoutColumns(cols, s.width)
+	s.cols = layoutColumns(groupColumns(s.rows, s.snap != nil && s.snap.Window != nil), s.width)
 	s.lines = map[int]string{}
 }
 
-// statusCountsWidth is the plain width statusCounts needs for a group.
-func statusCountsWidth(g *model.Group) int {
-	w := 0
-	if g.Error != nil {
-		w = len("ERROR ") + len(g.Error.Kind)
-	}
-	for st, n := range g.Counts {
-		if n > 0 && (st != model.StatusOK || g.WorstStatus == model.StatusOK) {
-			if w > 0 {
-				w += 2
-			}
-			w += len(st.Badge()) + 1 + len(fmtInt(int64(n)))
-		}
-	}
-	return w
-}
-
-// tableHeight is the number of rows on screen: the body less title and header.
+// tableHeight is the lines under the title and the column header.
 func (s *groupsScreen) tableHeight() int { return max(1, s.height-2) }
+
+// rowsShown is how many rows fit, less the "… more" line when needed.
+func (s *groupsScreen) rowsShown() int { return listRows(len(s.visible), s.tableHeight()) }
 
 // prepare renders what View shows: the header and the rows of the visible
 // window, each row once until data or layout change.
 func (s *groupsScreen) prepare() {
-	h := s.tableHeight()
+	h := s.rowsShown()
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))
 	s.offset = scrollTo(s.cursor, s.offset, h, len(s.visible))
 	sortArrow := "↓"
@@ -288,7 +285,7 @@ func (s *groupsScreen) View() string {
 	b.WriteString(truncate(s.title(), s.width))
 	b.WriteByte('\n')
 	b.WriteString(s.header)
-	h := s.tableHeight()
+	h := s.rowsShown()
 	switch {
 	case s.snap == nil:
 		b.WriteString("\n" + s.c.styles.muted.Render("  waiting for the first snapshot…"))
@@ -297,13 +294,17 @@ func (s *groupsScreen) View() string {
 	case len(s.visible) == 0:
 		b.WriteString("\n" + s.c.styles.muted.Render("  "+s.emptyReason()))
 	}
-	for i := s.offset; i < min(len(s.visible), s.offset+h); i++ {
+	end := min(len(s.visible), s.offset+h)
+	for i := s.offset; i < end; i++ {
 		b.WriteByte('\n')
 		if i == s.cursor {
 			b.WriteString(s.selLine)
 		} else {
 			b.WriteString(s.lines[s.visible[i]])
 		}
+	}
+	if more := moreLine(s.offset, end-s.offset, len(s.visible)); more != "" {
+		b.WriteString("\n" + s.c.styles.muted.Render(more))
 	}
 	return b.String()
 }
@@ -313,7 +314,7 @@ func (s *groupsScreen) emptyReason() string {
 	case s.filterText != "" && s.problemsOnly:
 		return "no group with a problem matches the filter (esc clears it, p shows all)"
 	case s.filterText != "":
-		return "no group matches the filter (esc clears it)"
+		return "no group matches the filter (esc clears it; ? says what it matches)"
 	default:
 		return "no group has a problem (p shows all groups)"
 	}
@@ -330,14 +331,18 @@ func (s *groupsScreen) title() string {
 		parts = append(parts, st.prompt.Render("/"+s.filterText))
 	}
 	if s.problemsOnly {
-		parts = append(parts, st.readOnly.Render("PROBLEMS ONLY"))
+		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
 	}
-	parts = append(parts, fmtInt(int64(s.problems))+" with problems", "sort: "+sortNames[s.sortCol]+s.sortHint())
+	withProblems := model.Thousands(s.problems) + " with problems"
+	if s.problems == 1 {
+		withProblems = "1 with a problem"
+	}
+	parts = append(parts, withProblems, "sort: "+sortNames[s.sortCol]+reversed(s.reverse))
 	return strings.Join(parts, st.muted.Render(" · "))
 }
 
-func (s *groupsScreen) sortHint() string {
-	if s.reverse {
+func reversed(r bool) string {
+	if r {
 		return " (reversed)"
 	}
 	return ""
@@ -345,9 +350,9 @@ func (s *groupsScreen) sortHint() string {
 
 func countOf(shown, total int) string {
 	if shown == total {
-		return fmtInt(int64(total))
+		return model.Thousands(total)
 	}
-	return fmtInt(int64(shown)) + " of " + fmtInt(int64(total))
+	return model.Thousands(shown) + " of " + model.Thousands(total)
 }
 
 // ShortHelp implements help.KeyMap.
@@ -366,12 +371,13 @@ func (s *groupsScreen) FullHelp() [][]key.Binding {
 		s.keys.all(),
 		{
 			described(s.keys.Open, "open the group"),
-			described(s.keys.Filter, "filter as you type (/!x: not x)"),
+			described(s.keys.Filter, "filter as you type (see notes)"),
+			described(s.keys.FilterApply, "keep the filter (opens a lone match)"),
 			described(clear, "clear the filter"),
 			described(s.keys.Problems, "only groups with problems"),
 			described(s.keys.SortNext, "sort by the next column"),
 			s.keys.SortReverse,
-			described(s.keys.Report, "write the Markdown incident report of the groups listed"),
+			described(s.keys.Report, "write the Markdown report of the groups listed"),
 		},
 	}
 }

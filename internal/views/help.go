@@ -16,24 +16,43 @@ import (
 // keys, and a legend of statuses and symbols, so a badge can be looked up.
 type helpScreen struct {
 	c      *common
+	id     int
 	keys   helpKeys
 	list   listKeys
 	crumb  string
 	groups [][]key.Binding
 	global []key.Binding
+	cmds   []command
+	notes  []string
 
 	width, height int
 	lines         []string
 	offset        int
 }
 
-func newHelpScreen(c *common, below screen, g globalKeys) *helpScreen {
+func newHelpScreen(c *common, below screen, g globalKeys, cmds []command) *helpScreen {
 	return &helpScreen{
-		c: c, keys: newHelpKeys(), list: newListKeys(), crumb: below.Crumb(), groups: below.FullHelp(),
-		global: []key.Binding{g.Back, g.Help, described(g.Command, "command: :groups, :q"), described(g.Refresh, "refresh now"), g.Quit,
+		c: c, id: c.nextID(), keys: newHelpKeys(), list: newListKeys(), crumb: below.Crumb(), groups: below.FullHelp(),
+		global: []key.Binding{g.Back, g.Help, described(g.Command, "a command (see commands)"), described(g.Refresh, "refresh now"), g.Quit,
 			described(g.ForceQuit, "quit (not while a reset is written)")},
+		cmds: cmds, notes: below.Notes(),
 	}
 }
+
+// ID implements screen.
+func (s *helpScreen) ID() int { return s.id }
+
+// Notes implements screen.
+func (s *helpScreen) Notes() []string { return nil }
+
+// Back implements screen: esc closes the help.
+func (s *helpScreen) Back() bool { return false }
+
+// Busy implements screen.
+func (s *helpScreen) Busy() string { return "" }
+
+// Group implements screen.
+func (s *helpScreen) Group() string { return "" }
 
 // Init implements tea.Model.
 func (s *helpScreen) Init() tea.Cmd { return nil }
@@ -48,15 +67,16 @@ func (s *helpScreen) Capturing() bool { return false }
 func (s *helpScreen) SetSize(width, height int) {
 	s.width, s.height = width, height
 	s.lines = strings.Split(s.render(), "\n")
-	s.offset = max(0, min(s.offset, len(s.lines)-s.height))
+	s.offset = max(0, min(s.offset, len(s.lines)-listRows(len(s.lines), s.height)))
 }
 
 // Update implements tea.Model: the list keys scroll when the help is taller
 // than the screen.
 func (s *helpScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		top := max(0, len(s.lines)-s.height)
-		if o, ok := s.list.moveCursor(k, s.offset, top+1, s.height); ok {
+		rows := listRows(len(s.lines), s.height)
+		top := max(0, len(s.lines)-rows)
+		if o, ok := s.list.moveCursor(k, s.offset, top+1, rows); ok {
 			s.offset = o
 		}
 	}
@@ -65,12 +85,21 @@ func (s *helpScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // View implements tea.Model.
 func (s *helpScreen) View() string {
-	end := min(len(s.lines), s.offset+s.height)
-	return strings.Join(s.lines[min(s.offset, end):end], "\n")
+	rows := listRows(len(s.lines), s.height)
+	end := min(len(s.lines), s.offset+rows)
+	start := min(s.offset, end)
+	out := strings.Join(s.lines[start:end], "\n")
+	if more := moreLine(start, end-start, len(s.lines)); more != "" {
+		out += "\n" + s.c.styles.muted.Render(more)
+	}
+	return out
 }
 
+// render lays the help's blocks (the screen's keys and actions, the global
+// keys, the commands, the filter, the legend) out in as many columns as the
+// width holds, in order, each column about as tall as the others.
 func (s *helpScreen) render() string {
-	var keyCols []string
+	var blocks []string
 	for i, g := range s.groups {
 		if !slices.ContainsFunc(g, key.Binding.Enabled) {
 			continue // e.g. R while no planner is wired in
@@ -79,24 +108,42 @@ func (s *helpScreen) render() string {
 		if i > 0 {
 			title = "actions: " + s.crumb
 		}
-		keyCols = append(keyCols, s.keyBlock(title, g))
+		blocks = append(blocks, s.keyBlock(title, g))
 	}
-	keyCols = append(keyCols, s.keyBlock("everywhere", s.global))
-	legend := s.legend()
-	gap := "    "
-	blocks := []string{strings.Join(keyCols, "\n\n"), legend}
-	spaced := make([]string, 0, 2*len(keyCols))
-	for _, c := range keyCols {
-		spaced = append(spaced, c, gap)
+	blocks = append(blocks, s.keyBlock("everywhere", s.global), s.commandBlock())
+	if n := s.filterBlock(); n != "" {
+		blocks = append(blocks, n)
 	}
-	row := lipgloss.JoinHorizontal(lipgloss.Top, spaced[:len(spaced)-1]...)
-	if lipgloss.Width(row) <= s.width {
-		blocks[0] = row
+	blocks = append(blocks, s.legend())
+	for cols := min(4, len(blocks)); cols > 1; cols-- {
+		if out := columnsOf(blocks, cols); lipgloss.Width(out) <= s.width {
+			return out
+		}
 	}
-	if side := lipgloss.JoinHorizontal(lipgloss.Top, blocks[0], gap, legend); lipgloss.Width(side) <= s.width {
-		return side
+	return strings.Join(blocks, "\n\n")
+}
+
+// columnsOf flows blocks, in order, into at most n columns of about equal
+// height, side by side.
+func columnsOf(blocks []string, n int) string {
+	total := 0
+	for _, b := range blocks {
+		total += lipgloss.Height(b) + 1
 	}
-	return blocks[0] + "\n\n" + legend
+	per := (total + n - 1) / n
+	var cols []string
+	var cur []string
+	h := 0
+	for i, b := range blocks {
+		cur = append(cur, b)
+		h += lipgloss.Height(b) + 1
+		if h >= per && len(cols) < n-1 && i < len(blocks)-1 {
+			cols = append(cols, strings.Join(cur, "\n\n"), "    ")
+			cur, h = nil, 0
+		}
+	}
+	cols = append(cols, strings.Join(cur, "\n\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
 }
 
 func (s *helpScreen) keyBlock(title string, bs []key.Binding) string {
@@ -116,21 +163,11 @@ func (s *helpScreen) keyBlock(title string, bs []key.Binding) string {
 	return strings.Join(lines, "\n")
 }
 
-// statusMeaning is the one-line legend of each status (docs/statuses.md).
-var statusMeaning = map[model.Status]string{
-	model.StatusUnknown: "something needed to classify could not be read",
-	model.StatusExpired: "committed < low: records were deleted unread",
-	model.StatusAhead:   "committed > high: the consumer will reset",
-	model.StatusMissing: "no commit where the group reads or is assigned",
-	model.StatusAtRisk:  "next record may be deleted within the window",
-	model.StatusOK:      "everything else; lag > 0 is shown as lagging",
-}
-
 func (s *helpScreen) legend() string {
 	st := s.c.styles
 	lines := []string{st.section.Render("statuses, worst first")}
 	for _, status := range model.AllStatuses {
-		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+statusMeaning[status])
+		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+status.Meaning())
 	}
 	lines = append(lines, "", st.section.Render("symbols"))
 	n := model.Ptr[int64]
@@ -144,9 +181,42 @@ func (s *helpScreen) legend() string {
 	} {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
-	lines = append(lines, "", "time lag and expires-in come from committed-record timestamps,",
-		"read when a group is opened; at-risk looks "+fmtDur(s.c.riskWindow)+" ahead (--risk-window)",
-		"ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes")
+	note := "time lag and expires-in come from the committed records' timestamps, read when a group is opened; " +
+		"at-risk looks " + model.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
+		"CONSUME, ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes: one snapshot alone shows no rates"
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(ansi.Wrap(note, helpTextWidth, ""), "\n")...)
+	return strings.Join(lines, "\n")
+}
+
+// helpTextWidth is where the help wraps its sentences.
+const helpTextWidth = 48
+
+// commandBlock lists the `:` commands.
+func (s *helpScreen) commandBlock() string {
+	st := s.c.styles
+	lines := []string{st.section.Render("commands (:)")}
+	w := 0
+	for _, c := range s.cmds {
+		w = max(w, ansi.StringWidth(commandUsage(c)))
+	}
+	for _, c := range s.cmds {
+		lines = append(lines, "  "+st.helpKey.Render(pad(commandUsage(c), w, false))+"  "+c.help)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// filterBlock is the screen's notes: what its filter matches.
+func (s *helpScreen) filterBlock() string {
+	if len(s.notes) == 0 {
+		return ""
+	}
+	lines := []string{s.c.styles.section.Render("notes: " + s.crumb)}
+	for _, n := range s.notes {
+		for _, l := range strings.Split(ansi.Wrap(n, helpTextWidth, ""), "\n") {
+			lines = append(lines, "  "+l)
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -155,7 +225,7 @@ func (s *helpScreen) legend() string {
 // the scroll keys show when the help is taller than the screen.
 func (s *helpScreen) ShortHelp() []key.Binding {
 	if len(s.lines) > s.height {
-		return []key.Binding{described(s.list.Down, "scroll")}
+		return []key.Binding{described(s.list.Down, "scroll"), described(s.list.PageDown, "page")}
 	}
 	return nil
 }

@@ -71,63 +71,72 @@ func (k listKeys) moveCursor(msg tea.KeyMsg, cursor, n, page int) (next int, ok 
 	return max(0, min(cursor, n-1)), true
 }
 
-// scrollTo returns the first row to show so that cursor stays inside a window
-// of height rows, moving the window as little as possible.
-func scrollTo(cursor, offset, height, n int) int {
-	height = max(1, height)
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+height {
-		offset = cursor - height + 1
-	}
-	return max(0, min(offset, n-height))
-}
-
-// groupsKeys are the groups screen's own keys.
-type groupsKeys struct {
-	listKeys
-	Open, Filter, ClearFilter, Problems, SortNext, SortReverse key.Binding
-	// Report writes the Markdown incident report (disabled without a writer).
-	Report key.Binding
+// filterKeys are the keys of a list with a `/` filter, problems-only and sort.
+type filterKeys struct {
+	Filter, ClearFilter, Problems, SortNext, SortReverse key.Binding
 	// FilterApply and FilterCancel act while the filter input has the keyboard.
 	FilterApply, FilterCancel key.Binding
 }
 
-func newGroupsKeys() groupsKeys {
-	return groupsKeys{
-		listKeys:     newListKeys(),
-		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+func newFilterKeys() filterKeys {
+	return filterKeys{
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Problems:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "problems")),
 		SortNext:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		SortReverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
-		Report:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report")),
 		FilterApply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }
 
+// groupsKeys are the groups screen's own keys.
+type groupsKeys struct {
+	listKeys
+	filterKeys
+	Open key.Binding
+	// Report writes the Markdown incident report of the groups listed;
+	// disabled without a report writer.
+	Report key.Binding
+}
+
+func newGroupsKeys() groupsKeys {
+	return groupsKeys{
+		listKeys:   newListKeys(),
+		filterKeys: newFilterKeys(),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Report:     newReportKey(),
+	}
+}
+
+// newReportKey is w, which writes the Markdown incident report.
+func newReportKey() key.Binding {
+	return key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report"))
+}
+
 // groupKeys are the group screen's own keys.
 type groupKeys struct {
 	listKeys
-	// Plan opens the reset planner and Mark selects partitions for it; both
-	// are disabled until a planner is wired in.
-	Plan, Mark key.Binding
+	filterKeys
+	// Plan opens the reset planner, Mark selects partitions for it and
+	// Restore opens it on a backup; all are disabled until a planner is wired in.
+	Plan, Mark, Restore key.Binding
 	// Report writes the group's Markdown incident report.
 	Report key.Binding
 }
 
 func newGroupKeys(planner bool) groupKeys {
 	k := groupKeys{
-		listKeys: newListKeys(),
-		Plan:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
-		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
-		Report:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report")),
+		listKeys:   newListKeys(),
+		filterKeys: newFilterKeys(),
+		Plan:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
+		Mark:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
+		Restore:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "restore a backup")),
+		Report:     newReportKey(),
 	}
 	k.Plan.SetEnabled(planner)
 	k.Mark.SetEnabled(planner)
+	k.Restore.SetEnabled(planner)
 	return k
 }
 

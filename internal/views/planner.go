@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -35,11 +34,17 @@ const (
 	fieldCount
 )
 
-// plannerScreen plans a reset of one group (R on the group screen). The plan is
-// made by the Resetter in a tea.Cmd, one request at a time, again whenever the
-// form or the data change, so drift shows while the operator looks at it.
+// writingNote answers a quit or esc while a reset is being written.
+const writingNote = "a reset is being written: wait for its result"
+
+// plannerScreen plans a reset of one group (R on the group screen), or the
+// restore of one of its backups (u). The plan is made by the Resetter in a
+// tea.Cmd, one request at a time, again whenever the form or the data change,
+// so drift shows while the operator looks at it. Replies are addressed to the
+// screen (screenMsg), so they arrive even while help is on top.
 type plannerScreen struct {
 	c     *common
+	id    int
 	keys  plannerKeys
 	ctx   context.Context
 	rs    Resetter
@@ -69,13 +74,16 @@ type plannerScreen struct {
 	// (now − d) is taken once, as typed, and does not move with each re-plan.
 	parsedFor string
 	parsedAt  time.Time
+	// backups are this group's backups, newest first, for a restore; backup
+	// is the one chosen.
+	backups    []model.Backup
+	backup     int
+	backupsErr error
+	backupsIn  bool // the list arrived
 
-	// The plan. One request in flight at most: changes meanwhile set dirty and
-	// are planned when it returns. gen tags requests; from (the screen) tells a
-	// reply of this screen from one of a planner closed before.
-	gen      uint64
-	inFlight bool
-	dirty    bool
+	// The plan: one request in flight at most (req); changes meanwhile are
+	// planned when it returns.
+	req      request
 	key      string      // the inputs the shown plan must match
 	plan     *model.Plan // nil until made for key
 	planErr  error
@@ -86,7 +94,7 @@ type plannerScreen struct {
 	phase   plannerPhase
 	confirm textinput.Model
 	flash   string // the answer to the last key: wrong name, disarmed, …
-	result  *ResetResult
+	result  *model.ResetResult
 
 	// Rendered in Update; View only joins them.
 	top, body, bottom []string
@@ -94,16 +102,16 @@ type plannerScreen struct {
 }
 
 func newPlannerScreen(c *common, ctx context.Context, rs Resetter, group string) *plannerScreen {
-	input := func(prompt string, limit int) textinput.Model {
+	input := func(limit int) textinput.Model {
 		t := textinput.New()
-		t.Prompt = prompt
+		t.Prompt = ""
 		t.PromptStyle = c.styles.prompt
 		t.CharLimit = limit
 		t.Cursor.SetMode(cursor.CursorStatic)
 		return t
 	}
-	s := &plannerScreen{c: c, keys: newPlannerKeys(), ctx: ctx, rs: rs, group: group,
-		values: map[model.StrategyKind]string{}, value: input("", 200), confirm: input("", 300),
+	s := &plannerScreen{c: c, id: c.nextID(), keys: newPlannerKeys(), ctx: ctx, rs: rs, group: group,
+		values: map[model.StrategyKind]string{}, value: input(200), confirm: input(300),
 		kind: slices.Index(plannerKinds, defaultKind), topics: map[string]int{}}
 	s.value.Width = 32
 	s.scopes = scopeChoices(nil, nil, "", nil)
@@ -114,25 +122,58 @@ func newPlannerScreen(c *common, ctx context.Context, rs Resetter, group string)
 // Init implements tea.Model.
 func (s *plannerScreen) Init() tea.Cmd { return nil }
 
+// ID implements screen.
+func (s *plannerScreen) ID() int { return s.id }
+
 // Crumb implements screen.
-func (s *plannerScreen) Crumb() string { return "reset plan" }
+func (s *plannerScreen) Crumb() string {
+	if plannerKinds[s.kind] == model.Restore {
+		return "restore plan"
+	}
+	return "reset plan"
+}
 
 // Capturing implements screen: the value field and the name prompt take the
 // keyboard, and nothing may leave the screen while a reset runs.
 func (s *plannerScreen) Capturing() bool {
-	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && s.field == fieldValue)
+	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && s.typing())
+}
+
+// typing reports whether the value field is a text input with the keyboard
+// (a restore chooses its backup with ←/→ instead).
+func (s *plannerScreen) typing() bool {
+	return s.field == fieldValue && plannerKinds[s.kind] != model.Restore
+}
+
+// Back implements screen: esc leaves the planner (the root asks Busy first).
+func (s *plannerScreen) Back() bool { return false }
+
+// Busy implements screen: the planner cannot be left while a reset is written.
+func (s *plannerScreen) Busy() string {
+	if s.phase == phaseExecuting {
+		return writingNote
+	}
+	return ""
+}
+
+// Group implements screen.
+func (s *plannerScreen) Group() string { return s.group }
+
+// Notes implements screen.
+func (s *plannerScreen) Notes() []string {
+	return []string{"No key writes alone: enter arms a plan without blockers, the exact group name typed confirms, " +
+		"enter executes; a backup is written first. u on a group plans the restore of one of its backups."}
 }
 
 // SetSize implements screen.
 func (s *plannerScreen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.confirm.Width = max(1, min(40, width-60))
+	s.confirm.Width = max(len(s.group)+1, min(40, width-60))
 	s.rebuild()
 }
 
 // planMadeMsg is the reply to makePlanCmd.
 type planMadeMsg struct {
-	from *plannerScreen
 	gen  uint64
 	key  string
 	plan model.Plan
@@ -140,17 +181,21 @@ type planMadeMsg struct {
 }
 
 // resetExecutedMsg is the reply to executePlanCmd.
-type resetExecutedMsg struct {
-	from *plannerScreen
-	res  ResetResult
+type resetExecutedMsg struct{ res model.ResetResult }
+
+// backupsListedMsg is the reply to listBackupsCmd.
+type backupsListedMsg struct {
+	backups []model.Backup
+	err     error
 }
 
-// makePlanCmd asks the Resetter for a plan. A from-file strategy reads its file
-// here, off the Update loop. from only tags the reply; it is never read.
-func makePlanCmd(ctx context.Context, rs Resetter, from *plannerScreen, gen uint64, key, group string, sc model.Scope, st model.Strategy) tea.Cmd {
-	return func() tea.Msg {
-		reply := planMadeMsg{from: from, gen: gen, key: key}
-		if st.Kind.FromFileKind() {
+// makePlanCmd asks the Resetter for a plan, for screen id. A from-file
+// strategy reads its file here, off the Update loop; a restore names its
+// backup, which the Resetter loads and checks against its manifest.
+func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc model.Scope, st model.Strategy) tea.Cmd {
+	return replyTo(id, func() tea.Msg {
+		reply := planMadeMsg{gen: gen, key: key}
+		if st.Kind == model.FromFile {
 			f, err := os.Open(st.Raw)
 			if err != nil {
 				reply.err = fmt.Errorf("%s: %w", st.Kind.Flag(), err)
@@ -165,12 +210,20 @@ func makePlanCmd(ctx context.Context, rs Resetter, from *plannerScreen, gen uint
 		}
 		reply.plan, reply.err = rs.Plan(ctx, group, sc, st)
 		return reply
-	}
+	})
 }
 
 // executePlanCmd runs a confirmed plan; the Resetter checks every guard again.
-func executePlanCmd(ctx context.Context, rs Resetter, from *plannerScreen, p model.Plan) tea.Cmd {
-	return func() tea.Msg { return resetExecutedMsg{from: from, res: rs.Execute(ctx, p)} }
+func executePlanCmd(ctx context.Context, rs Resetter, id int, p model.Plan) tea.Cmd {
+	return replyTo(id, func() tea.Msg { return resetExecutedMsg{res: rs.Execute(ctx, p)} })
+}
+
+// listBackupsCmd lists a group's backups for a restore.
+func listBackupsCmd(ctx context.Context, rs Resetter, id int, group string) tea.Cmd {
+	return replyTo(id, func() tea.Msg {
+		bs, err := rs.Backups(ctx, group)
+		return backupsListedMsg{backups: bs, err: err}
+	})
 }
 
 // Update implements tea.Model.
@@ -185,25 +238,37 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 	case planRequestedMsg:
-		if !s.ready && msg.group == s.group {
-			s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
-			s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-			s.scope = defaultScope(s.scopes)
-			cmd = s.requestPlan()
-		}
+		cmd = s.start(msg)
 	case planMadeMsg:
 		cmd = s.planMade(msg)
+	case backupsListedMsg:
+		cmd = s.backupsListed(msg)
 	case resetExecutedMsg:
-		if msg.from == s && s.phase == phaseExecuting {
+		if s.phase == phaseExecuting {
 			res := msg.res
 			s.phase, s.result, s.offset = phaseResult, &res, 0
-			cmd = func() tea.Msg { return offsetsChangedMsg{} }
+			s.c.post(resetFinishedMsg{res: res})
 		}
 	case tea.KeyMsg:
 		cmd = s.updateKey(msg)
 	}
 	s.rebuild()
 	return s, cmd
+}
+
+// start takes the group screen's selection and starts planning; it lists the
+// group's backups too, for a restore.
+func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
+	if s.ready || msg.group != s.group {
+		return nil
+	}
+	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
+	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
+	s.scope = defaultScope(s.scopes)
+	if msg.restore {
+		s.kind, s.field = slices.Index(plannerKinds, model.Restore), fieldValue
+	}
+	return tea.Batch(listBackupsCmd(s.ctx, s.rs, s.id, s.group), s.requestPlan())
 }
 
 // applyData keeps what the form needs from a new snapshot.
@@ -230,7 +295,7 @@ func (s *plannerScreen) applyData(snap *model.Snapshot) {
 	}
 }
 
-// currentScope is the scope the form says; from-file ignores it.
+// currentScope is the scope the form says; from-file and restore ignore it.
 func (s *plannerScreen) currentScope() scopeChoice {
 	if plannerKinds[s.kind].FromFileKind() {
 		return fileScope
@@ -252,58 +317,61 @@ func (s *plannerScreen) reparse() {
 	}
 }
 
-// requestPlan starts a plan for the form's inputs, or marks one as due when a
-// request is in flight (one at a time: typing never piles up requests).
+// requestPlan starts a plan for the form's inputs, or remembers that one is
+// due when a request is in flight (typing never piles up requests).
 func (s *plannerScreen) requestPlan() tea.Cmd {
 	s.reparse()
 	if s.invalid != nil {
-		s.dirty = false
+		s.req.drop()
 		return nil
 	}
-	if s.inFlight {
-		s.dirty = true
+	gen, ok := s.req.start()
+	if !ok {
 		return nil
 	}
-	s.gen++
-	s.inFlight, s.dirty = true, false
-	return makePlanCmd(s.ctx, s.rs, s, s.gen, s.key, s.group, s.currentScope().scope, s.st)
+	return makePlanCmd(s.ctx, s.rs, s.id, gen, s.key, s.group, s.currentScope().scope, s.st)
 }
 
-// planMade applies a plan reply. Replies of another screen, of an older
-// request or for inputs changed since are dropped.
+// planMade applies a plan reply. Replies of an older request or for inputs
+// changed since are dropped.
 func (s *plannerScreen) planMade(msg planMadeMsg) tea.Cmd {
-	if msg.from != s || msg.gen != s.gen || !s.inFlight {
+	if !s.req.done(msg.gen) {
 		return nil
 	}
-	s.inFlight = false
 	if s.phase > phaseArmed {
 		return nil // executing or done: the plan on screen is the one confirmed
 	}
 	if msg.key == s.key && s.invalid == nil {
-		if msg.err != nil {
-			s.planErr = msg.err
-			if s.phase == phaseArmed {
-				s.disarm("the plan could not be re-made; disarmed")
-			}
-		} else {
-			s.planErr = nil
-			if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
-				s.changes, s.changeAt = ch, s.c.now()
-				if s.phase == phaseArmed {
-					s.disarm("the plan changed while armed (see CHANGED); review it, then enter arms it again")
-				}
-			}
-			p := msg.plan
-			s.plan, s.madeAt = &p, s.c.now()
-			if s.phase == phaseArmed && !s.armable() {
-				s.disarm("the plan can no longer be executed; disarmed")
-			}
-		}
+		s.applyPlan(msg)
 	}
-	if s.dirty {
+	if s.req.again() {
 		return s.requestPlan()
 	}
 	return nil
+}
+
+// applyPlan shows a plan made for the current inputs and disarms when it
+// changed or can no longer be executed.
+func (s *plannerScreen) applyPlan(msg planMadeMsg) {
+	if msg.err != nil {
+		s.planErr = msg.err
+		if s.phase == phaseArmed {
+			s.disarm("the plan could not be re-made; disarmed")
+		}
+		return
+	}
+	s.planErr = nil
+	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
+		s.changes, s.changeAt = ch, s.c.now()
+		if s.phase == phaseArmed {
+			s.disarm("the plan changed while armed (see CHANGED); review it, then enter arms it again")
+		}
+	}
+	p := msg.plan
+	s.plan, s.madeAt = &p, s.c.now()
+	if s.phase == phaseArmed && !s.armable() {
+		s.disarm("the plan can no longer be executed; disarmed")
+	}
 }
 
 // armable reports whether enter may arm: a plan for exactly these inputs,
@@ -317,183 +385,4 @@ func (s *plannerScreen) disarm(why string) {
 	s.phase, s.flash = phaseEdit, why
 	s.confirm.Blur()
 	s.confirm.SetValue("")
-}
-
-func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
-	s.flash = ""
-	switch s.phase {
-	case phaseExecuting:
-		return nil // the reset runs; only ctrl+c (the root) interrupts
-	case phaseResult:
-		if o, ok := s.keys.Scroll.moveCursor(msg, s.offset, len(s.body)-s.bodyH+1, s.bodyH); ok {
-			s.offset = o
-		}
-		return nil
-	case phaseArmed:
-		return s.updateArmed(msg)
-	}
-	switch {
-	case s.scroll(msg):
-		return nil
-	case key.Matches(msg, s.keys.Arm) && s.armable():
-		s.offset = 0
-		s.phase = phaseArmed
-		s.value.Blur()
-		s.confirm.SetValue("")
-		return s.confirm.Focus()
-	case key.Matches(msg, s.keys.NextField), key.Matches(msg, s.keys.PrevField):
-		step := 1
-		if key.Matches(msg, s.keys.PrevField) {
-			step = fieldCount - 1
-		}
-		s.field = (s.field + step) % fieldCount
-		if s.field == fieldValue && !plannerKinds[s.kind].TakesValue() {
-			s.field = (s.field + step) % fieldCount // nothing to type: skip it
-		}
-		return s.focusField()
-	}
-	if s.field == fieldValue {
-		if key.Matches(msg, s.keys.LeaveField) {
-			s.field = fieldStrategy
-			return s.focusField()
-		}
-		var cmd tea.Cmd
-		s.value, cmd = s.value.Update(msg)
-		if kind := plannerKinds[s.kind]; s.value.Value() != s.values[kind] {
-			s.values[kind] = s.value.Value()
-			cmd = tea.Batch(cmd, s.requestPlan())
-		}
-		return cmd
-	}
-	step := 0
-	switch {
-	case key.Matches(msg, s.keys.Choose):
-		step = -1
-	case key.Matches(msg, s.keys.ChooseNext):
-		step = 1
-	default:
-		return nil
-	}
-	if s.field == fieldStrategy {
-		s.kind = (s.kind + step + len(plannerKinds)) % len(plannerKinds)
-		s.value.SetValue(s.values[plannerKinds[s.kind]])
-		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
-	} else if !plannerKinds[s.kind].FromFileKind() {
-		s.scope = (s.scope + step + len(s.scopes)) % len(s.scopes)
-	}
-	return s.requestPlan()
-}
-
-// scroll pages the plan table; false when msg is no scroll key.
-func (s *plannerScreen) scroll(msg tea.KeyMsg) bool {
-	switch {
-	case key.Matches(msg, s.keys.ScrollDown):
-		s.offset += max(1, s.bodyH-1)
-	case key.Matches(msg, s.keys.ScrollUp):
-		s.offset -= max(1, s.bodyH-1)
-	default:
-		return false
-	}
-	s.offset = max(0, min(s.offset, len(s.body)-s.bodyH))
-	return true
-}
-
-func (s *plannerScreen) focusField() tea.Cmd {
-	if s.field == fieldValue {
-		return s.value.Focus()
-	}
-	s.value.Blur()
-	return nil
-}
-
-// updateArmed runs the name prompt: the exact group name and enter execute,
-// anything else executes nothing.
-func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, s.keys.Disarm):
-		s.disarm("disarmed: nothing was written")
-		return nil
-	case s.scroll(msg):
-		return nil
-	case key.Matches(msg, s.keys.Confirm):
-		typed := s.confirm.Value()
-		if typed != s.group {
-			if typed == "" {
-				s.flash = "type the group name " + s.group + " first; nothing was written"
-			} else {
-				s.flash = fmt.Sprintf("%q is not the group name: nothing was written; type %s exactly, or esc", typed, s.group)
-			}
-			return nil
-		}
-		if !s.armable() { // cannot happen: a changed plan disarms; guard anyway
-			s.disarm("the plan can no longer be executed; disarmed")
-			return nil
-		}
-		s.phase = phaseExecuting
-		s.confirm.Blur()
-		return executePlanCmd(s.ctx, s.rs, s, *s.plan)
-	}
-	var cmd tea.Cmd
-	s.confirm, cmd = s.confirm.Update(msg)
-	return cmd
-}
-
-// planChanges says what differs between two plans of the same inputs: the
-// drift an operator must see before confirming, and what disarms an armed
-// plan. Watermark growth alone is not listed: a target that follows
-// the watermarks (to-earliest, to-latest, no commit under to-current) is
-// re-read right before the commit anyway (model.Plan.Refresh), and the effects
-// it changes show in the table and the totals. Otherwise an operator could
-// never confirm such a plan on a topic being written to. A high watermark that
-// went back is listed: the topic was truncated or recreated.
-func planChanges(was, now *model.Plan) []string {
-	if was == nil || now == nil {
-		return nil
-	}
-	var out []string
-	if was.State != now.State {
-		out = append(out, fmt.Sprintf("state %s → %s", model.OrDash(was.State), model.OrDash(now.State)))
-	}
-	old := map[model.TP]model.PlanRow{}
-	for _, r := range was.Rows {
-		old[r.TP()] = r
-	}
-	for _, r := range now.Rows {
-		o, ok := old[r.TP()]
-		switch {
-		case !ok:
-			out = append(out, r.TP().String()+" is new in the plan")
-		case model.Num(o.Committed) != model.Num(r.Committed):
-			out = append(out, fmt.Sprintf("%s committed %s → %s", r.TP(), model.Num(o.Committed), model.Num(r.Committed)))
-		case o.High != nil && r.High != nil && *r.High < *o.High:
-			out = append(out, fmt.Sprintf("%s high watermark went back %s → %s (truncated or recreated?)",
-				r.TP(), model.Num(o.High), model.Num(r.High)))
-		case model.Num(o.Target) != model.Num(r.Target) && !(was.TargetFollowsWatermarks(o) && now.TargetFollowsWatermarks(r)):
-			out = append(out, fmt.Sprintf("%s target %s → %s", r.TP(), model.Num(o.Target), model.Num(r.Target)))
-		}
-		delete(old, r.TP())
-	}
-	var left []string
-	for tp := range old {
-		left = append(left, tp.String()+" left the plan")
-	}
-	slices.Sort(left)
-	out = append(out, left...)
-	switch {
-	case len(was.Blockers) != len(now.Blockers):
-		out = append(out, fmt.Sprintf("blockers %d → %d", len(was.Blockers), len(now.Blockers)))
-	case !slices.Equal(blockerTexts(was.Blockers), blockerTexts(now.Blockers)):
-		out = append(out, "blockers changed") // e.g. other live members
-	}
-	return out
-}
-
-// blockerTexts returns the blockers' kinds and messages, sorted.
-func blockerTexts(bs []model.Blocker) []string {
-	out := make([]string, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, string(b.Kind)+": "+b.Message)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -30,7 +30,7 @@ func refreshWith(hs *harness, clk *clock, rs *fakeResetter, edit func(in *model.
 	hs.send(clockTickedMsg{})
 }
 
-// Issue 5: watermark growth alone is not drift. A target that follows the
+// Watermark growth alone is not drift. A target that follows the
 // watermarks is re-read right before the commit, so a topic being written to
 // must not disarm the plan each refresh; anything else that changes still does.
 func TestPlannerArmedAcrossRefresh(t *testing.T) {
@@ -180,7 +180,7 @@ func TestQuitWaitsForTheReset(t *testing.T) {
 			t.Fatalf("%s during the reset: quit %v, context %v", k, hs.quit, hs.m.ctx.Err())
 		}
 	}
-	if v := hs.view(); !strings.Contains(v, writingFlash) {
+	if v := hs.view(); !strings.Contains(v, writingNote) {
 		t.Errorf("ctrl+c is not answered:\n%s", v)
 	}
 	hs.run(execute)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -23,10 +24,12 @@ type fakeResetter struct {
 	// edit changes the state a plan is made from (a commit landing meanwhile).
 	edit func(in *model.PlanInput)
 	// result answers Execute; nil applies the plan.
-	result func(p model.Plan) ResetResult
+	result func(p model.Plan) model.ResetResult
 	// ctxErrs records the context's error at each Execute: nil unless the
 	// program canceled a reset it was writing.
 	ctxErrs []error
+	// backups answers Backups.
+	backups []model.Backup
 }
 
 type planCall struct {
@@ -36,6 +39,17 @@ type planCall struct {
 }
 
 func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+	if st.Kind == model.Restore { // the Resetter loads the backup (reset.LoadBackup)
+		fh, err := os.Open(st.Raw)
+		if err != nil {
+			return model.Plan{}, err
+		}
+		st, err = model.FileStrategy(model.Restore, st.Raw, fh)
+		fh.Close()
+		if err != nil {
+			return model.Plan{}, err
+		}
+	}
 	f.mu.Lock()
 	f.plans = append(f.plans, planCall{group, scope, st})
 	edit := f.edit
@@ -48,7 +62,7 @@ func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, 
 	return model.MakePlan(scope, st, in), nil
 }
 
-func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) ResetResult {
+func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
 	f.mu.Lock()
 	f.executed = append(f.executed, p)
 	f.ctxErrs = append(f.ctxErrs, ctx.Err())
@@ -60,6 +74,12 @@ func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) ResetResult {
 	return appliedResult(p)
 }
 
+func (f *fakeResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.backups), nil
+}
+
 func (f *fakeResetter) calls() ([]planCall, []model.Plan) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -67,11 +87,11 @@ func (f *fakeResetter) calls() ([]planCall, []model.Plan) {
 }
 
 // appliedResult is what reset.Service returns for a plan applied and verified.
-func appliedResult(p model.Plan) ResetResult {
+func appliedResult(p model.Plan) model.ResetResult {
 	backup := "/home/oncall/.local/state/offsettui/" + p.Group + "-20261129T085336.000Z.csv"
 	undo := "offsettui reset --bootstrap-server 127.0.0.1:39092 --group " + p.Group + " --restore " + backup + " --execute"
 	p.Executed, p.Backup, p.Undo, p.Verified = true, &backup, &undo, model.Ptr(true)
-	return ResetResult{Plan: p, Outcome: OutcomeApplied}
+	return model.ResetResult{Plan: p, Outcome: model.OutcomeApplied}
 }
 
 // fixturePlanInput is the state internal/kafka would read for a plan of group
@@ -141,4 +161,11 @@ func (h *harness) planner() *plannerScreen {
 // rewindShipSvc opens ship-svc's planner and plans --to-offset 1 on its topic.
 func (h *harness) rewindShipSvc() *harness {
 	return h.openGroup("ship-svc").send(keyRunes("R"), keyRunes("l"), keyType(tea.KeyTab)).typeText("1")
+}
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -3,9 +3,12 @@ package views
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -14,27 +17,15 @@ import (
 // like, and which scopes the group screen's selection allows.
 
 // plannerKinds are the strategies the planner offers, in the order ←/→ walks
-// them. Restore is left to the CLI: the undo command the result prints.
+// them; restore puts one of the group's backups back.
 var plannerKinds = []model.StrategyKind{
 	model.ToEarliest, model.ToLatest, model.ToCurrent, model.ToOffset,
-	model.ShiftBy, model.ToDatetime, model.ByDuration, model.FromFile,
+	model.ShiftBy, model.ToDatetime, model.ByDuration, model.FromFile, model.Restore,
 }
 
 // defaultKind moves nothing: the first plan shows where the group stands and
 // what the guards say before any target is chosen.
 const defaultKind = model.ToCurrent
-
-// kindHint says what a strategy does, in the words of docs/kafka.md.
-var kindHint = map[model.StrategyKind]string{
-	model.ToEarliest: "the low watermark: the oldest record still stored",
-	model.ToLatest:   "the high watermark: everything not read yet is skipped",
-	model.ToCurrent:  "the committed offset (no move); a partition without a commit gets high",
-	model.ToOffset:   "offset N on every partition in scope, clamped to low..high",
-	model.ShiftBy:    "committed + N (negative rewinds), clamped to low..high",
-	model.ToDatetime: "the first record at or after a time, Kafka's format (UTC when no zone)",
-	model.ByDuration: "the first record at or after now − a duration",
-	model.FromFile:   "the offsets of a CSV file topic,partition,offset (clamped)",
-}
 
 // valueExample is the value field's placeholder for a strategy.
 var valueExample = map[model.StrategyKind]string{
@@ -43,6 +34,7 @@ var valueExample = map[model.StrategyKind]string{
 	model.ToDatetime: "2026-11-29T08:00:00.000",
 	model.ByDuration: "PT2H, 2h or P1D",
 	model.FromFile:   "path/to/offsets.csv",
+	model.Restore:    "no backup of this group",
 }
 
 // errNoValue marks a value field left empty: a hint, not an error in red.
@@ -80,16 +72,16 @@ func understood(st model.Strategy, typedAt time.Time) string {
 		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) +
 			" (" + st.Raw + " before " + typedAt.Format("15:04:05") + ", when it was typed)"
 	case model.ToOffset:
-		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", fmtInt(st.Offset))
+		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", model.Thousands(st.Offset))
 	case model.ShiftBy:
 		if st.Shift < 0 {
 			return fmt.Sprintf("committed − %s on every partition in scope: re-reads up to %s each, clamped to low..high",
-				fmtInt(-st.Shift), records(-st.Shift))
+				model.Thousands(-st.Shift), model.Plural(-st.Shift, "record"))
 		}
 		return fmt.Sprintf("committed + %s on every partition in scope: skips up to %s each, clamped to low..high",
-			fmtInt(st.Shift), records(st.Shift))
+			model.Thousands(st.Shift), model.Plural(st.Shift, "record"))
 	}
-	return kindHint[st.Kind]
+	return st.Kind.Hint()
 }
 
 // scopeChoice is one scope the planner offers. id is stable across refreshes
@@ -100,7 +92,8 @@ type scopeChoice struct {
 	scope model.Scope
 }
 
-// fileScope is the only scope of from-file: the file names the partitions.
+// fileScope is the only scope of from-file and restore: the file names the
+// partitions.
 var fileScope = scopeChoice{id: "file", label: "the partitions the file names"}
 
 // scopeChoices lists the scopes, narrowest first: the marked partitions, the
@@ -117,7 +110,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 			ts = append(ts, model.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
 		}
 		out = append(out, scopeChoice{id: "marked",
-			label: "marked: " + markedText(marked) + " (" + plural(len(marked), "partition") + ")",
+			label: "marked: " + markedText(marked) + " (" + model.Plural(len(marked), "partition") + ")",
 			scope: model.Scope{Topics: ts}})
 	}
 	names := []string{}
@@ -134,7 +127,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 	for _, t := range names {
 		label := "topic " + t
 		if n, ok := topics[t]; ok {
-			label += " (all " + plural(n, "partition") + ")"
+			label += " (all " + model.Plural(n, "partition") + ")"
 		}
 		out = append(out, scopeChoice{id: "topic:" + t, label: label,
 			scope: model.Scope{Topics: []model.TopicScope{{Topic: t}}}})
@@ -147,9 +140,48 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 				n++
 			}
 		}
-		all += " (" + plural(n, "partition") + ")"
+		all += " (" + model.Plural(n, "partition") + ")"
 	}
 	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
+}
+
+// backupsListed keeps the group's backups and, when restore is chosen,
+// selects the newest.
+func (s *plannerScreen) backupsListed(msg backupsListedMsg) tea.Cmd {
+	s.backups, s.backupsErr, s.backupsIn = msg.backups, msg.err, true
+	if plannerKinds[s.kind] != model.Restore {
+		return nil
+	}
+	s.chooseBackup(0)
+	return s.requestPlan()
+}
+
+// chooseBackup moves the backup choice by step (0 keeps it in range) and
+// makes it the restore's value.
+func (s *plannerScreen) chooseBackup(step int) {
+	if len(s.backups) == 0 {
+		s.values[model.Restore] = ""
+		return
+	}
+	s.backup = (s.backup + step + len(s.backups)) % len(s.backups)
+	s.values[model.Restore] = s.backups[s.backup].Path
+}
+
+// backupText describes the chosen backup: when it was taken, and which of
+// how many it is.
+func (s *plannerScreen) backupText() string {
+	switch {
+	case s.backupsErr != nil:
+		return "the backups could not be listed: " + s.backupsErr.Error()
+	case !s.backupsIn:
+		return "listing this group's backups…"
+	case len(s.backups) == 0:
+		return "no backup of " + s.group + " (resets write one before they commit)"
+	}
+	b := s.backups[s.backup]
+	ago := model.HumanDuration(s.c.now().Sub(b.Taken).Truncate(time.Second))
+	return fmt.Sprintf("%s (taken %s, %s ago; %d of %d, newest first)", filepath.Base(b.Path),
+		b.Taken.UTC().Format(model.StampLayout), ago, s.backup+1, len(s.backups))
 }
 
 // defaultScope is the scope a new plan starts with: the marked partitions when

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/model"
 )
 
 // The planner's last step: what the execution did. The undo command is shown
@@ -17,35 +17,24 @@ import (
 // embedded cluster's ports, which close when offsettui exits.
 const demoUndoNote = "the demo cluster stops when offsettui exits: this command works only while it runs"
 
-// outcomeText says what each outcome means for the group.
-var outcomeText = map[string]string{
-	OutcomeApplied:       "every offset was written and read back equal to the plan",
-	OutcomeRefused:       "nothing was written",
-	OutcomePartlyApplied: "the broker rejected some partitions (below); the others were written",
-	OutcomeFailed:        "the commit failed or the read-back differs: compare with the backup",
-}
-
 func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	st := s.c.styles
 	res := s.result
 	p := res.Plan
 	badge := st.expired
 	switch res.Outcome {
-	case OutcomeApplied:
+	case model.OutcomeApplied:
 		badge = st.ok
-	case OutcomePartlyApplied:
+	case model.OutcomePartlyApplied:
 		badge = st.atRisk
 	}
-	what := outcomeText[res.Outcome]
-	if what == "" {
-		what = "unknown outcome"
-	}
+	what := res.Outcome.Meaning()
 	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+resolvedText(p.Strategy)+" · ") +
-		badge.Render(strings.ToUpper(res.Outcome))}
+		badge.Render(strings.ToUpper(string(res.Outcome)))}
 
 	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
 	body = append(body, "")
-	body = append(body, s.wrap(field("outcome", badge.Render(strings.ToUpper(res.Outcome))+": "+what), "            ", 3)...)
+	body = append(body, wrapLines(field("outcome", badge.Render(strings.ToUpper(string(res.Outcome)))+": "+what), s.width, "            ", 3)...)
 	verified := st.muted.Render("not checked")
 	if v := p.Verified; v != nil && *v {
 		verified = st.ok.Render("yes") + ": the offsets read back equal the plan"
@@ -68,23 +57,23 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		body = append(body, field("undo", st.muted.Render("put the previous offsets back with this command:")))
 		body = append(body, shellLines(*p.Undo, s.width)...)
 		if s.c.demo { // its bootstrap is the demo's random ports
-			body = append(body, s.wrap(field("", st.atRisk.Render(demoUndoNote)), "            ", 2)...)
+			body = append(body, wrapLines(field("", st.notice.Render(demoUndoNote)), s.width, "            ", 2)...)
 		}
 	}
 	if len(p.Rejected) > 0 {
-		body = append(body, "", field("rejected", st.expired.Render(plural(len(p.Rejected), "partition")+", not written:")))
+		body = append(body, "", field("rejected", st.expired.Render(model.Plural(len(p.Rejected), "partition")+", not written:")))
 		for _, e := range p.Rejected {
-			body = append(body, s.wrap("  "+e.Error(), "    ", 3)...)
+			body = append(body, wrapLines("  "+e.Error(), s.width, "    ", 3)...)
 		}
 	}
-	if res.Outcome == OutcomeRefused && len(p.Blockers) > 0 {
+	if res.Outcome == model.OutcomeRefused && len(p.Blockers) > 0 {
 		body = append(body, "")
 		body = append(body, s.blockerLines(p.Blockers, 2*len(p.Blockers)+4)...)
 	}
 	if len(res.Notes) > 0 {
 		body = append(body, "", field("notes", ""))
 		for _, n := range res.Notes {
-			body = append(body, s.wrap("  "+n, "    ", 4)...)
+			body = append(body, wrapLines("  "+n, s.width, "    ", 4)...)
 		}
 	}
 	if len(p.Rows) > 0 {
@@ -93,10 +82,13 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 			label = "the plan, not executed"
 		}
 		header, rows := s.planTable(&p)
-		body = append(body, "", st.title.Render(label+": "+report.TotalsText(p.Totals)), header)
+		body = append(body, "", st.title.Render(label+": "+p.Totals.String()), header)
 		body = append(body, rows...)
 	}
-	bottom = []string{"", st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed")}
+	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}
+	if !s.compact() {
+		bottom = append([]string{""}, bottom...)
+	}
 	return top, body, bottom
 }
 

@@ -233,7 +233,7 @@ func TestPlannerStalePlanReplyDropped(t *testing.T) {
 	p := hs.planner()
 
 	_, held := hs.m.Update(keyRunes("1")) // the plan for 1 is in flight; its reply held back
-	if !p.inFlight {
+	if !p.req.inFlight {
 		t.Fatal("no plan in flight after typing 1")
 	}
 	_, cmd := hs.m.Update(keyRunes("0")) // 10: coalesced, not sent while one is in flight
@@ -255,8 +255,8 @@ func TestPlannerStalePlanReplyDropped(t *testing.T) {
 
 	// A reply of an older generation, or of a planner closed before, is dropped.
 	shown := p.plan
-	hs.send(planMadeMsg{from: p, gen: p.gen - 1, key: p.key, plan: model.Plan{Group: "ghost"}})
-	hs.send(planMadeMsg{from: &plannerScreen{}, gen: p.gen, key: p.key, plan: model.Plan{Group: "ghost"}})
+	hs.send(screenMsg{to: p.id, msg: planMadeMsg{gen: p.req.gen - 1, key: p.key, plan: model.Plan{Group: "ghost"}}})
+	hs.send(screenMsg{to: p.id + 100, msg: planMadeMsg{gen: p.req.gen, key: p.key, plan: model.Plan{Group: "ghost"}}})
 	if p.plan != shown || strings.Contains(hs.view(), "ghost") {
 		t.Error("a stale reply replaced the plan")
 	}
@@ -314,10 +314,10 @@ func TestPlannerReadOnlyNeverArms(t *testing.T) {
 
 // A result other than applied says what was and was not written.
 func TestPlannerRefusedResult(t *testing.T) {
-	rs := &fakeResetter{result: func(p model.Plan) ResetResult {
+	rs := &fakeResetter{result: func(p model.Plan) model.ResetResult {
 		p.Blockers = append(p.Blockers, model.Blocker{Kind: model.BlockDrift,
 			Message: "committed offset of shipments-0 changed from 3 to 4 since the plan"})
-		return ResetResult{Plan: p, Outcome: OutcomeRefused, Notes: []string{"nothing written: the state changed since the plan"}}
+		return model.ResetResult{Plan: p, Outcome: model.OutcomeRefused, Notes: []string{"nothing written: the state changed since the plan"}}
 	}}
 	hs, _ := plannerHarness(t, 80, 24, rs, false)
 	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
@@ -344,7 +344,7 @@ func TestPlannerHelpAndMarks(t *testing.T) {
 	}
 	hs.send(keyRunes("R"), keyRunes("?"))
 	v := hs.view()
-	for _, want := range []string{"keys: reset plan", "tab/↓", "choose the strategy or scope", "arm the plan: asks for the group name",
+	for _, want := range []string{"keys: reset plan", "tab/↓", "choose the strategy, backup or scope", "arm the plan: asks for the group name",
 		"with the exact name typed: execute"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("planner help lacks %q:\n%s", want, v)

@@ -4,36 +4,25 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/report"
 )
 
 // Drawing the planner. rebuild runs at the end of every Update and SetSize and
 // renders three blocks: top (form, guards, totals, table header), a scrolling
 // body (the plan's rows, or the result) and bottom (the action line), which
 // stays in place above the help. View only cuts the body to its window.
+//
+// On a short screen (compact) the blank lines go, the guards take one line
+// and, once armed, the form shrinks to one line: the plan's rows stay in view
+// at 60×15 while the operator is asked to confirm them.
 
-// Column ids of the plan table.
-const (
-	ptTopic = iota
-	ptP
-	ptLow
-	ptCommitted
-	ptArrow
-	ptTarget
-	ptHigh
-	ptReason
-	ptEffect
-	ptTime
-	ptCount
-)
+// compactPlannerBelow is the body height under which the planner is compact.
+const compactPlannerBelow = 24
 
 // maxMembersShown caps the members named in the guard panel.
 const maxMembersShown = 3
+
+func (s *plannerScreen) compact() bool { return s.height < compactPlannerBelow }
 
 func (s *plannerScreen) rebuild() {
 	s.syncKeys()
@@ -50,28 +39,28 @@ func (s *plannerScreen) rebuild() {
 			part[i] = truncate(part[i], s.width)
 		}
 	}
-	// A short terminal scrolls what does not fit of the top with the body: the
-	// action line (the name prompt) must stay on screen.
-	if keep := max(0, s.height-len(s.bottom)-1); len(s.top) > keep {
+	// A very short terminal scrolls what does not fit of the top with the
+	// body, keeping room for two rows: the action line (the name prompt)
+	// must stay on screen.
+	if keep := max(0, s.height-len(s.bottom)-3); len(s.top) > keep {
 		s.body = append(append([]string{}, s.top[keep:]...), s.body...)
 		s.top = s.top[:keep]
 	}
 	s.bodyH = max(1, s.height-len(s.top)-len(s.bottom))
-	s.offset = max(0, min(s.offset, len(s.body)-s.bodyH))
+	s.offset = max(0, min(s.offset, len(s.body)-listRows(len(s.body), s.bodyH)))
 }
 
 // View implements tea.Model.
 func (s *plannerScreen) View() string {
 	lines := append([]string{}, s.top...)
-	end := min(len(s.body), s.offset+s.bodyH)
-	window := s.body[min(s.offset, end):end]
-	for i, l := range window {
-		if i == len(window)-1 && end < len(s.body) {
-			l = s.c.styles.muted.Render(fmt.Sprintf("  … %d more lines (pgdn)", len(s.body)-end+1))
-		}
-		lines = append(lines, l)
+	rows := listRows(len(s.body), s.bodyH)
+	end := min(len(s.body), s.offset+rows)
+	start := min(s.offset, end)
+	lines = append(lines, s.body[start:end]...)
+	if more := moreLine(start, end-start, len(s.body)); more != "" {
+		lines = append(lines, s.c.styles.muted.Render(strings.Replace(more, "more", "more lines", 1)))
 	}
-	for range s.bodyH - len(window) {
+	for len(lines) < len(s.top)+s.bodyH {
 		lines = append(lines, "")
 	}
 	return strings.Join(append(lines, s.bottom...), "\n")
@@ -81,8 +70,8 @@ func (s *plannerScreen) View() string {
 func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	st := s.c.styles
 	sep := st.muted.Render(" · ")
-	title := st.title.Render("Reset plan for " + s.group)
-	if s.inFlight {
+	title := st.title.Render(s.titleText())
+	if s.req.inFlight {
 		title += sep + st.muted.Render("planning…")
 	} else if s.plan != nil {
 		title += sep + st.muted.Render("planned at "+s.madeAt.Format("15:04:05"))
@@ -92,11 +81,20 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	} else {
 		title += sep + "dry run: nothing is written until you type the group name"
 	}
+	gap := func() {
+		if !s.compact() {
+			top = append(top, "")
+		}
+	}
 	top = append(top, title)
-	top = append(top, s.formLines()...)
-	top = append(top, "")
+	if s.compact() && s.phase == phaseArmed {
+		top = append(top, s.formSummary())
+	} else {
+		top = append(top, s.formLines()...)
+	}
+	gap()
 	top = append(top, s.guardLines()...)
-	top = append(top, "")
+	gap()
 	switch {
 	case s.invalid != nil:
 		top = append(top, st.muted.Render("fix the value to see the plan"))
@@ -107,14 +105,22 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	case len(s.plan.Rows) == 0:
 		top = append(top, st.title.Render("no partitions in this plan"))
 	default:
-		top = append(top, st.title.Render(report.TotalsText(s.plan.Totals)))
+		top = append(top, st.title.Render(s.plan.Totals.String()))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
 		header, rows := s.planTable(s.plan)
-		top = append(top, "", header)
+		gap()
+		top = append(top, header)
 		body = rows
 	}
 	return top, body, s.actionLines()
+}
+
+func (s *plannerScreen) titleText() string {
+	if plannerKinds[s.kind] == model.Restore {
+		return "Restore plan for " + s.group
+	}
+	return "Reset plan for " + s.group
 }
 
 // formLines are the three fields and a line that says how the value was read.
@@ -135,8 +141,11 @@ func (s *plannerScreen) formLines() []string {
 	kind := plannerKinds[s.kind]
 	lines := []string{label(fieldStrategy, "strategy") + choice(fieldStrategy, st.title.Render(kind.Flag()))}
 	switch {
+	case !kind.TakesValue() && s.compact(): // nothing to show on its own line
 	case !kind.TakesValue():
 		lines = append(lines, label(fieldValue, "value")+st.muted.Render("  (none)"))
+	case kind == model.Restore:
+		lines = append(lines, label(fieldValue, "backup")+choice(fieldValue, s.backupText()))
 	case s.field == fieldValue && s.phase == phaseEdit:
 		lines = append(lines, label(fieldValue, "value")+"  "+s.value.View())
 	default:
@@ -148,6 +157,8 @@ func (s *plannerScreen) formLines() []string {
 	}
 	lines = append(lines, label(fieldScope, "scope")+choice(fieldScope, s.currentScope().label))
 	switch {
+	case s.invalid == errNoValue && kind == model.Restore:
+		lines = append(lines, noGlyph+st.muted.Render("nothing to restore: "+s.backupText()))
 	case s.invalid == errNoValue:
 		lines = append(lines, noGlyph+st.muted.Render("type a value for "+kind.Flag()+": "+valueExample[kind]+" (tab or ↓ goes to the field)"))
 	case s.invalid != nil:
@@ -158,8 +169,18 @@ func (s *plannerScreen) formLines() []string {
 	return lines
 }
 
+// formSummary is the form in one line, for a compact armed screen.
+func (s *plannerScreen) formSummary() string {
+	v := s.st.String()
+	if plannerKinds[s.kind] == model.Restore {
+		v = s.st.Kind.Flag() + " " + s.backupText()
+	}
+	return noGlyph + v + s.c.styles.muted.Render(" · ") + s.currentScope().label
+}
+
 // guardLines are the guard panel: state, members, read-only, what changed
-// since the last plan, and every blocker with its message.
+// since the last plan, and every blocker with its message. Compact: the
+// verdict shares the first line.
 func (s *plannerScreen) guardLines() []string {
 	st := s.c.styles
 	sep := st.muted.Render(" · ")
@@ -170,49 +191,83 @@ func (s *plannerScreen) guardLines() []string {
 	case s.g != nil:
 		state = model.OrDash(s.g.State)
 	}
-	parts := []string{st.section.Render("GUARDS") + "  state " + state}
-	var members []model.Member
-	if s.g != nil {
-		members = s.g.Members
-	}
-	switch n := len(members); {
-	case s.g == nil:
-		parts = append(parts, "members unknown")
-	case n == 0:
-		parts = append(parts, "no members")
-	default:
-		var names []string
-		for i, m := range members {
-			if i == maxMembersShown {
-				names = append(names, fmt.Sprintf("and %d more", n-i))
-				break
-			}
-			names = append(names, clientName(&m.MemberRef)+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
-		}
-		parts = append(parts, st.expired.Render(plural(n, "live member")+": "+strings.Join(names, ", ")))
-	}
+	parts := []string{st.section.Render("GUARDS") + "  state " + state, s.membersText()}
 	if s.c.readOnly {
 		parts = append(parts, st.readOnly.Render("READ-ONLY"))
 	} else {
 		parts = append(parts, "writes allowed")
 	}
-	lines := []string{strings.Join(parts, sep)}
-	budget := max(2, s.height/4)
-	if len(s.changes) > 0 {
-		text := st.atRisk.Render("CHANGED") + " at " + s.changeAt.Format("15:04:05") + " since the previous plan: " + strings.Join(s.changes, "; ")
-		lines = append(lines, s.wrap(text, "        ", 2)...)
-	}
+	var verdict []string
 	switch {
 	case s.planErr != nil:
-		lines = append(lines, s.wrap(st.err.Render("✗ cannot make the plan: "+s.planErr.Error()+"; the next refresh (r) tries again"), "  ", 3)...)
+		verdict = wrapLines(st.err.Render("✗ cannot make the plan: "+s.planErr.Error()+"; the next refresh (r) tries again"), s.width, "  ", 3)
 	case s.plan == nil:
 	case s.plan.Executable() && len(s.plan.Rows) > 0:
-		lines = append(lines, st.ok.Render("OK")+"  nothing blocks this plan"+
-			st.muted.Render("; all guards run again right before the commit"))
+		verdict = []string{st.ok.Render("OK") + "  nothing blocks this plan" + st.muted.Render("; all guards run again right before the commit")}
 	default:
-		lines = append(lines, s.blockerLines(s.plan.Blockers, budget)...)
+		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
+	}
+	var changed []string
+	if len(s.changes) > 0 {
+		text := st.notice.Render("CHANGED") + " at " + s.changeAt.Format("15:04:05") + " since the previous plan: " + strings.Join(s.changes, "; ")
+		changed = wrapLines(text, s.width, "        ", 2)
+	}
+	if s.compact() {
+		return s.compactGuards(parts, changed)
+	}
+	return append(append([]string{strings.Join(parts, sep)}, changed...), verdict...)
+}
+
+// compactGuards is the guard panel in one line (two with a blocker or a
+// change): the verdict first, then state, members and writes.
+func (s *plannerScreen) compactGuards(parts, changed []string) []string {
+	st := s.c.styles
+	var verdict, second string
+	switch {
+	case s.planErr != nil:
+		verdict = st.err.Render("✗ no plan")
+		second = st.err.Render("✗ " + s.planErr.Error())
+	case s.plan == nil:
+		verdict = st.muted.Render("…")
+	case s.plan.Executable() && len(s.plan.Rows) > 0:
+		verdict = st.ok.Render("OK")
+	case len(s.plan.Blockers) > 0:
+		bs := s.plan.Blockers
+		verdict = st.expired.Render("BLOCKED")
+		second = "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
+		if len(bs) > 1 {
+			second = "  " + model.Plural(len(bs), "blocker") + ": " + strings.TrimSpace(second)
+		}
+	}
+	parts[0] = st.section.Render("GUARDS") + " " + verdict + "  " + strings.TrimPrefix(parts[0], st.section.Render("GUARDS")+"  ")
+	lines := []string{strings.Join(parts, st.muted.Render(" · "))}
+	if second != "" {
+		lines = append(lines, second)
+	}
+	if len(changed) > 0 {
+		lines = append(lines, changed[0])
 	}
 	return lines
+}
+
+// membersText names the group's live members: a reset needs none.
+func (s *plannerScreen) membersText() string {
+	if s.g == nil {
+		return "members unknown"
+	}
+	members := s.g.Members
+	if len(members) == 0 {
+		return "no members"
+	}
+	var names []string
+	for i, m := range members {
+		if i == maxMembersShown {
+			names = append(names, fmt.Sprintf("and %d more", len(members)-i))
+			break
+		}
+		names = append(names, m.Name()+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
+	}
+	return s.c.styles.expired.Render(model.Plural(len(members), "live member") + ": " + strings.Join(names, ", "))
 }
 
 // blockerLines lists blockers, wrapped, within about budget lines.
@@ -221,11 +276,14 @@ func (s *plannerScreen) blockerLines(bs []model.Blocker, budget int) []string {
 	if len(bs) == 0 {
 		return nil
 	}
-	lines := []string{st.expired.Render("BLOCKED") + fmt.Sprintf("  %s: this plan cannot be executed", plural(len(bs), "blocker"))}
+	lines := []string{st.expired.Render("BLOCKED") + "  " + model.Plural(len(bs), "blocker") + ": this plan cannot be executed"}
+	if s.compact() && len(bs) == 1 {
+		lines[0] += "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
+	}
 	for i, b := range bs {
-		w := s.wrap("  "+st.expired.Render("["+string(b.Kind)+"]")+" "+b.Message, "    ", 3)
+		w := wrapLines("  "+st.expired.Render("["+string(b.Kind)+"]")+" "+b.Message, s.width, "    ", 3)
 		if len(lines)+len(w) > budget+1 && i > 0 {
-			lines = append(lines, st.muted.Render(fmt.Sprintf("  … and %d more", len(bs)-i)))
+			lines = append(lines, st.muted.Render("  … and "+model.Plural(len(bs)-i, "more blocker")))
 			break
 		}
 		lines = append(lines, w...)
@@ -233,29 +291,17 @@ func (s *plannerScreen) blockerLines(bs []model.Blocker, budget int) []string {
 	return lines
 }
 
-// wrap wraps text to the width with indent on the following lines, within
-// at most maxLines lines (the last one cut with …).
-func (s *plannerScreen) wrap(text, indent string, maxLines int) []string {
-	lines := strings.Split(ansi.Wrap(text, max(1, s.width-len(indent)), ""), "\n")
-	for i := 1; i < len(lines); i++ {
-		lines[i] = indent + lines[i]
-	}
-	if len(lines) > maxLines {
-		lines[maxLines-1] = truncate(lines[maxLines-1]+" "+strings.Join(lines[maxLines:], " "), s.width)
-		lines = lines[:maxLines]
-	}
-	return lines
-}
-
-// actionLines say what enter does now, and answer the last key.
+// actionLines say what enter does now, and answer the last key; compact, the
+// answer replaces the action line while there is one.
 func (s *plannerScreen) actionLines() []string {
 	st := s.c.styles
 	var action string
 	switch {
 	case s.phase == phaseExecuting:
-		action = st.atRisk.Render("EXECUTING") + "  re-reading the group, writing the backup, committing, reading back…"
+		action = st.notice.Render("EXECUTING") + "  re-reading the group, writing the backup, committing, reading back…"
 	case s.phase == phaseArmed:
-		action = st.atRisk.Render("ARMED") + "  type " + st.title.Render(s.group) + " and enter to execute, esc disarms: " + s.confirm.View()
+		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
+			st.muted.Render("  enter executes, esc disarms")
 	case s.c.readOnly:
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():
@@ -267,142 +313,16 @@ func (s *plannerScreen) actionLines() []string {
 	}
 	flash := ""
 	if s.flash != "" {
-		flash = st.atRisk.Render(s.flash)
+		flash = st.notice.Render(s.flash)
+	}
+	if s.compact() {
+		if s.phase == phaseArmed && flash != "" {
+			return []string{flash, action}
+		}
+		if flash != "" {
+			return []string{flash}
+		}
+		return []string{action}
 	}
 	return []string{flash, action}
-}
-
-// planTable renders the plan's rows, each followed by its note when it has one.
-func (s *plannerScreen) planTable(p *model.Plan) (header string, lines []string) {
-	st := s.c.styles
-	var wTopic, wP, wLow, wCom, wTarget, wHigh, wReason, wEffect int
-	for _, r := range p.Rows {
-		wTopic = max(wTopic, ansi.StringWidth(r.Topic))
-		wP = max(wP, len(fmt.Sprint(r.Partition)))
-		wLow, wCom = max(wLow, len(fmtOptInt(r.Low))), max(wCom, len(fmtOptInt(r.Committed)))
-		wTarget, wHigh = max(wTarget, len(targetText(r))), max(wHigh, len(fmtOptInt(r.High)))
-		wReason = max(wReason, len(reasonText(r)))
-		wEffect = max(wEffect, len(report.Effect(r)))
-	}
-	cols := layoutColumns([]column{
-		{id: ptTopic, title: "TOPIC", width: 8, flex: true, maxW: max(8, min(wTopic, 40))},
-		{id: ptP, title: "P", width: textWidth("P", wP, 0), right: true},
-		{id: ptLow, title: "LOW", width: textWidth("LOW", wLow, 0), right: true, drop: 2},
-		{id: ptCommitted, title: "COMMITTED", width: textWidth("COMMITTED", wCom, 0), right: true},
-		{id: ptArrow, title: "→", width: 1},
-		{id: ptTarget, title: "TARGET", width: textWidth("TARGET", wTarget, 0)},
-		{id: ptHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 1},
-		{id: ptReason, title: "REASON", width: textWidth("REASON", wReason, 0)},
-		{id: ptEffect, title: "EFFECT", width: textWidth("EFFECT", wEffect, 0)},
-		{id: ptTime, title: "TARGET-TIME", width: textWidth("TARGET-TIME", 0, 0), right: true, drop: 3},
-	}, s.width)
-	for _, r := range p.Rows {
-		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
-		if n := r.Note(); n != "" {
-			lines = append(lines, s.wrap(st.muted.Render("    ↳ "+n), "      ", 3)...)
-		}
-	}
-	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines
-}
-
-func (s *plannerScreen) planCells(r model.PlanRow) []cell {
-	st := s.c.styles
-	cells := make([]cell, ptCount)
-	cells[ptTopic] = cell{text: r.Topic}
-	cells[ptP] = cell{text: fmt.Sprint(r.Partition)}
-	cells[ptLow] = cell{text: fmtOptInt(r.Low)}
-	cells[ptCommitted] = cell{text: fmtOptInt(r.Committed)}
-	cells[ptArrow] = cell{text: "→"}
-	cells[ptTarget] = cell{text: targetText(r)}
-	cells[ptHigh] = cell{text: fmtOptInt(r.High)}
-	reason := reasonText(r)
-	cells[ptReason] = cell{text: reason}
-	switch {
-	case r.Target == nil && r.Reason != model.ReasonRestore:
-		cells[ptReason].style = &st.expired
-	case reason != string(model.ReasonAsRequested) && reason != string(model.ReasonRestore):
-		cells[ptReason].style = &st.atRisk
-	}
-	effect := st.muted
-	switch {
-	case r.Skipped > 0:
-		effect = st.atRisk
-	case r.AlreadyLost > 0:
-		effect = st.expired
-	case r.Duplicates > 0:
-		effect = st.lagging
-	}
-	cells[ptEffect] = cell{text: report.Effect(r), style: &effect}
-	cells[ptTime] = cell{text: "-"}
-	if r.TargetTimestamp != nil {
-		cells[ptTime] = cell{text: fmtDur(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
-	}
-	return cells
-}
-
-// targetText is a row's new offset; a restore row without one deletes the commit.
-func targetText(r model.PlanRow) string {
-	if r.Target == nil && r.Reason == model.ReasonRestore {
-		return "(delete)"
-	}
-	return fmtOptInt(r.Target)
-}
-
-// reasonText is a row's reason; a row a blocker stopped has none.
-func reasonText(r model.PlanRow) string {
-	if r.Reason == "" {
-		return "blocked"
-	}
-	return string(r.Reason)
-}
-
-// ShortHelp implements help.KeyMap.
-func (s *plannerScreen) ShortHelp() []key.Binding {
-	switch s.phase {
-	case phaseArmed:
-		return []key.Binding{described(s.keys.Confirm, "execute"), s.keys.Disarm}
-	case phaseExecuting:
-		return nil
-	case phaseResult:
-		if len(s.body) > s.bodyH {
-			return []key.Binding{described(s.keys.Scroll.Down, "scroll")}
-		}
-		return nil
-	}
-	b := []key.Binding{s.keys.NextField}
-	if s.field != fieldValue {
-		b = append(b, s.keys.Choose)
-	} else {
-		b = append(b, s.keys.LeaveField)
-	}
-	if s.keys.Arm.Enabled() {
-		b = append(b, described(s.keys.Arm, "arm (then type the name)"))
-	}
-	if len(s.body) > s.bodyH {
-		b = append(b, s.keys.ScrollDown)
-	}
-	return b
-}
-
-// FullHelp implements help.KeyMap. Arm is listed even while this plan cannot
-// be armed, except in read-only mode, where nothing can be.
-func (s *plannerScreen) FullHelp() [][]key.Binding {
-	arm := described(s.keys.Arm, "arm the plan: asks for the group name")
-	arm.SetEnabled(!s.c.readOnly)
-	return [][]key.Binding{
-		{s.keys.NextField, s.keys.PrevField, described(s.keys.Choose, "choose the strategy or scope"),
-			described(s.keys.LeaveField, "leave the value field"), s.keys.ScrollDown, s.keys.ScrollUp},
-		{
-			arm,
-			described(s.keys.Confirm, "with the exact name typed: execute"),
-			described(s.keys.Disarm, "disarm (while asked for the name)"),
-		},
-	}
-}
-
-// syncKeys enables the bindings that can fire now.
-func (s *plannerScreen) syncKeys() {
-	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit)
-	s.keys.Confirm.SetEnabled(!s.c.readOnly)
-	s.keys.Disarm.SetEnabled(!s.c.readOnly)
 }

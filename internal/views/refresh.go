@@ -18,13 +18,13 @@ const tickEvery = time.Second
 // hammered by the tool that is meant to diagnose it.
 const backoffFactor = 3
 
-// refresher decides when to read the cluster. One read at a time: a refresh
-// that is due while another is in flight waits for it instead of piling up.
+// refresher decides when to read the cluster. One read at a time (request): a
+// refresh that is due while another is in flight waits for it instead of
+// piling up, and is started by the next tick.
 type refresher struct {
+	request
 	interval time.Duration // 0 = only when asked
-	gen      uint64        // generation of the read in flight, or of the last one
-	inFlight bool
-	flying   string // group being read, "" for a full snapshot
+	flying   string        // group being read, "" for a full snapshot
 	lastEnd  time.Time
 	lastDur  time.Duration
 	// started holds when the last read of each kind began ("" = full snapshot).
@@ -46,20 +46,20 @@ func (r *refresher) due(kind string, now time.Time) bool {
 	return r.forced || !ok || (r.interval > 0 && !now.Before(last.Add(r.interval)))
 }
 
-// begin records the start of a read and returns its generation.
+// begin records the start of a read and returns its generation; due has
+// checked that none is in flight.
 func (r *refresher) begin(kind string, now time.Time) uint64 {
-	r.gen++
-	r.inFlight, r.flying, r.forced = true, kind, false
+	gen, _ := r.start()
+	r.flying, r.forced = kind, false
 	r.started[kind] = now
-	return r.gen
+	return gen
 }
 
 // end records the reply of generation gen; false means it is stale.
 func (r *refresher) end(gen uint64, started, ended time.Time) bool {
-	if gen != r.gen || !r.inFlight {
+	if !r.done(gen) {
 		return false
 	}
-	r.inFlight = false
 	r.lastEnd, r.lastDur = ended, max(0, ended.Sub(started))
 	return true
 }
@@ -98,7 +98,7 @@ func (m *app) refreshNow() tea.Cmd {
 	}
 	m.ref.forced = true
 	if wait := m.ref.earliest().Sub(m.c.now()); wait > 0 {
-		m.setFlash("refresh in " + fmtDur(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
+		m.setFlash("refresh in " + model.HumanDuration(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
 	}
 	return m.maybeRefresh()
 }

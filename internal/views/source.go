@@ -64,25 +64,11 @@ type Resetter interface {
 	// It returns an error only when the state cannot be read.
 	Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error)
 	// Execute carries out a confirmed plan under every guard and reports what happened.
-	Execute(ctx context.Context, p model.Plan) ResetResult
+	Execute(ctx context.Context, p model.Plan) model.ResetResult
+	// Backups lists the backups written for a group, newest first: what a
+	// restore can put back.
+	Backups(ctx context.Context, group string) ([]model.Backup, error)
 }
-
-// ResetResult is what an execution did: the plan as executed (backup, undo,
-// verified, rejected and the blockers that refused it), the outcome and notes.
-type ResetResult struct {
-	Plan model.Plan
-	// Outcome is "applied", "refused", "partly-applied" or "failed".
-	Outcome string
-	Notes   []string
-}
-
-// Outcomes of ResetResult, as internal/reset names them.
-const (
-	OutcomeApplied       = "applied"
-	OutcomeRefused       = "refused"
-	OutcomePartlyApplied = "partly-applied"
-	OutcomeFailed        = "failed"
-)
 
 // New returns the root model of the inspector. Run it with tea.WithAltScreen.
 func New(opts Options) tea.Model {

@@ -10,20 +10,33 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// palette is the only place with color values; screens use the semantic styles.
+// palette is the only place with color values; screens use the semantic
+// styles. Each color has a light-background and a dark-background value
+// (lipgloss picks by the terminal's background) and each meets WCAG AA
+// contrast, 4.5:1, against every background in themeBackgrounds (checked by
+// TestThemeContrast).
 var palette = struct {
-	ok, lagging, atRisk, expired, missing, ahead, unknown, muted, err, accent lipgloss.AdaptiveColor
+	ok, lagging, atRisk, expired, missing, ahead, unknown, muted, err, accent, notice lipgloss.AdaptiveColor
 }{
-	ok:      lipgloss.AdaptiveColor{Light: "#1B7F3B", Dark: "#5FD787"},
+	ok:      lipgloss.AdaptiveColor{Light: "#176F33", Dark: "#5FD787"},
 	lagging: lipgloss.AdaptiveColor{Light: "#7A6A00", Dark: "#D7D75F"},
-	atRisk:  lipgloss.AdaptiveColor{Light: "#B35900", Dark: "#FFAF5F"},
-	expired: lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF5F5F"},
+	atRisk:  lipgloss.AdaptiveColor{Light: "#9E4F00", Dark: "#FFAF5F"},
+	expired: lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF7B7B"},
 	missing: lipgloss.AdaptiveColor{Light: "#9B00A6", Dark: "#FF87FF"},
 	ahead:   lipgloss.AdaptiveColor{Light: "#0050B3", Dark: "#5FAFFF"},
-	unknown: lipgloss.AdaptiveColor{Light: "#6C6C6C", Dark: "#BCBCBC"},
-	muted:   lipgloss.AdaptiveColor{Light: "#8A8A8A", Dark: "#6C6C6C"},
-	err:     lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF5F5F"},
+	unknown: lipgloss.AdaptiveColor{Light: "#5F5F5F", Dark: "#BCBCBC"},
+	muted:   lipgloss.AdaptiveColor{Light: "#666666", Dark: "#A8A8A8"},
+	err:     lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF7B7B"},
 	accent:  lipgloss.AdaptiveColor{Light: "#005F87", Dark: "#87D7FF"},
+	notice:  lipgloss.AdaptiveColor{Light: "#5F3DC4", Dark: "#D7AFFF"},
+}
+
+// themeBackgrounds are the terminal backgrounds the palette is made for: the
+// common dark ones (black, xterm 234/235, Nord, Solarized dark) and light ones
+// (white, xterm 255, Solarized light).
+var themeBackgrounds = struct{ light, dark []string }{
+	light: []string{"#FFFFFF", "#EEEEEE", "#FDF6E3"},
+	dark:  []string{"#000000", "#1C1C1C", "#262626", "#2E3440", "#002B36"},
 }
 
 // styles is the semantic theme, built once (gh-dash theme/theme.go). Color is
@@ -32,7 +45,7 @@ type styles struct {
 	ok, lagging, atRisk, expired, missing, ahead, unknown lipgloss.Style
 
 	muted, err, stale, readOnly, app, crumb, title, colHeader, selected lipgloss.Style
-	helpKey, helpDesc, helpSep, section, prompt                         lipgloss.Style
+	helpKey, helpDesc, helpSep, section, prompt, notice                 lipgloss.Style
 }
 
 // newStyles builds the theme. noColor renders through a renderer fixed to the
@@ -63,10 +76,11 @@ func newStyles(noColor bool) *styles {
 		colHeader: fg(palette.muted).Bold(true),
 		selected:  r.NewStyle().Bold(true).Reverse(true),
 		helpKey:   fg(palette.accent),
-		helpDesc:  fg(palette.muted),
+		helpDesc:  r.NewStyle(),
 		helpSep:   fg(palette.muted),
 		section:   fg(palette.accent).Bold(true),
 		prompt:    fg(palette.accent).Bold(true),
+		notice:    fg(palette.notice).Bold(true),
 	}
 }
 
@@ -88,9 +102,13 @@ func (s *styles) status(st model.Status) lipgloss.Style {
 	}
 }
 
-// lag returns the style of a lag number: lagging is a shade of ok, not a status.
-func (s *styles) lag(n int64) lipgloss.Style {
-	if n > 0 {
+// lag returns the style of a lag: lagging is a shade of ok, not a status; a
+// lag that is not known (no commit) is muted, never ok-green.
+func (s *styles) lag(n *int64) lipgloss.Style {
+	switch {
+	case n == nil:
+		return s.muted
+	case *n > 0:
 		return s.lagging
 	}
 	return s.ok

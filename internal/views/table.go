@@ -13,23 +13,31 @@ const (
 	glyphWidth  = 2
 )
 
-// column is one table column. Widths are in terminal cells.
+// column is one table column. Widths are in terminal cells. Each table lists
+// its columns once, left to right, in a spec (groupColumns, partitionColumns,
+// planColumns): adding a column is one entry there plus its cell.
 type column struct {
 	id    int
 	title string
 	width int // content width; the minimum for a flex column
 	right bool
-	// flex columns share the width left over, each up to maxW.
+	// flex columns share the width left over, each up to maxW, and are the
+	// ones squeezed when nothing is left to drop.
 	flex bool
 	maxW int
-	// drop orders what goes first when the table is too wide: higher numbers
-	// are dropped first; 0 is never dropped.
+	// drop is the written priority that decides what goes when the table is
+	// too wide: the highest number is dropped first; 0 is never dropped.
 	drop int
+	// middle shortens a long value in the middle ("payments-…-consumer-v2-a"),
+	// so names that differ only at their ends stay apart.
+	middle bool
 }
 
-// layoutColumns drops low-priority columns until the table fits total cells
+// layoutColumns drops columns by priority until the table fits total cells
 // (cursor glyph and one space between columns included), then hands the rest
-// of the width to the flex columns in order.
+// of the width to the flex columns in order. Only when nothing is left to
+// drop are the flex columns squeezed, the widest first, never below 3 cells;
+// a column that is neither flex nor droppable (STATUS) keeps its width.
 func layoutColumns(cols []column, total int) []column {
 	shown := append([]column(nil), cols...)
 	need := func() int {
@@ -55,14 +63,22 @@ func layoutColumns(cols []column, total int) []column {
 		shown = append(shown[:worst], shown[worst+1:]...)
 	}
 	extra := total - need()
+	for extra < 0 { // nothing left to drop: squeeze the widest flex column
+		widest := -1
+		for i, c := range shown {
+			if c.flex && c.width > 3 && (widest < 0 || c.width > shown[widest].width) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		shown[widest].width--
+		extra++
+	}
 	for i := range shown {
 		c := &shown[i]
-		if !c.flex {
-			continue
-		}
-		if extra < 0 { // nothing left to drop: squeeze the first flex column
-			c.width = max(3, c.width+extra)
-			extra = 0
+		if !c.flex || extra <= 0 {
 			continue
 		}
 		grow := min(extra, max(0, c.maxW-c.width))
@@ -94,7 +110,11 @@ func renderRow(cols []column, width int, glyph string, cells []cell) string {
 			b.WriteString(pad(cl.fitted(c.width), c.width, c.right))
 			continue
 		}
-		txt := pad(cl.text, c.width, c.right)
+		text := cl.text
+		if c.middle {
+			text = shortenMiddle(text, c.width)
+		}
+		txt := pad(text, c.width, c.right)
 		if cl.style != nil {
 			txt = cl.style.Render(txt)
 		}

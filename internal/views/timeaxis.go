@@ -14,7 +14,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -59,7 +58,7 @@ func lossText(l *model.Loss) string {
 	if l.InMs <= 0 {
 		return "now"
 	}
-	return fmtMs(&l.InMs)
+	return model.HumanMs(&l.InMs)
 }
 
 // partitionLags returns the lags kept for one group partition, oldest first,
@@ -80,6 +79,7 @@ func partitionLags(axis *model.History, group string, tp model.TP) []int64 {
 // reportRequestedMsg asks the root to write the Markdown incident report of
 // these groups (the group screen's one, or the list as filtered).
 type reportRequestedMsg struct {
+	from   int // the screen that asked: the flash is its
 	groups []string
 	// what names the report in the file name and the flash: a group or "groups".
 	what string
@@ -87,6 +87,7 @@ type reportRequestedMsg struct {
 
 // reportWrittenMsg says where the report went, or why it could not.
 type reportWrittenMsg struct {
+	from int
 	path string
 	n    int
 	err  error
@@ -124,25 +125,27 @@ func reportPath(dir, what string, at time.Time) string {
 
 // writeReportCmd renders and writes a report off the update loop. It takes
 // everything as arguments: the snapshot is never mutated once sent.
-func writeReportCmd(ctx context.Context, write ReportWriter, snap model.Snapshot, path string) tea.Cmd {
+func writeReportCmd(ctx context.Context, write ReportWriter, snap model.Snapshot, path string, from int) tea.Cmd {
 	return func() tea.Msg {
+		done := reportWrittenMsg{from: from, path: path, n: len(snap.Groups)}
 		var b bytes.Buffer
-		if err := write(&b, snap); err != nil {
-			return reportWrittenMsg{path: path, err: err}
+		if done.err = write(&b, snap); done.err != nil {
+			return done
 		}
-		if err := ctx.Err(); err != nil {
-			return reportWrittenMsg{path: path, err: err}
+		if done.err = ctx.Err(); done.err != nil {
+			return done
 		}
 		// O_EXCL: a report never overwrites a file, not even an earlier report.
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			return reportWrittenMsg{path: path, err: err}
+			done.err = err
+			return done
 		}
-		_, err = f.Write(b.Bytes())
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		_, done.err = f.Write(b.Bytes())
+		if cerr := f.Close(); done.err == nil {
+			done.err = cerr
 		}
-		return reportWrittenMsg{path: path, n: len(snap.Groups), err: err}
+		return done
 	}
 }
 
@@ -155,7 +158,7 @@ func reportFlash(msg reportWrittenMsg) string {
 	if msg.err != nil {
 		return fmt.Sprintf("report not written: %v", msg.err)
 	}
-	return fmt.Sprintf("report of %s written to %s", plural(msg.n, "group"), path)
+	return fmt.Sprintf("report of %s written to %s", model.Plural(msg.n, "group"), path)
 }
 
 // timeCells fills the groups table's time-axis cells of a group.
@@ -229,14 +232,14 @@ func groupLossOf(t *model.GroupTime) *model.GroupLoss {
 	return t.Loss
 }
 
-// timeColumns are the groups table's time-axis columns, dropped before the
-// others on a narrow terminal (the higher the drop, the sooner).
+// timeColumns are the groups table's time-axis columns (their drop
+// priorities are listed with groupColumns).
 func timeColumns() []column {
 	return []column{
-		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 11},
-		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 9},
-		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 10},
-		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 8},
+		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 12},
+		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
+		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
+		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 3},
 	}
 }
 
@@ -247,14 +250,14 @@ const lossLines = 3
 // sparkKeep is how many samples the partitions' TREND sparkline shows.
 const sparkKeep = 8
 
-// partitionTimeColumns are the group screen's time-axis columns, dropped
-// before the others on a narrow terminal.
+// partitionTimeColumns are the group screen's time-axis columns (their drop
+// priorities are listed with partitionColumns).
 func partitionTimeColumns() []column {
 	return []column{
-		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 8},
-		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 5},
-		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 6},
-		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 7},
+		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 10},
+		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
+		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
+		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 8},
 	}
 }
 
@@ -277,30 +280,31 @@ func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells
 }
 
 // timeLines are the group screen's time-axis lines above the table: the
-// time-to-loss sentence first (the headline when it applies, wrapped on
-// lossLines lines at most), then the group's rates, ETA and evaluation.
-func timeLines(st *styles, t *model.GroupTime, width int) []string {
+// time-to-loss sentence (the headline when it applies, wrapped on lossLines
+// lines at most, one on a compact screen) and a summary of the group's
+// evaluation, ETA and rates (not on a compact screen).
+func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []string, summary string) {
 	if t == nil {
-		return nil
+		return nil, ""
 	}
-	var lines []string
+	room := lossLines
+	if compact {
+		room = 1 // a short screen keeps its rows: the sentence is cut, the summary left out
+	}
 	if t.Loss != nil {
-		text := st.expired.Render("TIME TO LOSS") + "  " + t.Loss.Sentence
-		wrapped := strings.Split(ansi.Wrap(text, max(1, width), ""), "\n")
-		if len(wrapped) > lossLines {
-			wrapped = append(wrapped[:lossLines-1], truncate(strings.Join(wrapped[lossLines-1:], " "), width))
-		}
-		lines = append(lines, wrapped...)
+		loss = wrapLines(st.expired.Render("TIME TO LOSS")+"  "+t.Loss.Sentence, width, "", room)
+	}
+	if compact {
+		return loss, ""
 	}
 	ev := evalStyle(st, t.Evaluation)
 	sep := st.muted.Render(" · ")
-	lines = append(lines, strings.Join([]string{
+	return loss, strings.Join([]string{
 		ev.Render(t.Evaluation.Badge()),
 		"ETA " + model.ETAText(t.ETA, t.ETAMs),
 		"consume " + model.RateText(t.ConsumeRate),
 		"produce " + model.RateText(t.ProduceRate),
 		"lag " + model.TrendText(t.LagRate),
-		st.muted.Render("over " + fmtMs(&t.WindowMs) + ", " + plural(t.Samples, "snapshot")),
-	}, sep))
-	return lines
+		st.muted.Render("over " + model.HumanMs(&t.WindowMs) + ", " + model.Plural(t.Samples, "snapshot")),
+	}, sep)
 }

@@ -1,59 +1,61 @@
-package views
+package model
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/offsettui/offsettui/internal/model"
 )
 
-// explain says in one line what a partition's status means for the operator,
+// Explain says in one line what a partition's status means for the operator,
 // with its numbers (docs/statuses.md). It classifies nothing: the status and the
-// derived numbers come from the model.
-func explain(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
+// derived numbers come from the
+func Explain(group string, p *GroupPartition, t *Topic, window time.Duration) string {
 	switch p.Status {
-	case model.StatusExpired:
+	case StatusExpired:
 		if p.Lost != nil && p.Committed != nil {
-			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read them; on restart the consumer jumps to auto.offset.reset",
-				records(*p.Lost), fmtInt(*p.Committed), fmtInt(*p.Committed+*p.Lost-1), wereWas(*p.Lost), group)
+			them := "them"
+			if *p.Lost == 1 {
+				them = "it"
+			}
+			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read %s; on restart the consumer jumps to auto.offset.reset",
+				records(*p.Lost), Thousands(*p.Committed), Thousands(*p.Committed+*p.Lost-1), wereWas(*p.Lost), group, them)
 		}
-	case model.StatusMissing:
+	case StatusMissing:
 		return explainMissing(group, p)
-	case model.StatusAhead:
+	case StatusAhead:
 		if p.Committed != nil && p.High != nil && p.Beyond != nil {
 			return fmt.Sprintf("committed %s is %s past the end (high %s): topic recreated, truncated or an unclean leader election; the consumer will reset",
-				fmtInt(*p.Committed), fmtInt(*p.Beyond), fmtInt(*p.High))
+				Thousands(*p.Committed), Thousands(*p.Beyond), Thousands(*p.High))
 		}
-	case model.StatusAtRisk:
+	case StatusAtRisk:
 		return explainAtRisk(group, p, t, window)
-	case model.StatusOK:
+	case StatusOK:
 		return explainOK(p, t)
 	}
 	if p.Error != nil {
-		return "cannot tell: " + p.Error.Error() + "; " + tryNext(p.Error.Kind)
+		return "cannot tell: " + p.Error.Error() + "; " + TryNext(p.Error.Kind)
 	}
 	return "cannot tell: an input needed to classify this partition could not be read (offsets, topic configs or the at-risk lookup)"
 }
 
-func explainMissing(group string, p *model.GroupPartition) string {
+func explainMissing(group string, p *GroupPartition) string {
 	lead := "no commit from " + group
 	if p.Member != nil {
-		lead = "assigned to " + clientName(p.Member) + " but no commit from " + group
+		lead = "assigned to " + p.Member.Name() + " but no commit from " + group
 	}
 	switch {
 	case p.Low == nil || p.High == nil:
 		return lead + ": the consumer starts where auto.offset.reset says"
 	case *p.Low > 0:
 		return fmt.Sprintf("%s: the consumer starts at auto.offset.reset; records before %s are deleted, so nobody can prove nothing was lost",
-			lead, fmtInt(*p.Low))
+			lead, Thousands(*p.Low))
 	default:
 		return fmt.Sprintf("%s: earliest would read all %s; the client default (latest) skips them",
 			lead, records(*p.High-*p.Low))
 	}
 }
 
-func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
+func explainAtRisk(group string, p *GroupPartition, t *Topic, window time.Duration) string {
 	if p.Committed == nil {
 		return "at risk"
 	}
@@ -63,30 +65,30 @@ func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window
 	}
 	if p.ExpiresInMs != nil {
 		return fmt.Sprintf("record %s can be deleted by retention in %s, before %s reads it%s",
-			fmtInt(*p.Committed), fmtMs(p.ExpiresInMs), group, behind)
+			Thousands(*p.Committed), HumanMs(p.ExpiresInMs), group, behind)
 	}
 	ret := "retention.ms"
 	if t != nil && t.RetentionMs != nil {
-		ret = "retention.ms " + fmtMs(t.RetentionMs)
+		ret = "retention.ms " + HumanMs(t.RetentionMs)
 	}
 	return fmt.Sprintf("record %s can be deleted by retention (%s) within the %s risk window, before %s reads it%s",
-		fmtInt(*p.Committed), ret, fmtDur(window), group, behind)
+		Thousands(*p.Committed), ret, HumanDuration(window), group, behind)
 }
 
-func explainOK(p *model.GroupPartition, t *model.Topic) string {
+func explainOK(p *GroupPartition, t *Topic) string {
 	var b strings.Builder
 	switch {
 	case p.Committed == nil || p.Lag == nil:
 		b.WriteString("ok")
 	case *p.Lag == 0:
-		fmt.Fprintf(&b, "caught up: committed %s is the high watermark", fmtInt(*p.Committed))
+		fmt.Fprintf(&b, "caught up: committed %s is the high watermark", Thousands(*p.Committed))
 	default:
-		fmt.Fprintf(&b, "%s behind (committed %s, high %s)", records(*p.Lag), fmtInt(*p.Committed), fmtInt(*p.High))
+		fmt.Fprintf(&b, "%s behind (committed %s, high %s)", records(*p.Lag), Thousands(*p.Committed), Thousands(*p.High))
 		if p.TimeLagMs != nil {
-			fmt.Fprintf(&b, ", %s behind in time", fmtMs(p.TimeLagMs))
+			fmt.Fprintf(&b, ", %s behind in time", HumanMs(p.TimeLagMs))
 		}
 		if p.ExpiresInMs != nil {
-			fmt.Fprintf(&b, "; retention can delete record %s in %s", fmtInt(*p.Committed), fmtMs(p.ExpiresInMs))
+			fmt.Fprintf(&b, "; retention can delete record %s in %s", Thousands(*p.Committed), HumanMs(p.ExpiresInMs))
 		}
 	}
 	if t != nil && t.Compacts() && !t.Deletes() {
@@ -95,37 +97,37 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 	return b.String()
 }
 
-// tryNext tells the operator what to try for an error kind.
-func tryNext(k model.ErrorKind) string {
+// TryNext tells the operator what to try for an error kind.
+func TryNext(k ErrorKind) string {
 	switch k {
-	case model.KindDenied:
+	case KindDenied:
 		return "check the ACLs of this principal (Describe on the group and topic)"
-	case model.KindTimeout:
+	case KindTimeout:
 		return "the broker is slow or overloaded; r retries"
-	case model.KindUnreachable:
+	case KindUnreachable:
 		return "a broker is down or unreachable; r retries"
-	case model.KindNotFound:
+	case KindNotFound:
 		return "it no longer exists"
-	case model.KindUnsupported:
+	case KindUnsupported:
 		return "the broker is too old for this request"
 	default:
 		return "r retries"
 	}
 }
 
-// topicLine describes the retention of a partition's topic.
-func topicLine(name string, t *model.Topic) string {
+// TopicLine describes the retention of a partition's topic.
+func TopicLine(name string, t *Topic) string {
 	if t == nil {
 		return "topic " + name + ": configs not read"
 	}
 	if t.Error != nil {
 		return "topic " + name + ": configs could not be read: " + t.Error.Error()
 	}
-	parts := []string{"topic " + name, "cleanup.policy " + model.OrDash(t.CleanupPolicy)}
+	parts := []string{"topic " + name, "cleanup.policy " + OrDash(t.CleanupPolicy)}
 	if t.Deletes() {
 		parts = append(parts, "retention.ms "+retentionMs(t.RetentionMs))
 		if t.RetentionBytes != nil && *t.RetentionBytes >= 0 {
-			parts = append(parts, "retention.bytes "+fmtInt(*t.RetentionBytes)+" (deletion by size cannot be predicted)")
+			parts = append(parts, "retention.bytes "+Thousands(*t.RetentionBytes)+" (deletion by size cannot be predicted)")
 		} else {
 			parts = append(parts, "retention.bytes unlimited")
 		}
@@ -142,16 +144,11 @@ func retentionMs(p *int64) string {
 	case *p < 0:
 		return "unlimited"
 	default:
-		return fmtMs(p)
+		return HumanMs(p)
 	}
 }
 
-func records(n int64) string {
-	if n == 1 {
-		return "1 record"
-	}
-	return fmtInt(n) + " records"
-}
+func records(n int64) string { return Plural(n, "record") }
 
 func wereWas(n int64) string {
 	if n == 1 {

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Every way of asking for help exits 0 with a usage line, the commands or the
+// command's flags, and examples, on stdout only.
+func TestHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"Usage:", "offsettui describe [flags]", "Examples:", "--refresh", "Durations: 90s, 36h, 10d"}},
+		{[]string{"-h"}, []string{"Usage:", "offsettui check [flags]", "--no-color"}},
+		{[]string{"help"}, []string{"Usage:", "offsettui demo [flags]", "Examples:"}},
+		{[]string{"help", "reset"}, []string{"Usage: offsettui reset --group G", "--restore", "--by-duration", "Examples:", "6d23h"}},
+		{[]string{"reset", "--help"}, []string{"Usage: offsettui reset --group G", "--execute"}},
+		{[]string{"describe", "-h"}, []string{"Usage: offsettui describe", "--fetch-budget", "Examples:"}},
+		{[]string{"help", "check"}, []string{"Usage: offsettui check --group G", "--recovery-window", "Examples:"}},
+		{[]string{"demo", "--help"}, []string{"Usage: offsettui demo", "Examples:", "kcat"}},
+		{[]string{"help", "demo"}, []string{"Usage: offsettui demo"}},
+		{[]string{"help", "version"}, []string{"offsettui --version"}},
+		{[]string{"--version"}, []string{"offsettui ", "go1."}},
+		{[]string{"version"}, []string{"offsettui ", "go1."}},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(tc.args, &out, &errOut)
+		if code != 0 || errOut.Len() > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", tc.args, code, errOut.String())
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+	}
+}
+
+// Asking for help on what does not exist is bad input (exit 2) on stderr.
+func TestHelpBadInput(t *testing.T) {
+	for _, args := range [][]string{{"help", "nosuch"}, {"help", "reset", "check"}, {"nosuch"}, {"--nosuch"}, {"demo", "extra"}} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 || out.Len() > 0 || errOut.Len() == 0 {
+			t.Errorf("%v: exit %d stdout %q stderr %q; want 2 with the error on stderr", args, code, out.String(), errOut.String())
+		}
+	}
+}
+
+// What the screens print as a duration (6d23h) is accepted by every duration flag.
+func TestDurationFlagsTakeDays(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"describe", "--demo", "--risk-window", "6d23h", "--timeout", "1d"}, &out, &errOut); code != 0 {
+		t.Fatalf("describe --risk-window 6d23h: exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"check", "--demo", "--group", "ledger", "--recovery-window", "10d"}, &out, &errOut); code == 2 {
+		t.Fatalf("check --recovery-window 10d: exit 2: %s", errOut.String())
+	}
+}

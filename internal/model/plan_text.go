@@ -1,0 +1,96 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Effect renders what a row does to the group: "re-reads 3", "SKIPS 18",
+// "18 already lost", "no change".
+func (r PlanRow) Effect() string {
+	var parts []string
+	if r.Duplicates > 0 {
+		parts = append(parts, "re-reads "+Thousands(r.Duplicates))
+	}
+	if r.Skipped > 0 {
+		parts = append(parts, "SKIPS "+Thousands(r.Skipped))
+	}
+	if r.AlreadyLost > 0 {
+		parts = append(parts, Thousands(r.AlreadyLost)+" already lost")
+	}
+	if len(parts) == 0 {
+		switch {
+		case r.Target == nil:
+			return "-"
+		case r.Committed == nil:
+			return "no commit (see note)"
+		}
+		return "no change"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TargetText is a row's new offset; a restore row without one deletes the commit.
+func (r PlanRow) TargetText() string {
+	if r.Target == nil && r.Reason == ReasonRestore {
+		return "(delete)"
+	}
+	return Num(r.Target)
+}
+
+// ReasonText is a row's reason; a row a blocker stopped has none.
+func (r PlanRow) ReasonText() string {
+	if r.Reason == "" {
+		return "blocked"
+	}
+	return string(r.Reason)
+}
+
+// String is the plan's one-line banner: "re-delivers 3 records · skips 0 · 0
+// already lost · 1 partition".
+func (t Totals) String() string {
+	return fmt.Sprintf("re-delivers %s · skips %s · %s already lost · %s",
+		Plural(t.Duplicates, "record"), Thousands(t.Skipped), Thousands(t.AlreadyLost), Plural(t.Partitions, "partition"))
+}
+
+// Note explains in words what the counts of a row cannot say, or "" when they say
+// it all. Views show it next to the row.
+func (r PlanRow) Note() string {
+	switch {
+	case r.Reason == ReasonRestore && r.Target == nil:
+		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
+		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
+	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
+		return noCommitNote(r)
+	}
+	return ""
+}
+
+// noCommitNote says what a first commit does to a partition the group never
+// committed on, against what its consumer would do without it.
+func noCommitNote(r PlanRow) string {
+	low, high, t := *r.Low, *r.High, *r.Target
+	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
+	if t > low {
+		n := min(t, high) - low
+		what += fmt.Sprintf(", so the %s %d..%d %s never read", Plural(n, "stored record"), low, min(t, high)-1, areIs(n))
+	}
+	switch {
+	case r.ResetStart == nil:
+		return what + "; without it, auto.offset.reset=none would refuse to start"
+	case *r.ResetStart == t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
+	case *r.ResetStart < t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
+	}
+	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
+}
+
+// areIs agrees a verb with a count.
+func areIs[N ~int | ~int64](n N) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}

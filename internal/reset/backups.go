@@ -1,0 +1,50 @@
+package reset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Backups lists the backups of group in the backup directory, newest first:
+// those whose manifest names the group (a reset's backup, or the undo file of
+// a partly applied one). Only the manifests are read here; a restore checks
+// the file against its manifest (LoadBackup) when it is planned. A missing
+// directory means no backups.
+func (s *Service) Backups(group string) ([]model.Backup, error) {
+	dir, err := StateDir(s.BackupDir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list backups in %s: %w", dir, err)
+	}
+	var out []model.Backup
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".manifest.json")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var m Manifest
+		if json.Unmarshal(raw, &m) != nil || m.Format != manifestFormat || m.Group != group {
+			continue
+		}
+		out = append(out, model.Backup{Path: filepath.Join(dir, name+".csv"), Taken: m.CreatedAt.Time})
+	}
+	slices.SortFunc(out, func(a, b model.Backup) int { return b.Taken.Compare(a.Taken) })
+	return out, nil
+}

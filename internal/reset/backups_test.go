@@ -1,0 +1,70 @@
+package reset
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Backups lists a group's backups newest first, by their manifests: another
+// group's (even one whose file name starts alike), strays and files without
+// a manifest are left out.
+func TestBackupsOfAGroup(t *testing.T) {
+	dir := t.TempDir()
+	svc := &Service{BackupDir: dir}
+	at := func(day, hour int) time.Time { return time.Date(2026, 11, day, hour, 0, 0, 0, time.UTC) }
+	write := func(group string, taken time.Time, purpose string) string {
+		t.Helper()
+		m := Manifest{Group: group, CreatedAt: model.Stamp{Time: taken}, Purpose: purpose}
+		p, err := writeBackup(dir, backupName(group, taken.Format("20060102T150405.000Z"), ""), m,
+			[]model.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr[int64](1)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Base(p)
+	}
+	older := write("billing", at(28, 8), "backup")
+	newer := write("billing", at(29, 9), "undo")
+	write("billing-eu", at(29, 10), "backup")
+	spaced := write("a b", at(29, 8), "backup")
+	write("a_b", at(29, 9), "backup")
+	for _, stray := range []string{"billing-notes.csv", "billing-20261130T080000.000Z.csv", "x.manifest.json"} {
+		if err := os.WriteFile(filepath.Join(dir, stray), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(group string) []string {
+		bs, err := svc.Backups(group)
+		if err != nil {
+			t.Fatalf("%s: %v", group, err)
+		}
+		var out []string
+		for i, b := range bs {
+			out = append(out, filepath.Base(b.Path))
+			if _, err := os.Stat(b.Path); err != nil {
+				t.Errorf("%s: %v", group, err)
+			}
+			if i > 0 && !bs[i-1].Taken.After(b.Taken) {
+				t.Errorf("%s: not newest first: %v", group, bs)
+			}
+		}
+		return out
+	}
+	if got, want := names("billing"), []string{newer, older}; !slices.Equal(got, want) {
+		t.Errorf("billing: %v, want %v", got, want)
+	}
+	if got, want := names("a b"), []string{spaced}; !slices.Equal(got, want) {
+		t.Errorf("a b: %v, want %v", got, want)
+	}
+	if got := names("nobody"); len(got) != 0 {
+		t.Errorf("nobody: %v", got)
+	}
+	svc.BackupDir = filepath.Join(dir, "missing")
+	if bs, err := svc.Backups("billing"); err != nil || len(bs) != 0 {
+		t.Errorf("a missing directory: %v, %v; want no backups, no error", bs, err)
+	}
+}

@@ -1,0 +1,91 @@
+package views
+
+import (
+	"strings"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// headerItems are the items of the header's first line after the app name,
+// in order; each returns "" to show nothing. To add a badge (a context label,
+// a connection state), add one function here: the header measures itself,
+// so the screens below adjust.
+var headerItems = []func(m *app) string{
+	func(m *app) string {
+		if m.c.readOnly {
+			return m.c.styles.readOnly.Render("READ-ONLY")
+		}
+		return ""
+	},
+	func(m *app) string { return truncate(m.opts.Cluster, max(12, m.width/3)) },
+	func(m *app) string {
+		if m.snap == nil {
+			return "? brokers"
+		}
+		return model.Plural(m.snap.Cluster.Brokers, "broker")
+	},
+	func(m *app) string { return m.age },
+}
+
+func (m *app) headerView() string {
+	st := m.c.styles
+	parts := []string{st.app.Render("offsettui")}
+	for _, item := range headerItems {
+		if s := item(m); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	crumbs := make([]string, len(m.stack))
+	for i, s := range m.stack {
+		crumbs[i] = s.Crumb()
+	}
+	line2 := st.crumb.Render(strings.Join(crumbs, " › "))
+	return truncate(strings.Join(parts, st.muted.Render(" · ")), m.width) + "\n" + truncate(line2, m.width)
+}
+
+func (m *app) footerView() string {
+	st := m.c.styles
+	var status string
+	switch {
+	case m.prompt.Focused():
+		status = m.prompt.View()
+	case m.flash.text != "" && m.flash.owner == m.top().ID():
+		status = st.notice.Render(m.flash.text)
+	case m.lastErr != nil:
+		status = st.err.Render("refresh failed: " + m.lastErr.Error() + " — showing the last good data; r retries")
+	case m.snap != nil && len(m.snap.Errors) > 0:
+		status = st.err.Render(model.Plural(len(m.snap.Errors), "error") + " while reading: " + m.snap.Errors[0].Error())
+	}
+	// help.Model still writes an item when even its "…" does not fit: cut it.
+	return truncate(status, m.width) + "\n" + truncate(m.help.ShortHelpView(m.shortHelp()), m.width)
+}
+
+// updateAge recomputes the header's age text from the injected clock.
+func (m *app) updateAge() {
+	st := m.c.styles
+	now := m.c.now()
+	switch {
+	case m.snap == nil && m.lastErr != nil:
+		m.age = st.stale.Render("NO DATA: cannot read the cluster")
+		return
+	case m.snap == nil:
+		m.age = st.muted.Render("connecting…")
+		return
+	}
+	at := m.snap.Cluster.TakenAt.Time
+	if g := m.openGroup(); g != "" {
+		if t, ok := m.detailed[g]; ok {
+			at = t
+		}
+	}
+	ago := model.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
+	switch {
+	case m.lastErr != nil:
+		m.age = st.stale.Render("STALE: data from " + ago + ", refresh failed")
+	case m.ref.inFlight:
+		m.age = "updated " + ago + st.muted.Render(", refreshing…")
+	default:
+		m.age = "updated " + ago
+	}
+}

@@ -1,0 +1,36 @@
+package views
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// ExitNotes returns what to print on the terminal once the program has
+// ended (the alternate screen is gone, and with it the result screens): each
+// reset executed in the session, its outcome, backup and undo command. It is
+// "" when nothing was written. m is the final model tea.Program.Run returns.
+func ExitNotes(m tea.Model) string {
+	a, ok := m.(*app)
+	if !ok || len(a.resets) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("offsettui: " + model.Plural(len(a.resets), "reset") + " executed in this session:\n")
+	for _, r := range a.resets {
+		p := r.Plan
+		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + r.Outcome.Meaning() + "), " + resolvedText(p.Strategy) + "\n")
+		if p.Backup != nil {
+			b.WriteString("    backup: " + *p.Backup + "\n")
+		}
+		if p.Undo != nil {
+			b.WriteString("    undo:   " + *p.Undo + "\n")
+		}
+	}
+	if a.c.demo {
+		b.WriteString("\n  the demo cluster stopped with offsettui: these undo commands can no longer reach it\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,120 @@
+package views
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// The `/` filter of every list, one grammar (docs/tui.md): words separated by
+// spaces must all match; !word must not. A word that is a keyword (a status,
+// a group state or type, "error") matches that field of the row; any other
+// word is a case-insensitive substring of the row's names (the group screen:
+// group and topic names; the partitions: topic, topic-partition, consumer).
+
+// filterKeywords are the words that match a field instead of a name. To make
+// a new field filterable (a group type), add its values here and to the rows'
+// tags (groupRow.tags, partitionTags).
+var filterKeywords = func() map[string]bool {
+	m := map[string]bool{"error": true}
+	for _, st := range model.AllStatuses {
+		m[st.String()] = true
+	}
+	for _, s := range []string{"empty", "stable", "dead", "preparingrebalance", "completingrebalance", "assigning",
+		"reconciling", "classic", "consumer"} {
+		m[s] = true
+	}
+	return m
+}()
+
+// filterTerm is one word of a filter.
+type filterTerm struct {
+	word    string
+	not     bool
+	keyword bool
+}
+
+// filterSpec is a parsed filter; the zero value keeps every row.
+type filterSpec struct{ terms []filterTerm }
+
+// parseFilter reads the filter as typed.
+func parseFilter(v string) filterSpec {
+	var f filterSpec
+	for _, w := range strings.Fields(strings.ToLower(v)) {
+		t := filterTerm{word: w}
+		if rest, ok := strings.CutPrefix(w, "!"); ok {
+			t.word, t.not = rest, true
+		}
+		if t.word == "" {
+			continue
+		}
+		t.keyword = filterKeywords[t.word]
+		f.terms = append(f.terms, t)
+	}
+	return f
+}
+
+// empty reports whether the filter keeps every row.
+func (f filterSpec) empty() bool { return len(f.terms) == 0 }
+
+// filterTarget is what a row offers the filter: its names, lower-case and
+// \x00-separated, and the keywords of its fields.
+type filterTarget struct {
+	names string
+	tags  []string
+}
+
+// keep reports whether a row passes every word of the filter.
+func (f filterSpec) keep(t *filterTarget) bool {
+	for _, term := range f.terms {
+		var hit bool
+		if term.keyword {
+			hit = slices.Contains(t.tags, term.word)
+		} else {
+			hit = strings.Contains(t.names, term.word)
+		}
+		if hit == term.not {
+			return false
+		}
+	}
+	return true
+}
+
+// filterNames builds the names part of a target.
+func filterNames(names ...string) string { return strings.ToLower(strings.Join(names, "\x00")) }
+
+// groupTags are a group's keywords: each status it has (ok only when nothing
+// is wrong), "error" when it could not be read, its state and its type.
+func groupTags(g *model.Group) []string {
+	var tags []string
+	for _, sc := range g.Counts.Ordered() {
+		tags = append(tags, sc.Status.String())
+	}
+	if g.Error != nil {
+		tags = slices.DeleteFunc(tags, func(s string) bool { return s == model.StatusOK.String() })
+		tags = append(tags, "error")
+	}
+	return append(tags, strings.ToLower(g.State), strings.ToLower(g.Type))
+}
+
+// partitionTarget is what the group screen's filter sees of a partition.
+func partitionTarget(p *model.GroupPartition) filterTarget {
+	names := []string{p.Topic, p.TP().String()}
+	if p.Member != nil {
+		names = append(names, p.Member.Name(), strings.TrimPrefix(p.Member.Host, "/"))
+	}
+	tags := []string{p.Status.String()}
+	if p.Error != nil {
+		tags = append(tags, "error")
+	}
+	return filterTarget{names: filterNames(names...), tags: tags}
+}
+
+// filterHelp explains the filter in the help screen, for a list whose names
+// are what names says.
+func filterHelp(names string) []string {
+	return []string{"/ filters as you type. Every word must match; !word must not. A status (expired ahead missing " +
+		"at-risk unknown ok), error, a state (empty stable dead …) or a type (classic consumer) matches that field; " +
+		"any other word is part of " + names + "."}
+}

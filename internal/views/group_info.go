@@ -1,0 +1,129 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// infoLines describe the group above the table, most important first (a
+// narrow terminal cuts the ends of lines): what the group is, its totals and
+// the filter, the Empty-group warning, members, errors, marks.
+func (s *groupScreen) infoLines() []string {
+	st := s.c.styles
+	sep := st.muted.Render(" · ")
+	if s.g == nil {
+		return []string{st.err.Render("group " + s.name + " is not in the latest snapshot (deleted, or not readable); esc goes back")}
+	}
+	g := s.g
+	protocol := model.OrDash(g.ProtocolType)
+	if g.ProtocolType == "" {
+		protocol = "none (offsets only)"
+	}
+	if g.Protocol != "" {
+		protocol += " / " + g.Protocol
+	}
+	lines := []string{strings.Join([]string{
+		st.title.Render(g.Group),
+		model.OrDash(g.Type),
+		model.OrDash(g.State),
+		model.Plural(len(g.Members), "member"),
+		"coordinator " + fmt.Sprint(g.Coordinator),
+		"protocol " + protocol,
+	}, sep)}
+	// The time-to-loss sentence is the headline when it applies
+	// (docs/timeaxis.md), then the totals, then the group's rates and ETA.
+	loss, summary := timeLines(st, g.Time, s.width, s.compact())
+	lines = append(append(lines, loss...), s.totalsLine())
+	if summary != "" {
+		lines = append(lines, summary)
+	}
+	if g.OffsetsExpireAfterMs != nil {
+		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
+			model.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+	}
+	for i, m := range g.Members {
+		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
+			lines = append(lines, st.muted.Render("  … "+model.Plural(len(g.Members)-i, "more member")))
+			break
+		}
+		host := strings.TrimPrefix(m.Host, "/")
+		lines = append(lines, "  member "+m.Name()+st.muted.Render(" on "+model.OrDash(host)+"  ")+assignmentText(m.Assignments))
+	}
+	if g.Error != nil {
+		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+model.TryNext(g.Error.Kind)))
+	}
+	if len(s.marked) > 0 {
+		lines = append(lines, st.section.Render(markGlyph+" "+model.Plural(len(s.marked), "partition")+" marked")+
+			" "+markedText(s.markedTPs())+st.muted.Render(" · R plans a reset of them · space unmarks"))
+	}
+	switch {
+	case s.detailErr != nil:
+		lines = append(lines, st.err.Render("committed-record timestamps could not be read: "+s.detailErr.Error()))
+	case s.fetching && !s.detailed:
+		lines = append(lines, st.muted.Render("reading committed-record timestamps for time lag and expires-in…"))
+	}
+	for i := range lines {
+		lines[i] = truncate(lines[i], s.width)
+	}
+	return lines
+}
+
+// totalsLine sums the group up: partitions (and how many the filter shows),
+// total lag, the count of each status; then the filter and the sort.
+func (s *groupScreen) totalsLine() string {
+	st := s.c.styles
+	g := s.g
+	var parts []string
+	switch {
+	case s.input.Focused():
+		parts = append(parts, s.input.View())
+	case s.filterText != "":
+		parts = append(parts, st.prompt.Render("/"+s.filterText))
+	}
+	if s.problemsOnly {
+		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
+	}
+	n := model.Plural(len(g.Partitions), "partition")
+	if len(s.visible) != len(g.Partitions) {
+		n = model.Thousands(len(s.visible)) + " of " + n
+	}
+	parts = append(parts, st.title.Render(n), "total lag "+model.FormatTotalLag(g, model.Thousands[int64], "unknown"))
+	var counts []string
+	for _, status := range model.AllStatuses {
+		if c := g.Counts[status]; c > 0 {
+			counts = append(counts, st.status(status).Render(status.Badge()+" "+model.Thousands(c)))
+		}
+	}
+	if len(counts) > 0 {
+		parts = append(parts, strings.Join(counts, "  "))
+	}
+	parts = append(parts, "sort: "+partitionSortNames[s.sortCol]+reversed(s.reverse))
+	return strings.Join(parts, st.muted.Render(" · "))
+}
+
+// assignmentText writes "orders[0-5] outbox[0]".
+func assignmentText(as []model.Assignment) string {
+	if len(as) == 0 {
+		return "no partitions assigned"
+	}
+	var parts []string
+	for _, a := range as {
+		parts = append(parts, a.Topic+"["+partitionRanges(a.Partitions)+"]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// markedText writes marked partitions per topic: "orders[0,2] outbox[0]".
+func markedText(tps []model.TP) string {
+	var as []model.Assignment
+	for _, tp := range tps {
+		if n := len(as); n > 0 && as[n-1].Topic == tp.Topic {
+			as[n-1].Partitions = append(as[n-1].Partitions, tp.Partition)
+			continue
+		}
+		as = append(as, model.Assignment{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+	}
+	return assignmentText(as)
+}

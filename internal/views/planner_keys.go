@@ -1,0 +1,144 @@
+package views
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// The planner's keys, phase by phase. No single key writes anything: enter
+// arms, the typed group name and enter execute.
+
+func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
+	s.flash = ""
+	switch s.phase {
+	case phaseExecuting:
+		return nil // the reset runs; only ctrl+c (the root) interrupts
+	case phaseResult:
+		if o, ok := s.keys.Scroll.moveCursor(msg, s.offset, len(s.body)-s.bodyH+1, s.bodyH); ok {
+			s.offset = o
+		}
+		return nil
+	case phaseArmed:
+		return s.updateArmed(msg)
+	}
+	switch {
+	case s.scroll(msg):
+		return nil
+	case key.Matches(msg, s.keys.Arm) && s.armable():
+		s.offset = 0
+		s.phase = phaseArmed
+		s.value.Blur()
+		s.confirm.SetValue("")
+		return s.confirm.Focus()
+	case key.Matches(msg, s.keys.NextField), key.Matches(msg, s.keys.PrevField):
+		step := 1
+		if key.Matches(msg, s.keys.PrevField) {
+			step = fieldCount - 1
+		}
+		s.field = (s.field + step) % fieldCount
+		if s.field == fieldValue && !plannerKinds[s.kind].TakesValue() {
+			s.field = (s.field + step) % fieldCount // nothing to type: skip it
+		}
+		return s.focusField()
+	}
+	if s.typing() {
+		return s.updateValue(msg)
+	}
+	step := 0
+	switch {
+	case key.Matches(msg, s.keys.Choose):
+		step = -1
+	case key.Matches(msg, s.keys.ChooseNext):
+		step = 1
+	default:
+		return nil
+	}
+	switch {
+	case s.field == fieldStrategy:
+		s.kind = (s.kind + step + len(plannerKinds)) % len(plannerKinds)
+		s.value.SetValue(s.values[plannerKinds[s.kind]])
+		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
+		if plannerKinds[s.kind] == model.Restore {
+			s.chooseBackup(0)
+		}
+	case s.field == fieldValue: // a restore: the next or previous backup
+		s.chooseBackup(step)
+	case !plannerKinds[s.kind].FromFileKind():
+		s.scope = (s.scope + step + len(s.scopes)) % len(s.scopes)
+	}
+	return s.requestPlan()
+}
+
+// updateValue types into the value field; esc gives the keyboard back.
+func (s *plannerScreen) updateValue(msg tea.KeyMsg) tea.Cmd {
+	if key.Matches(msg, s.keys.LeaveField) {
+		s.field = fieldStrategy
+		return s.focusField()
+	}
+	var cmd tea.Cmd
+	s.value, cmd = s.value.Update(msg)
+	if kind := plannerKinds[s.kind]; s.value.Value() != s.values[kind] {
+		s.values[kind] = s.value.Value()
+		cmd = tea.Batch(cmd, s.requestPlan())
+	}
+	return cmd
+}
+
+// scroll pages the plan table; false when msg is no scroll key.
+func (s *plannerScreen) scroll(msg tea.KeyMsg) bool {
+	page := max(1, listRows(len(s.body), s.bodyH)-1)
+	switch {
+	case key.Matches(msg, s.keys.ScrollDown):
+		s.offset += page
+	case key.Matches(msg, s.keys.ScrollUp):
+		s.offset -= page
+	default:
+		return false
+	}
+	s.offset = max(0, min(s.offset, len(s.body)-listRows(len(s.body), s.bodyH)))
+	return true
+}
+
+func (s *plannerScreen) focusField() tea.Cmd {
+	if s.typing() {
+		return s.value.Focus()
+	}
+	s.value.Blur()
+	return nil
+}
+
+// updateArmed runs the name prompt: the exact group name and enter execute,
+// anything else executes nothing. pgup/pgdn still page the plan.
+func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, s.keys.Disarm):
+		s.disarm("disarmed: nothing was written")
+		return nil
+	case s.scroll(msg):
+		return nil
+	case key.Matches(msg, s.keys.Confirm):
+		typed := s.confirm.Value()
+		if typed != s.group {
+			if typed == "" {
+				s.flash = "type the group name " + s.group + " first; nothing was written"
+			} else {
+				s.flash = fmt.Sprintf("%q is not the group name: nothing was written; type %s exactly, or esc", typed, s.group)
+			}
+			return nil
+		}
+		if !s.armable() { // cannot happen: a changed plan disarms; guard anyway
+			s.disarm("the plan can no longer be executed; disarmed")
+			return nil
+		}
+		s.phase = phaseExecuting
+		s.confirm.Blur()
+		return executePlanCmd(s.ctx, s.rs, s.id, *s.plan)
+	}
+	var cmd tea.Cmd
+	s.confirm, cmd = s.confirm.Update(msg)
+	return cmd
+}

@@ -1,0 +1,157 @@
+package views
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Column ids of the plan table.
+const (
+	ptTopic = iota
+	ptP
+	ptLow
+	ptCommitted
+	ptArrow
+	ptTarget
+	ptHigh
+	ptReason
+	ptEffect
+	ptTime
+	ptCount
+)
+
+// planColumns is the plan table, left to right; drop is the written priority
+// of what goes when the terminal is narrow (highest first, 0 never):
+// TARGET-TIME, then HIGH, LOW. To add a column: an id above, an entry here,
+// its cell in planCells.
+func planColumns(p *model.Plan) []column {
+	var wTopic, wP, wLow, wCom, wTarget, wHigh, wReason, wEffect int
+	for _, r := range p.Rows {
+		wTopic = max(wTopic, ansi.StringWidth(r.Topic))
+		wP = max(wP, len(fmt.Sprint(r.Partition)))
+		wLow, wCom = max(wLow, len(model.OptThousands(r.Low))), max(wCom, len(model.OptThousands(r.Committed)))
+		wTarget, wHigh = max(wTarget, len(r.TargetText())), max(wHigh, len(model.OptThousands(r.High)))
+		wReason = max(wReason, len(r.ReasonText()))
+		wEffect = max(wEffect, len(r.Effect()))
+	}
+	return []column{
+		{id: ptTopic, title: "TOPIC", width: max(textWidth("TOPIC", 0, 0), min(wTopic, 10)), flex: true, maxW: max(8, min(wTopic, 40)), middle: true},
+		{id: ptP, title: "P", width: textWidth("P", wP, 0), right: true},
+		{id: ptLow, title: "LOW", width: textWidth("LOW", wLow, 0), right: true, drop: 2},
+		{id: ptCommitted, title: "COMMITTED", width: textWidth("COMMITTED", wCom, 0), right: true},
+		{id: ptArrow, title: "→", width: 1},
+		{id: ptTarget, title: "TARGET", width: textWidth("TARGET", wTarget, 0)},
+		{id: ptHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 1},
+		{id: ptReason, title: "REASON", width: textWidth("REASON", wReason, 0), flex: true, maxW: textWidth("REASON", wReason, 0)},
+		{id: ptEffect, title: "EFFECT", width: textWidth("EFFECT", wEffect, 0), flex: true, maxW: textWidth("EFFECT", wEffect, 0)},
+		{id: ptTime, title: "TARGET-TIME", width: textWidth("TARGET-TIME", 0, 0), right: true, drop: 3},
+	}
+}
+
+// planTable renders the plan's rows, each followed by its note when it has one.
+func (s *plannerScreen) planTable(p *model.Plan) (header string, lines []string) {
+	st := s.c.styles
+	cols := layoutColumns(planColumns(p), s.width)
+	for _, r := range p.Rows {
+		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
+		if n := r.Note(); n != "" {
+			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
+		}
+	}
+	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines
+}
+
+func (s *plannerScreen) planCells(r model.PlanRow) []cell {
+	st := s.c.styles
+	cells := make([]cell, ptCount)
+	cells[ptTopic] = cell{text: r.Topic}
+	cells[ptP] = cell{text: fmt.Sprint(r.Partition)}
+	cells[ptLow] = cell{text: model.OptThousands(r.Low)}
+	cells[ptCommitted] = cell{text: model.OptThousands(r.Committed)}
+	cells[ptArrow] = cell{text: "→"}
+	cells[ptTarget] = cell{text: r.TargetText()}
+	cells[ptHigh] = cell{text: model.OptThousands(r.High)}
+	reason := r.ReasonText()
+	cells[ptReason] = cell{text: reason}
+	switch {
+	case r.Target == nil && r.Reason != model.ReasonRestore:
+		cells[ptReason].style = &st.expired
+	case reason != string(model.ReasonAsRequested) && reason != string(model.ReasonRestore):
+		cells[ptReason].style = &st.atRisk
+	}
+	effect := st.muted
+	switch {
+	case r.Skipped > 0:
+		effect = st.atRisk
+	case r.AlreadyLost > 0:
+		effect = st.expired
+	case r.Duplicates > 0:
+		effect = st.lagging
+	}
+	cells[ptEffect] = cell{text: r.Effect(), style: &effect}
+	cells[ptTime] = cell{text: "-"}
+	if r.TargetTimestamp != nil {
+		cells[ptTime] = cell{text: model.HumanDuration(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
+	}
+	return cells
+}
+
+// ShortHelp implements help.KeyMap.
+func (s *plannerScreen) ShortHelp() []key.Binding {
+	scroll := len(s.body) > s.bodyH
+	switch s.phase {
+	case phaseArmed:
+		b := []key.Binding{described(s.keys.Confirm, "execute"), s.keys.Disarm}
+		if scroll {
+			b = append(b, s.keys.ScrollDown)
+		}
+		return b
+	case phaseExecuting:
+		return nil
+	case phaseResult:
+		if scroll {
+			return []key.Binding{described(s.keys.Scroll.Down, "scroll")}
+		}
+		return nil
+	}
+	b := []key.Binding{s.keys.NextField}
+	if s.typing() {
+		b = append(b, s.keys.LeaveField)
+	} else {
+		b = append(b, s.keys.Choose)
+	}
+	if s.keys.Arm.Enabled() {
+		b = append(b, described(s.keys.Arm, "arm (then type the name)"))
+	}
+	if scroll {
+		b = append(b, s.keys.ScrollDown)
+	}
+	return b
+}
+
+// FullHelp implements help.KeyMap. Arm is listed even while this plan cannot
+// be armed, except in read-only mode, where nothing can be.
+func (s *plannerScreen) FullHelp() [][]key.Binding {
+	arm := described(s.keys.Arm, "arm the plan: asks for the group name")
+	arm.SetEnabled(!s.c.readOnly)
+	return [][]key.Binding{
+		{s.keys.NextField, s.keys.PrevField, described(s.keys.Choose, "choose the strategy, backup or scope"),
+			described(s.keys.LeaveField, "leave the value field"), s.keys.ScrollDown, s.keys.ScrollUp},
+		{
+			arm,
+			described(s.keys.Confirm, "with the exact name typed: execute"),
+			described(s.keys.Disarm, "disarm (while asked for the name)"),
+		},
+	}
+}
+
+// syncKeys enables the bindings that can fire now.
+func (s *plannerScreen) syncKeys() {
+	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit)
+	s.keys.Confirm.SetEnabled(!s.c.readOnly)
+	s.keys.Disarm.SetEnabled(!s.c.readOnly)
+}

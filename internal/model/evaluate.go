@@ -2,17 +2,20 @@ package model
 
 import (
 	"math"
-	"strconv"
 	"time"
 )
 
-// Sample is one reading of a group partition: when it was taken, where the
-// group stood and where the log ended.
+// Sample is one reading of a group partition: when it was taken (Unix
+// milliseconds, as Kafka keeps time), where the group stood and where the log
+// ended.
 type Sample struct {
-	At        time.Time
+	AtMs      int64
 	Committed int64 // NoCommit or Unread when there is no position
 	High      int64 // Unread when it could not be read
 }
+
+// At is the sample's time.
+func (s Sample) At() time.Time { return time.UnixMilli(s.AtMs) }
 
 // Markers for a Sample that holds no offset. Kafka offsets are never negative.
 const (
@@ -72,9 +75,11 @@ func EvaluatePartition(in PartitionSeries, opt TimeOptions) PartitionTime {
 	if len(ss) == 0 {
 		return pt
 	}
+	sc := scanSamples(ss)
 	last := ss[len(ss)-1]
-	if v, ok := rate(ss, highOf); ok {
-		pt.ProduceRate = Some(roundRate(v))
+	produce, pOK := sc.rate(ss, sc.high, highOf)
+	if pOK {
+		pt.ProduceRate = Some(roundRate(produce))
 	}
 	if last.Committed == NoCommit {
 		return pt // nothing committed, nothing to evaluate: the status says missing
@@ -83,48 +88,112 @@ func EvaluatePartition(in PartitionSeries, opt TimeOptions) PartitionTime {
 		pt.Evaluation = EvalUnknown
 		return pt
 	}
-	consume, cOK := rate(ss, committedOf)
+	consume, cOK := sc.rate(ss, sc.committed, committedOf)
 	if cOK {
 		pt.ConsumeRate = Some(roundRate(consume))
 	}
-	lagRate, lOK := lagRateOf(ss)
+	lagRate, lOK := sc.lagRate(ss)
 	if lOK {
 		pt.LagRate = Some(roundRate(lagRate))
 	}
-	if countKnown(ss) < 2 {
+	if sc.known < 2 {
 		return pt
 	}
 	still := standsStill(ss, opt.stallAfter())
-	pt.Evaluation = evaluate(ss, still, in.Members)
+	pt.Evaluation = evaluate(ss, sc, still, in.Members)
 	pt.ETA, pt.ETAMs = eta(last.lag(), pt.Evaluation, lagRate, lOK)
 	if in.NextExpiresInMs != nil && in.TimeLagMs != nil {
 		if pt.Evaluation == EvalStalled || pt.Evaluation == EvalStopped {
 			consume, cOK = 0, true // standing still: the rate now is zero
 		}
-		if p, ok := rate(ss, highOf); ok && cOK {
-			pt.Loss = predictLoss(last.lag(), consume, p, *in.NextExpiresInMs, *in.TimeLagMs)
+		if pOK && cOK {
+			pt.Loss = predictLoss(last.lag(), consume, produce, *in.NextExpiresInMs, *in.TimeLagMs)
 		}
 	}
 	return pt
 }
 
+// scan is what one pass over the samples finds. Segments start at the first
+// sample holding the value after its last decrease: a rate that spans a
+// rewind or a truncated log would mean nothing.
+type scan struct {
+	known        int  // samples with both committed and high
+	rewound      bool // committed went down between two samples holding it
+	anyCaughtUp  bool // lag ≤ 0 at some sample with both values
+	committed    int  // start of the committed offset's segment, -1 when none
+	high         int  // start of the high watermark's segment, -1 when none
+	lag          int  // start of the lag's segment (either went down), -1 when none
+	lastBoth     int  // the last sample with both values, -1 when none
+	prevC, prevH int  // the last sample holding each value, -1 when none
+}
+
+func scanSamples(ss []Sample) scan {
+	sc := scan{committed: -1, high: -1, lag: -1, lastBoth: -1, prevC: -1, prevH: -1}
+	for i, s := range ss {
+		downC := s.Committed >= 0 && sc.prevC >= 0 && s.Committed < ss[sc.prevC].Committed
+		downH := s.High >= 0 && sc.prevH >= 0 && s.High < ss[sc.prevH].High
+		if s.Committed >= 0 {
+			if sc.committed < 0 || downC {
+				sc.committed = i
+			}
+			sc.rewound = sc.rewound || downC
+			sc.prevC = i
+		}
+		if s.High >= 0 {
+			if sc.high < 0 || downH {
+				sc.high = i
+			}
+			sc.prevH = i
+		}
+		if !s.known() {
+			continue
+		}
+		sc.known++
+		sc.anyCaughtUp = sc.anyCaughtUp || s.lag() <= 0
+		if sc.lag < 0 || (sc.lastBoth >= 0 && (s.Committed < ss[sc.lastBoth].Committed || s.High < ss[sc.lastBoth].High)) {
+			sc.lag = i
+		}
+		sc.lastBoth = i
+	}
+	return sc
+}
+
+// rate is how fast get(sample) moved per second over its segment, which
+// must reach the last sample: a rate that does not reach now is not the
+// current rate.
+func (sc scan) rate(ss []Sample, from int, get func(Sample) int64) (float64, bool) {
+	last := ss[len(ss)-1]
+	if from < 0 || get(last) < 0 {
+		return 0, false
+	}
+	return perSecond(ss[from], last, get(last)-get(ss[from]))
+}
+
+// lagRate is how fast the lag changed per second since the last rewind of
+// the committed offset or truncation of the log.
+func (sc scan) lagRate(ss []Sample) (float64, bool) {
+	last := ss[len(ss)-1]
+	if sc.lag < 0 || !last.known() {
+		return 0, false
+	}
+	return perSecond(ss[sc.lag], last, last.lag()-ss[sc.lag].lag())
+}
+
 // evaluate applies the rules in order; docs/timeaxis.md lists them.
-func evaluate(ss []Sample, still, members bool) Evaluation {
+func evaluate(ss []Sample, sc scan, still, members bool) Evaluation {
 	last := ss[len(ss)-1]
 	switch {
 	case last.lag() <= 0:
 		return EvalOK // 1. caught up now: never a problem
-	case decreased(ss, committedOf):
+	case sc.rewound:
 		return EvalRewound // 2. the committed offset went backwards
 	case still && members:
 		return EvalStalled // 3. members, but the commit stood still with lag
 	case still:
 		return EvalStopped // 4. no members and the commit stood still with lag
-	case anyCaughtUp(ss):
+	case sc.anyCaughtUp:
 		return EvalOK // 5. caught up at some sample of the window
-	}
-	first, ok := lagSegmentStart(ss)
-	if ok && last.lag() >= ss[first].lag() {
+	case sc.lag >= 0 && last.lag() >= ss[sc.lag].lag():
 		return EvalWarn // 6. lag did not fall over the window
 	}
 	return EvalOK
@@ -157,83 +226,19 @@ func eta(lag int64, ev Evaluation, lagRate float64, lagRateOK bool) (ETAState, O
 	return ETANever, Opt[int64]{}
 }
 
-// rate is how fast get(sample) moved per second, measured from the first
-// sample after its last decrease to the last sample. The last sample must hold
-// the value: a rate that does not reach now is not the current rate.
-func rate(ss []Sample, get func(Sample) int64) (float64, bool) {
-	if get(ss[len(ss)-1]) < 0 {
-		return 0, false
-	}
-	first, prev := -1, -1
-	for i, s := range ss {
-		v := get(s)
-		if v < 0 {
-			continue
-		}
-		if first < 0 || v < get(ss[prev]) {
-			first = i
-		}
-		prev = i
-	}
-	return perSecond(ss[first], ss[prev], get(ss[prev])-get(ss[first]))
-}
-
-// lagRateOf is how fast the lag changed per second since the last rewind of
-// the committed offset or truncation of the log.
-func lagRateOf(ss []Sample) (float64, bool) {
-	first, ok := lagSegmentStart(ss)
-	last := ss[len(ss)-1]
-	if !ok || !last.known() {
-		return 0, false
-	}
-	return perSecond(ss[first], last, last.lag()-ss[first].lag())
-}
-
-// lagSegmentStart is the first sample with a position after the last one at
-// which the committed offset or the high watermark went down.
-func lagSegmentStart(ss []Sample) (int, bool) {
-	first, prev := -1, -1
-	for i, s := range ss {
-		if !s.known() {
-			continue
-		}
-		if first < 0 || s.Committed < ss[prev].Committed || s.High < ss[prev].High {
-			first = i
-		}
-		prev = i
-	}
-	return first, first >= 0
-}
-
 func perSecond(from, to Sample, delta int64) (float64, bool) {
-	dt := to.At.Sub(from.At).Seconds()
+	dt := float64(to.AtMs-from.AtMs) / 1000
 	if dt <= 0 {
 		return 0, false
 	}
 	return float64(delta) / dt, true
 }
 
-// decreased reports whether get went down between two samples that hold it.
-func decreased(ss []Sample, get func(Sample) int64) bool {
-	prev := int64(-1)
-	for _, s := range ss {
-		v := get(s)
-		if v < 0 {
-			continue
-		}
-		if prev >= 0 && v < prev {
-			return true
-		}
-		prev = v
-	}
-	return false
-}
-
 // standsStill reports whether the committed offset was the same, with lag, at
 // every sample of the last `after` — and the samples reach back that far.
 func standsStill(ss []Sample, after time.Duration) bool {
 	last := ss[len(ss)-1]
-	cutoff := last.At.Add(-after)
+	cutoff := last.AtMs - after.Milliseconds()
 	for i := len(ss) - 1; i >= 0; i-- {
 		s := ss[i]
 		if !s.known() {
@@ -242,30 +247,11 @@ func standsStill(ss []Sample, after time.Duration) bool {
 		if s.Committed != last.Committed || s.lag() <= 0 {
 			return false
 		}
-		if i < len(ss)-1 && !s.At.After(cutoff) {
+		if i < len(ss)-1 && s.AtMs <= cutoff {
 			return true
 		}
 	}
 	return false
-}
-
-func anyCaughtUp(ss []Sample) bool {
-	for _, s := range ss {
-		if s.known() && s.lag() <= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func countKnown(ss []Sample) int {
-	n := 0
-	for _, s := range ss {
-		if s.known() {
-			n++
-		}
-	}
-	return n
 }
 
 // rateDigits is how many significant digits rates keep in JSON: enough for
@@ -274,6 +260,16 @@ const rateDigits = 4
 
 // roundRate rounds v to rateDigits significant digits.
 func roundRate(v float64) float64 {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', rateDigits, 64), 64)
-	return r
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	// Scaling by an exact power of ten and back gives the double nearest the
+	// rounded decimal, which prints as that decimal.
+	k := rateDigits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	if k >= 0 {
+		p := math.Pow10(k)
+		return math.Round(v*p) / p
+	}
+	p := math.Pow10(-k)
+	return math.Round(v/p) * p
 }

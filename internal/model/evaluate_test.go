@@ -11,10 +11,13 @@ var t0 = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 func series(every time.Duration, pairs ...[2]int64) []Sample {
 	out := make([]Sample, len(pairs))
 	for i, p := range pairs {
-		out[i] = Sample{At: t0.Add(time.Duration(i) * every), Committed: p[0], High: p[1]}
+		out[i] = Sample{AtMs: t0.Add(time.Duration(i) * every).UnixMilli(), Committed: p[0], High: p[1]}
 	}
 	return out
 }
+
+// ms is t0 plus sec seconds, in Unix milliseconds.
+func ms(sec int) int64 { return t0.Add(time.Duration(sec) * time.Second).UnixMilli() }
 
 func optF(v float64) Opt[float64] { return Some(v) }
 func optI(v int64) Opt[int64]     { return Some(v) }
@@ -68,7 +71,7 @@ func TestEvaluatePartition(t *testing.T) {
 			series(20*time.Second, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 105}), true, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0.125), LagRate: optF(0.125), ETA: ETANever, Evaluation: EvalOK}},
 		{"rule 3 looks through an unread sample",
-			[]Sample{{t0, 10, 50}, {t0.Add(10 * time.Second), Unread, Unread}, {t0.Add(20 * time.Second), 10, 60}, {t0.Add(40 * time.Second), 10, 70}}, true, false,
+			[]Sample{{ms(0), 10, 50}, {ms(10), Unread, Unread}, {ms(20), 10, 60}, {ms(40), 10, 70}}, true, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0.5), LagRate: optF(0.5), ETA: ETAStalled, Evaluation: EvalStalled}},
 		{"unknown: the high watermark cannot be read now",
 			series(sec, [2]int64{0, 100}, [2]int64{10, Unread}), true, false,

@@ -89,6 +89,14 @@ func (h *History) addGroup(g *Group, at int64) {
 // mergeParts writes g's partitions into slot, keeping the series of those
 // still present, starting new ones and dropping those g no longer has.
 func mergeParts(old []partHistory, g *Group, samples, slot int, drop bool) []partHistory {
+	if samePartitions(old, g) { // the usual case: written in place, nothing allocated
+		for i := range old {
+			p := &g.Partitions[i]
+			old[i].tp = p.TP() // share the newest snapshot's strings, not the oldest's
+			old[i].vals = writeSample(old[i].vals, committedSample(p, g), highSample(p), samples, slot, drop)
+		}
+		return old
+	}
 	order := sortedPartitions(g)
 	out := make([]partHistory, 0, len(order))
 	i := 0
@@ -98,24 +106,44 @@ func mergeParts(old []partHistory, g *Group, samples, slot int, drop bool) []par
 		for i < len(old) && CompareTP(old[i].tp, tp) < 0 {
 			i++
 		}
-		var ph partHistory
+		ph, dropOld := partHistory{tp: tp}, drop
 		if i < len(old) && CompareTP(old[i].tp, tp) == 0 {
-			ph = old[i]
-			ph.tp = tp // share the newest snapshot's strings, not the oldest's
-			if drop {
-				copy(ph.vals, ph.vals[2:])
-			}
-		} else {
-			ph = partHistory{tp: tp, vals: make([]int64, 2*(samples-1), 2*samples)}
+			ph.vals = old[i].vals
+		} else { // a new series: unread until now, nothing old to drop
+			ph.vals, dropOld = make([]int64, 2*(samples-1), 2*samples), false
 			for k := range ph.vals {
 				ph.vals[k] = Unread
 			}
 		}
-		ph.vals = ph.vals[:2*min(slot, samples-1)]
-		ph.vals = append(ph.vals, committedSample(p, g), highSample(p))
+		ph.vals = writeSample(ph.vals, committedSample(p, g), highSample(p), samples, slot, dropOld)
 		out = append(out, ph)
 	}
 	return out
+}
+
+// samePartitions reports whether g has exactly the partitions kept, in the
+// same order.
+func samePartitions(old []partHistory, g *Group) bool {
+	if len(old) != len(g.Partitions) {
+		return false
+	}
+	for i := range old {
+		p := &g.Partitions[i]
+		if old[i].tp.Partition != p.Partition || old[i].tp.Topic != p.Topic {
+			return false
+		}
+	}
+	return true
+}
+
+// writeSample writes committed and high into slot of a series of samples
+// pairs (dropping the oldest pair first when drop is set).
+func writeSample(vals []int64, committed, high int64, samples, slot int, drop bool) []int64 {
+	if drop {
+		copy(vals, vals[2:])
+	}
+	vals = vals[:2*min(slot, samples-1)]
+	return append(vals, committed, high)
 }
 
 // sortedPartitions returns the indexes of g's partitions in topic, partition
@@ -154,7 +182,7 @@ func highSample(p *GroupPartition) int64 {
 func (gh *groupHistory) samples(ph *partHistory, buf []Sample) []Sample {
 	buf = buf[:0]
 	for k, at := range gh.at {
-		buf = append(buf, Sample{At: time.UnixMilli(at), Committed: ph.vals[2*k], High: ph.vals[2*k+1]})
+		buf = append(buf, Sample{AtMs: at, Committed: ph.vals[2*k], High: ph.vals[2*k+1]})
 	}
 	return buf
 }

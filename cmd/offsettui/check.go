@@ -65,6 +65,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	group := groups[0]
 
 	ctx := context.Background()
+	c.stderr = stderr
 	s, err := c.connect(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui check: %v\n", err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -47,16 +48,29 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
+	// The context and the client properties are read before the program starts: their
+	// errors and notes belong on the terminal, and a read-only context must be read-only
+	// from the first screen. Only the network connection waits for the program.
+	conn, err := c.resolveConnection(os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
+	}
+	c.readOnly = conn.readOnly
 	// The connection is made by the first snapshot, inside the program: the
 	// first screen says "connecting to …" at once, and a cluster that cannot be
 	// reached is an error screen with the likely causes, not a blank terminal.
-	lc := &lazyClient{c: c}
+	lc := &lazyClient{c: c, conn: &conn}
 	defer lc.close()
+	sw := &tuiSwitcher{c: c, backupDir: backupDir}
+	sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
+	defer sw.closeAll()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
 	opts := tuiOptions(c, lc, every, noColor, backupDir)
 	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
+	opts.Contexts = sw
 	m := views.New(opts)
 	// Signals are the TUI's to handle: bubbletea's own handler would end the
 	// program in the middle of a reset's commit.
@@ -87,13 +101,21 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 // offsettui runs.
 func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
 	cluster := c.bootstrap
+	var info views.ContextInfo
+	if lc.conn != nil {
+		cluster = strings.Join(lc.conn.bootstrap, ",")
+		info = contextInfo(lc.conn.context, cluster)
+		if cluster == "" && len(lc.conn.props) > 0 {
+			cluster = lc.conn.props["bootstrap.servers"]
+		}
+	}
 	if c.demo {
 		cluster = "demo"
 	}
 	return views.Options{
 		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, lc, backupDir), WriteReport: report.Markdown,
+		Resetter: newTUIResetter(c, lc, backupDir), Context: info, WriteReport: report.Markdown,
 	}
 }
 
@@ -107,7 +129,9 @@ var _ views.Resetter = tuiResetter{}
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, lc.bootstrap(), group, backup, backupDir) }}}
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
+		}}}
 }
 
 // Plan implements views.Resetter. A restore loads the backup and checks it

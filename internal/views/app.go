@@ -61,6 +61,8 @@ type app struct {
 	flash  flash
 	prompt textinput.Model
 	help   help.Model
+	// closeConn releases this root's connection when a `:ctx` switch replaces it.
+	closeConn func()
 	// resets are the resets executed in this session, printed after exit.
 	resets []model.ResetResult
 }
@@ -105,6 +107,9 @@ func (m *app) Init() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if msg, ok := msg.(contextSwitchedMsg); ok {
+		return m.contextSwitched(msg) // a new root for the new cluster
+	}
 	cmds := []tea.Cmd{m.apply(msg)}
 	if m.quitRequested && m.busy() == "" {
 		return m, m.quit()
@@ -150,6 +155,11 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		if m.busy() != "" {
 			m.setFlash("asked to quit: quitting once the reset's result is in")
 		}
+	case contextChosenMsg:
+		if _, ok := m.top().(*contextsScreen); ok {
+			m.pop()
+		}
+		return m.switchContext(msg.name)
 	case flashRaisedMsg:
 		m.flash = flash{owner: msg.from, text: msg.text, until: m.c.now().Add(flashFor)}
 	case reportRequestedMsg:

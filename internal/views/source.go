@@ -50,6 +50,10 @@ type Options struct {
 	// directory).
 	WriteReport ReportWriter
 	ReportDir   string
+	// Context is the context in use, shown in the header; empty Name for none.
+	Context ContextInfo
+	// Contexts lists the contexts and connects to one (`:ctx`); nil disables it.
+	Contexts ContextSwitcher
 }
 
 // ReportWriter renders a snapshot as the Markdown incident report

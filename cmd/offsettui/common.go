@@ -30,6 +30,8 @@ type common struct {
 	readOnly      bool
 	debug         string
 	output        string
+	// markdown accepts -o markdown (describe only).
+	markdown bool
 
 	timeoutD    time.Duration
 	riskWindowD time.Duration
@@ -59,7 +61,11 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
-	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` table or json")
+	formats := "table or json"
+	if c.markdown {
+		formats = "table, json or markdown"
+	}
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` "+formats)
 }
 
 // validate checks the common flags; the error names the flag.
@@ -77,7 +83,12 @@ func (c *common) validate() error {
 	if c.riskWindowD <= 0 {
 		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
-	if c.output != "table" && c.output != "json" {
+	switch {
+	case c.output == "table" || c.output == "json":
+	case c.output == "markdown" && c.markdown:
+	case c.markdown:
+		return fmt.Errorf("-o/--output: want table, json or markdown, got %q", c.output)
+	default:
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
 	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
@@ -230,7 +241,7 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
 		conn.contextName(), conn.bootstrap, conn.readOnly, kafka.RedactedProperties(conn.props))
 	if c.demo {
-		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
+		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf, Traffic: true})
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("start the demo cluster: %w", err)

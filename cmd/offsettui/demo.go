@@ -45,7 +45,7 @@ func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int 
 		defer f.Close()
 		logf = log.New(f, "", log.LstdFlags|log.Lmicroseconds).Printf
 	}
-	d, err := demo.Start(ctx, demo.Options{Logf: logf})
+	d, err := demo.Start(ctx, demo.Options{Logf: logf, Traffic: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui demo: %v\n", err)
 		return exitFailure

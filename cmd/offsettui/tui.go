@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/spf13/pflag"
@@ -25,9 +26,13 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		refresh   string
 		noColor   bool
 		backupDir string
+		reportDir string
+		tf        timeFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.register(fs)
+	tf.register(fs, false)
+	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
@@ -37,6 +42,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	every, err := model.ParseDuration(refresh)
 	if err != nil || every < 0 {
 		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
+		return exitBadInput
+	}
+	if err := tf.parse(); err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
 	// The context and the client properties are read before the program starts: their
@@ -60,6 +69,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
 	opts := tuiOptions(c, lc, every, noColor, backupDir)
+	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
 	opts.Contexts = sw
 	m := views.New(opts)
 	// Signals are the TUI's to handle: bubbletea's own handler would end the
@@ -105,7 +115,7 @@ func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, bac
 	return views.Options{
 		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, lc, backupDir), Context: info,
+		Resetter: newTUIResetter(c, lc, backupDir), Context: info, WriteReport: report.Markdown,
 	}
 }
 

@@ -11,11 +11,12 @@ import (
 func checkPartition(g Group, gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
 	p := CheckPartition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
-		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error}
+		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error, Time: gp.Time}
 	if g.Type == TypeShare {
 		checkShareStatus(&p, gp, g.ShareAutoOffsetReset, opts, now)
 	} else {
 		checkStatus(&p, gp, opts, now)
+		checkLoss(&p, gp, opts)
 	}
 	switch {
 	case t == nil:

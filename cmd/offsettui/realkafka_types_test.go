@@ -62,14 +62,14 @@ func toolOffsets(t *testing.T, rows []map[string]string, col string) map[model.T
 // refusedLive checks that every reset of a live group exits 3 with the group-not-empty
 // blocker and writes nothing: no backup, no undo, no file in the backup dir (no audit
 // log either).
-func refusedLive(t *testing.T, addr, group, backupDir, backup string, extra ...string) {
+func refusedLive(t *testing.T, addr, group, backupDir, file string, extra ...string) {
 	t.Helper()
 	base := []string{"--bootstrap-server", addr, "--backup-dir", backupDir, "--group", group}
 	for _, args := range [][]string{
 		{"--to-earliest", "--all-topics"},
 		{"--to-earliest", "--all-topics", "--execute"},
 		append([]string{"--to-latest", "--execute"}, extra...),
-		{"--restore", backup, "--execute"},
+		{"--from-file", file, "--execute"},
 	} {
 		code, p := cliReset(t, append(base, args...)...)
 		notEmpty := false

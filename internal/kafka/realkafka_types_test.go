@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -344,4 +345,72 @@ func TestRealKafkaConsumerProtocolGroupsTogether(t *testing.T) {
 	if len(state) != 2 {
 		t.Errorf("kafka-consumer-groups --state rows %v, want two", state)
 	}
+}
+
+// TestRealKafkaShareGroupOverEveryListener: the requests sarama lacks (ShareGroupDescribe,
+// DescribeShareGroupOffsets) authenticate exactly as sarama does: a snapshot of a share
+// group through the SASL_SSL (SCRAM-SHA-512, JKS truststore), mTLS (PKCS12 keystore) and
+// OAUTHBEARER (OIDC client credentials) listeners shows the same group as on PLAINTEXT,
+// with no error; on the SASL_PLAINTEXT listener with alice's ACLs (none), the share
+// requests fail as denied, on the group, not as a crash or an empty group.
+func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
+	addr := realkafka.Addr(t)
+	realkafka.NeedShareGroups(t, addr)
+	if !realkafka.AtLeast(4, 2) {
+		t.Skipf("Kafka %s cannot make an Empty share group (AlterShareGroupOffsets does nothing before 4.2): skipped", realkafka.Version())
+	}
+	s := realkafka.NewSeed(t, addr)
+	topic, group := realkafka.Name("share-auth"), realkafka.Name("share-auth")
+	s.CreateTopic(topic, 1, nil)
+	s.ProduceN(topic, 0, 5, func(int) time.Time { return time.Now() })
+	s.ShareStartOffsets(group, map[model.TP]int64{tpOf(topic, 0): 2})
+	pass := realkafka.Env(t, "OFFSETTUI_IT_STORE_PASSWORD")
+	var issued atomic.Int32
+	key := readRSAKey(t, realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KEY"))
+	for _, l := range []struct {
+		name, addr string
+		props      map[string]string
+	}{
+		{"PLAINTEXT", addr, nil},
+		{"SASL_SSL SCRAM-SHA-512", realkafka.Env(t, "OFFSETTUI_IT_SASL_SSL_BOOTSTRAP"), kv("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
+			"sasl.jaas.config", scramModule+` required username="admin" password="admin-secret";`,
+			"ssl.truststore.type", "JKS", "ssl.truststore.location", realkafka.Env(t, "OFFSETTUI_IT_TRUSTSTORE_JKS"), "ssl.truststore.password", pass)},
+		{"SSL with a client certificate", realkafka.Env(t, "OFFSETTUI_IT_SSL_BOOTSTRAP"), kv("security.protocol", "SSL",
+			"ssl.truststore.location", realkafka.Env(t, "OFFSETTUI_IT_TRUSTSTORE_PKCS12"), "ssl.truststore.password", pass,
+			"ssl.keystore.type", "PKCS12", "ssl.keystore.location", realkafka.Env(t, "OFFSETTUI_IT_KEYSTORE_PKCS12"),
+			"ssl.keystore.password", pass, "ssl.key.password", pass)},
+		{"SASL_PLAINTEXT OAUTHBEARER", realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP"), oauthProps(oidcEndpoint(t, key, &issued), "oidc-secret")},
+	} {
+		t.Run(l.name, func(t *testing.T) {
+			cl, err := kafka.New(kafka.Config{Bootstrap: []string{l.addr}, Properties: l.props, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			g := findGroup(t, realSnapshot(t, cl, model.Query{Groups: []string{group}}), group)
+			p := findPartition(t, g, topic, 0)
+			if g.Type != model.TypeShare || g.Error != nil || g.Members == nil || val(p.StartOffset) != int64(2) || g.ShareAutoOffsetReset == nil {
+				t.Errorf("over %s: type %s error %v members %v start %s reset %v; want the share group as on PLAINTEXT",
+					l.name, g.Type, g.Error, g.Members, model.Num(p.StartOffset), g.ShareAutoOffsetReset)
+			}
+		})
+	}
+	t.Run("SASL_PLAINTEXT as a principal without ACLs", func(t *testing.T) {
+		cl, err := kafka.New(kafka.Config{Bootstrap: []string{realkafka.Env(t, "OFFSETTUI_IT_SASL_BOOTSTRAP")}, Timeout: 10 * time.Second,
+			Properties: kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
+				"sasl.jaas.config", scramModule+` required username="alice" password="alice-secret";`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		snap, err := cl.Snapshot(realkafka.Ctx(t, 30*time.Second), model.Query{Groups: []string{group}})
+		if err != nil {
+			t.Fatalf("snapshot: %v", err)
+		}
+		g := findGroup(t, snap, group)
+		if g.Error == nil || g.Members != nil {
+			t.Errorf("alice without ACLs: group %+v; want an error and members unknown", g)
+		}
+		t.Logf("as alice: type %s, error %v", g.Type, g.Error)
+	})
 }

@@ -3,6 +3,7 @@ package reset
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,8 @@ type callLog struct {
 	state model.PlanInput
 	calls []string
 	pos   map[model.TP]int64
+	// reject refuses every partition of a write with this Kafka error code.
+	reject string
 }
 
 func (f *callLog) ReadPlanInput(context.Context, string, []string, time.Time) (model.PlanInput, error) {
@@ -25,6 +28,14 @@ func (f *callLog) TargetTimestamps(context.Context, []model.TPO, int64) map[mode
 }
 func (f *callLog) set(name string, offs map[model.TP]int64) ([]model.Error, error) {
 	f.calls = append(f.calls, name)
+	if f.reject != "" {
+		var out []model.Error
+		for tp := range offs {
+			e := model.Error{Kind: model.KindBroker, Code: model.Ptr(f.reject), Message: "rejected"}
+			out = append(out, *e.WithPartition(tp).WithGroup("g"))
+		}
+		return out, nil
+	}
 	for tp, o := range offs {
 		f.pos[tp] = o
 	}
@@ -95,5 +106,37 @@ func TestWriterPerGroupType(t *testing.T) {
 				t.Errorf("calls %v outcome %s, want %v and applied (notes %v)", f.calls, res.Outcome, c.want, res.Notes)
 			}
 		})
+	}
+}
+
+// TestShareGroupRefusedByTheBroker: a share group whose member joined between the re-read and
+// the write gets NON_EMPTY_GROUP for every partition: refused, exit 3, no undo, the unused
+// backup removed, and the audit log holds the intent and a refused outcome, as for any type.
+func TestShareGroupRefusedByTheBroker(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	state := model.PlanInput{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+	dir := t.TempDir()
+	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "NON_EMPTY_GROUP"}
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
+	p, err := s.Plan(context.Background(), "g", model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest})
+	if err != nil || !p.Executable() {
+		t.Fatalf("plan %+v %v", p, err)
+	}
+	res := s.Execute(context.Background(), p)
+	if res.Outcome != Refused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
+			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
+	}
+	if fs := files(t, dir); len(fs) != 1 || fs[0] != "audit.log" {
+		t.Errorf("state dir holds %v; want only audit.log (the unused backup removed)", fs)
+	}
+	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:refused" {
+		t.Errorf("audit events %v", ev)
+	}
+	if !slices.Equal(f.calls, []string{"AlterShareOffsets", "ShareStartOffsets"}) {
+		t.Errorf("calls %v, want the share write and read-back only", f.calls)
 	}
 }

@@ -95,6 +95,7 @@ func (w *wireClient) request(ctx context.Context, addr string, req kmsg.Request)
 	req.SetVersion(v)
 	resp, err := c.roundTrip(ctx, w.timeout, req)
 	if err != nil {
+		w.logf("wire: %s to %s: %v: connection dropped", kmsg.NameForKey(req.Key()), addr, err)
 		w.drop(c)
 		return nil, fmt.Errorf("%s to %s: %w", kmsg.NameForKey(req.Key()), addr, err)
 	}

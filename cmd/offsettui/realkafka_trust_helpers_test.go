@@ -35,21 +35,25 @@ func newTrustWorld(t *testing.T, prefix string) trustWorld {
 	t.Helper()
 	w := trustWorld{addr: realkafka.Addr(t), topic: realkafka.Name(prefix)}
 	w.seed = realkafka.NewSeed(t, w.addr)
+	w.want = map[model.TP]int64{tpOf(w.topic, 0): 4, tpOf(w.topic, 1): 6}
 	w.seed.CreateTopic(w.topic, 2, nil)
 	now := time.Now()
 	for p := range int32(2) {
 		w.seed.ProduceN(w.topic, p, 10, func(int) time.Time { return now.Add(-time.Minute) })
 	}
-	w.group = w.newGroup(prefix + "-g")
+	w.group = realkafka.Name(prefix + "-g")
+	w.seed.Commit(w.group, w.want)
 	return w
 }
 
-// newGroup commits a fresh group at the world's offsets and returns its name.
-func (w *trustWorld) newGroup(prefix string) string {
+// newGroup commits a fresh group at the world's offsets and returns its name
+// and a seeding client of t (for subtests, which must not use the world's).
+func (w trustWorld) newGroup(t *testing.T, prefix string) (string, *realkafka.Seed) {
+	t.Helper()
+	s := realkafka.NewSeed(t, w.addr)
 	g := realkafka.Name(prefix)
-	w.want = map[model.TP]int64{tpOf(w.topic, 0): 4, tpOf(w.topic, 1): 6}
-	w.seed.Commit(g, w.want)
-	return g
+	s.Commit(g, w.want)
+	return g, s
 }
 
 // proxied is a fault proxy in front of the real broker (a single node) and that

@@ -233,3 +233,41 @@ func undoFile(t *testing.T, r resetResult) string {
 	t.Fatalf("undo %q names no --restore file", *r.Undo)
 	return ""
 }
+
+// TestRealKafkaDescribeGroupNotFound: describe --group of a group that does not
+// exist exits 3 with a not-found error (GROUP_ID_NOT_FOUND), the existing group
+// beside it described whole, for the super user and for alice (who may describe
+// that name but not the broker's configs, which must not stand in the way); one
+// she may not describe is denied, never not-found or ok.
+func TestRealKafkaDescribeGroupNotFound(t *testing.T) {
+	w := newACLResetWorld(t)
+	nosuch, unnamed := realkafka.Name("nosuch"), realkafka.Name("nosuch-denied")
+	w.seed.Allow("User:alice", nil, []string{nosuch}, kadm.OpDescribe)
+	for _, who := range []struct {
+		name string
+		args []string
+	}{
+		{"super user", []string{"--bootstrap-server", w.addr}},
+		{"alice", w.alice()},
+	} {
+		code, snap, stderr := describeJSON(t, append(who.args, "--group", w.g2, "--group", nosuch)...)
+		byName := map[string]model.Group{}
+		for _, g := range snap.Groups {
+			byName[g.Group] = g
+		}
+		if code != exitNotFound || !byName[nosuch].Error.IsGroupNotFound() || !hasError(snap.Errors, model.KindNotFound, "GROUP_ID_NOT_FOUND", nosuch) ||
+			!strings.Contains(stderr, nosuch+" does not exist") {
+			t.Errorf("%s: exit %d, %s error %v, stderr %q; want 3, not-found GROUP_ID_NOT_FOUND", who.name, code, nosuch, byName[nosuch].Error, stderr)
+		}
+		if g := byName[w.g2]; g.Error != nil || len(g.Partitions) != 3 {
+			t.Errorf("%s: %s beside it: error %v, %d partitions; want described", who.name, w.g2, g.Error, len(g.Partitions))
+		}
+		code, out, _ := ckRun(t, append(who.args, "--group", nosuch)...)
+		ckExpect(t, code, out, 2, "INCOMPLETE "+nosuch)
+	}
+	code, snap, _ := describeJSON(t, w.alice("--group", unnamed)...)
+	if code == exitNotFound || len(snap.Groups) != 1 || snap.Groups[0].Error == nil || snap.Groups[0].Error.Kind != model.KindDenied ||
+		snap.Groups[0].WorstStatus != model.StatusUnknown {
+		t.Errorf("a name alice may not describe: exit %d, groups %+v; want denied and unknown, not not-found", code, snap.Groups)
+	}
+}

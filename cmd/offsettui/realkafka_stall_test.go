@@ -18,7 +18,10 @@ import (
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 // stallTimeout is --timeout in these tests; the deadline of a snapshot is twice
@@ -205,5 +208,41 @@ func TestDescribeNotFoundNeedsEveryListing(t *testing.T) {
 			t.Errorf("broker %d's ListGroups stalled: error %v, worst %s, totalLag %s; want an error other than not-found, unknown, null",
 				id, g.Error, g.WorstStatus, model.Num(g.TotalLag))
 		}
+	}
+}
+
+// TestRealKafkaStalledAPIOverSASL: the same through the SASL listener, as alice
+// (SCRAM, ACLs enforced), with the group's OffsetFetch stalled: every new
+// connection logs in through the proxy; describe shows the group unknown with a
+// timeout in time, and check exits 2.
+func TestRealKafkaStalledAPIOverSASL(t *testing.T) {
+	t.Parallel()
+	w := newTrustWorld(t, "stall-sasl")
+	sasl := realkafka.SASLAddr(t)
+	w.seed.Allow("User:alice", nil, []string{w.group}, kadm.OpDescribe, kadm.OpRead)
+	w.seed.Allow("User:alice", []string{w.topic}, nil, kadm.OpDescribe, kadm.OpDescribeConfigs)
+	p := faultproxy.New(t, []string{sasl}, kgo.SASL(scram.Auth{User: "admin", Pass: "admin-secret"}.AsSha512Mechanism()))
+	id := p.Brokers()[0]
+	p.Add(faultproxy.Rule{Broker: id, Key: kmsg.OffsetFetch, Action: faultproxy.StallBefore})
+	conn := []string{"--bootstrap-server", p.Addrs()[0], "--command-config", realkafka.SASLProperties(t, "alice", "alice-secret"),
+		"--timeout", stallTimeout.String(), "--group", w.group}
+	var code int
+	var snap model.Snapshot
+	var stderr string
+	timed(t, "describe", func() { code, snap, stderr = describeJSON(t, conn...) })
+	if code != exitOK {
+		t.Fatalf("describe: exit %d: %s", code, stderr)
+	}
+	describeShowsStall(t, snap, w.group, true)
+	if n := p.Requests(id, kmsg.OffsetFetch); n != 1 {
+		t.Errorf("%d OffsetFetch requests, want 1 (%s)", n, p.Summary())
+	}
+	if p.Requests(id, kmsg.SASLAuthenticate) < p.Connections(id) {
+		t.Errorf("not every connection logged in: %s", p.Summary())
+	}
+	var out string
+	timed(t, "check", func() { code, out, _ = ckRun(t, conn...) })
+	if code != 2 || !strings.HasPrefix(lastLine(out), "INCOMPLETE") {
+		t.Errorf("check: exit %d, verdict %q; want 2, INCOMPLETE", code, lastLine(out))
 	}
 }

@@ -46,17 +46,21 @@ func realUpstream(t *testing.T) upstream {
 	return withTopicID(t, upstream{addrs: []string{addr}, direct: s.Seed, topic: topic})
 }
 
-// withTopicID reads the topic's id (OffsetCommit v10 names topics by id).
+// withTopicID reads the topic's id (OffsetCommit v10 names topics by id). A
+// topic just created can be unknown for a moment to the broker's metadata.
 func withTopicID(t *testing.T, u upstream) upstream {
 	t.Helper()
-	topics, err := u.direct.Adm.ListTopics(ctxFor(t, 10*time.Second), u.topic)
-	if err == nil {
-		err = topics.Error()
-	}
-	if err != nil {
-		t.Fatalf("topic id of %s: %v", u.topic, err)
-	}
-	u.id = topics[u.topic].ID
+	realkafka.WaitUntil(t, 10*time.Second, "the topic id of "+u.topic, func() (bool, string) {
+		topics, err := u.direct.Adm.ListTopics(ctxFor(t, 10*time.Second), u.topic)
+		if err == nil {
+			err = topics.Error()
+		}
+		if err != nil {
+			return false, err.Error()
+		}
+		u.id = topics[u.topic].ID
+		return true, ""
+	})
 	return u
 }
 

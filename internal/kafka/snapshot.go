@@ -80,7 +80,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		return obs, err
 	}
 	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
-	want := addGroups(&obs, groups)
+	want := addGroups(&obs, groups, q.TimestampsAtRiskOnly)
 	for _, tp := range sortedTPs(obs.Offsets) {
 		if e := obs.Offsets[tp].Error; e != nil {
 			obs.Errors = append(obs.Errors, *e)
@@ -206,8 +206,8 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 
 // addGroups adds the groups and their errors to the observation and returns
 // the committed offsets whose record timestamps apply: those strictly between
-// low and high, once each.
-func addGroups(obs *model.Observation, groups []*model.GroupObservation) []model.TPO {
+// low and high, once each (only the at-risk ones when atRiskOnly).
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, atRiskOnly bool) []model.TPO {
 	var want []model.TPO
 	seen := map[model.TPO]bool{}
 	for _, g := range groups {
@@ -218,13 +218,27 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation) []model
 		for tp, off := range g.Committed {
 			po := obs.Offsets[tp]
 			k := model.TPO{TP: tp, Offset: off}
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] {
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] &&
+				(!atRiskOnly || atRisk(po, off)) {
 				seen[k] = true
 				want = append(want, k)
 			}
 		}
 	}
 	return want
+}
+
+// atRisk reports whether a commit at off points below the first record that
+// retention cannot delete within the risk window (model.Classify's rule).
+func atRisk(po model.PartitionOffsets, off int64) bool {
+	if po.RiskOffset == nil {
+		return false
+	}
+	risk := *po.RiskOffset
+	if risk < 0 {
+		risk = *po.High
+	}
+	return off < risk
 }
 
 // selectGroups keeps the requested groups (all when none are named); a named group

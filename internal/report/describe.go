@@ -1,9 +1,10 @@
-// Package report renders offsettui's command output as plain-text tables: the
-// form that is read in a terminal and pasted into incident tickets. It is pure:
-// model values in, text out.
+// Package report renders offsettui's command output as plain-text tables and
+// Markdown: the forms that are read in a terminal and pasted into incident
+// tickets. It is pure: model values in, text out.
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -14,44 +15,23 @@ import (
 
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
+// A snapshot with a time axis (docs/timeaxis.md) adds CONSUME, PRODUCE, LAG/S,
+// ETA and EVALUATION, and one with a baseline adds what changed since.
 func Describe(w io.Writer, s model.Snapshot) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
-		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	bw := bufio.NewWriter(w)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, clusterLine(s))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
 	}
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno consumer groups matched")
 	}
-	topics := map[string]model.Topic{}
-	for _, t := range s.Topics {
-		topics[t.Topic] = t
+	for i := range s.Groups {
+		describeGroup(tw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
 	}
-	for _, g := range s.Groups {
-		fmt.Fprintf(tw, "\n%s\n", groupHeading(g))
-		if g.Error != nil {
-			fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
-		}
-		if len(g.Partitions) == 0 {
-			fmt.Fprintln(tw, "  "+NoPartitionsText(g, s.Cluster.AllTopicsVisible))
-			continue
-		}
-		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID")
-		for _, p := range g.Partitions {
-			cid, host, client := "-", "-", "-"
-			if p.Member != nil {
-				cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
-				model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
-		}
-		for _, p := range g.Partitions {
-			if p.Error != nil {
-				fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
-			}
-		}
+	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
+		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
@@ -59,7 +39,98 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// clusterLine is the first line: the cluster, when, and over which window.
+func clusterLine(s model.Snapshot) string {
+	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	if w := s.Window; w != nil {
+		line += fmt.Sprintf(" · rates over %s (%d snapshots)", model.HumanDuration(w.To.Sub(w.From.Time)), w.Samples)
+	}
+	if b := s.Baseline; b != nil {
+		line += fmt.Sprintf(" · baseline %s taken %s (%s earlier)", b.File, b.TakenAt.UTC().Format(model.StampLayout),
+			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)))
+		if b.Bootstrap != s.Cluster.Bootstrap {
+			line += " of " + b.Bootstrap
+		}
+	}
+	return line
+}
+
+func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
+	if g.Error != nil {
+		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
+	}
+	if g.Time != nil && g.Time.Loss != nil {
+		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)
+	}
+	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
+		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
+	}
+	if len(g.Partitions) == 0 {
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
+		return
+	}
+	head := "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN"
+	if timed {
+		head += "\tCONSUME\tPRODUCE\tLAG/S\tETA\tEVALUATION"
+	}
+	if based {
+		head += "\tCOMMITTED-Δ\tLAG-Δ\tWAS"
+	}
+	fmt.Fprintln(tw, head+"\tCONSUMER-ID\tHOST\tCLIENT-ID")
+	for _, p := range g.Partitions {
+		cid, host, client := "-", "-", "-"
+		if p.Member != nil {
+			cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
+		}
+		row := fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+			g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs))
+		if timed {
+			row += "\t" + strings.Join(timeCells(p.Time), "\t")
+		}
+		if based {
+			row += "\t" + strings.Join(changeCells(p.Change, p.Status), "\t")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row, cid, host, client)
+	}
+	for _, p := range g.Partitions {
+		if p.Error != nil {
+			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+		}
+	}
+}
+
+// timeCells are CONSUME, PRODUCE, LAG/S, ETA and EVALUATION.
+func timeCells(pt *model.PartitionTime) []string {
+	if pt == nil {
+		return []string{"-", "-", "-", "-", "-"}
+	}
+	return []string{model.RateText(pt.ConsumeRate), model.RateText(pt.ProduceRate), model.TrendText(pt.LagRate),
+		model.ETAText(pt.ETA, pt.ETAMs), pt.Evaluation.Badge()}
+}
+
+// changeCells are COMMITTED-Δ, LAG-Δ and WAS (the status at the baseline when
+// it differs, "new" for a partition the baseline did not have).
+func changeCells(ch *model.PartitionChange, now model.Status) []string {
+	if ch == nil {
+		return []string{"-", "-", "-"}
+	}
+	if ch.New {
+		return []string{"-", "-", "new"}
+	}
+	was := "-"
+	if ch.StatusWas != nil && *ch.StatusWas != now {
+		was = ch.StatusWas.Badge()
+	}
+	return []string{model.SignedNum(ch.CommittedBy), model.SignedNum(ch.LagBy), was}
 }
 
 func groupHeading(g model.Group) string {
@@ -71,10 +142,40 @@ func groupHeading(g model.Group) string {
 	if c := g.Counts.Text(); c != "" {
 		b.WriteString(" · " + c)
 	}
+	if t := g.Time; t != nil {
+		fmt.Fprintf(&b, " · consume %s · produce %s · ETA %s · %s", model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate),
+			model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge())
+	}
+	if ch := g.Change; ch != nil {
+		b.WriteString(" · " + changeText(ch, g))
+	}
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
+}
+
+// changeText says what changed in a group since the baseline.
+func changeText(ch *model.GroupChange, g model.Group) string {
+	if ch.New {
+		return "new since the baseline"
+	}
+	parts := []string{"lag " + model.SignedNum(ch.TotalLagBy)}
+	if ch.StateWas != nil && *ch.StateWas != g.State {
+		parts = append(parts, "was "+*ch.StateWas)
+	}
+	if ch.WorstStatusWas != nil && *ch.WorstStatusWas != g.WorstStatus {
+		parts = append(parts, "worst was "+ch.WorstStatusWas.Badge())
+	}
+	return "since the baseline: " + strings.Join(parts, ", ")
+}
+
+func partitionList(ps []model.PartitionRef) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = model.TP(p).String()
+	}
+	return strings.Join(out, ", ")
 }
 
 // NoPartitionsText says why a group shows no partition rows, without claiming

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -179,7 +178,10 @@ func TestRealKafkaACLReset(t *testing.T) {
 	}
 	check(w.g3, withOverrides(w.commits, written))
 	wantAudit(t, dir, "partly-applied")
-	undo := undoFile(t, r)
+	undo := restoreFileOf(t, r)
+	if !strings.HasSuffix(undo, "-undo.csv") {
+		t.Errorf("undo restores %s, want the -undo.csv of the written partitions", undo)
+	}
 	csv, err := os.ReadFile(undo)
 	if want := w.open + ",0,4\n" + w.open + ",1,6\n"; err != nil || string(csv) != want {
 		t.Errorf("undo file %s: %q (%v); want only the written partitions %q", undo, csv, err, want)
@@ -213,25 +215,6 @@ func wantRefused(t *testing.T, code int, r resetResult, dir, kafkaCode string) {
 		t.Errorf("files left behind: %v", files)
 	}
 	wantAudit(t, dir, "refused")
-}
-
-// undoFile is the file the undo command of r restores.
-func undoFile(t *testing.T, r resetResult) string {
-	t.Helper()
-	if r.Undo == nil {
-		t.Fatal("no undo command")
-	}
-	f := strings.Fields(*r.Undo)
-	for i, a := range f {
-		if a == "--restore" && i+1 < len(f) {
-			if !strings.HasSuffix(f[i+1], "-undo.csv") || filepath.Dir(f[i+1]) == "" {
-				t.Errorf("undo restores %s, want the -undo.csv of the written partitions", f[i+1])
-			}
-			return f[i+1]
-		}
-	}
-	t.Fatalf("undo %q names no --restore file", *r.Undo)
-	return ""
 }
 
 // TestRealKafkaDescribeGroupNotFound: describe --group of a group that does not

@@ -7,9 +7,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,5 +147,41 @@ func TestRealKafkaRestoreDeleteAnswerLost(t *testing.T) {
 	}
 	if got := w.seed.Committed(group); !maps.Equal(got, before) {
 		t.Errorf("the group's commits read back directly: %v, want %v (partition 1 without a commit)", got, before)
+	}
+}
+
+// TestRealKafkaResetCommitLandsAfterReadBack: the broker takes the commit only
+// after offsettui gave up on it and read the offsets back (a slow broker): the
+// rows are unknown ("it may still be applied"), exit 1, never "nothing
+// written"; the commit then lands, and the undo printed restores what was there.
+func TestRealKafkaResetCommitLandsAfterReadBack(t *testing.T) {
+	t.Parallel()
+	w := newTrustWorld(t, "late")
+	p, id := proxied(t, w.addr)
+	release := make(chan struct{})
+	letGo := sync.OnceFunc(func() { close(release) })
+	defer letGo()
+	p.Add(faultproxy.Rule{Broker: id, Key: kmsg.OffsetCommit, Action: faultproxy.DelayRequest, Release: release})
+	dir := t.TempDir()
+	code, r, _ := runReset(t, "--bootstrap-server", p.Addrs()[0], "--timeout", "1s", "--backup-dir", dir,
+		"--group", w.group, "--to-offset", "1", "--all-topics", "--execute")
+	for tp, got := range r.results() {
+		if got != model.WriteUnknown {
+			t.Errorf("%s: result %q, want unknown", tp, got)
+		}
+	}
+	if code != exitFailure || !r.Executed || r.Undo == nil || r.Backup == nil {
+		t.Fatalf("exit %d executed %v undo %v backup %v; want 1, executed, an undo of the backup", code, r.Executed, r.Undo, r.Backup)
+	}
+	wantAudit(t, dir, "failed")
+	letGo()
+	landed := map[model.TP]int64{tpOf(w.topic, 0): 1, tpOf(w.topic, 1): 1}
+	realkafka.WaitUntil(t, 20*time.Second, "the late commit lands", func() (bool, string) {
+		got := w.seed.Committed(w.group)
+		return maps.Equal(got, landed), fmt.Sprint(got)
+	})
+	code, r, _ = runReset(t, "--bootstrap-server", w.addr, "--backup-dir", dir, "--group", w.group, "--restore", restoreFileOf(t, r), "--execute")
+	if got := w.seed.Committed(w.group); code != exitOK || !maps.Equal(got, w.want) {
+		t.Errorf("the undo: exit %d, commits %v; want 0, %v", code, got, w.want)
 	}
 }

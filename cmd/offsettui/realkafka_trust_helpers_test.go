@@ -214,3 +214,19 @@ func noPartialAsWhole(t *testing.T, snap model.Snapshot) {
 		}
 	}
 }
+
+// restoreFileOf is the file the undo command printed with r restores.
+func restoreFileOf(t *testing.T, r resetResult) string {
+	t.Helper()
+	if r.Undo == nil {
+		t.Fatal("no undo command")
+	}
+	f := strings.Fields(*r.Undo)
+	for i, a := range f {
+		if a == "--restore" && i+1 < len(f) {
+			return f[i+1]
+		}
+	}
+	t.Fatalf("undo %q names no --restore file", *r.Undo)
+	return ""
+}

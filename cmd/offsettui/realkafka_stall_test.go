@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -245,4 +246,68 @@ func TestRealKafkaStalledAPIOverSASL(t *testing.T) {
 	if code != 2 || !strings.HasPrefix(lastLine(out), "INCOMPLETE") {
 		t.Errorf("check: exit %d, verdict %q; want 2, INCOMPLETE", code, lastLine(out))
 	}
+}
+
+// TestDescribeOneBrokerListOffsetsStalled: on a three-broker cluster, one
+// broker's ListOffsets never answers. The partitions it leads are unknown with a
+// timeout; the others are read; the group's total is null and its lower bound is
+// exactly the lags that were read, shown "≥ N" in the table; check exits 2; the
+// broker gets ListOffsets once per command, and each command ends in time.
+func TestDescribeOneBrokerListOffsetsStalled(t *testing.T) {
+	t.Parallel()
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 6, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	commits := map[model.TP]int64{}
+	for p := range int32(6) {
+		s.ProduceN("t", p, 10+int(p), func(int) time.Time { return time.Now() })
+		commits[tpOf("t", p)] = int64(p) // lag 10 on every partition
+	}
+	s.Commit("g", commits)
+	meta, err := s.Adm.Metadata(t.Context(), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hung := meta.Topics["t"].Partitions[0].Leader
+	var readable int64
+	for _, p := range meta.Topics["t"].Partitions {
+		if p.Leader != hung {
+			readable += 10
+		}
+	}
+	p := faultproxy.New(t, k.ListenAddrs())
+	p.Add(faultproxy.Rule{Broker: hung, Key: kmsg.ListOffsets, Action: faultproxy.StallBefore})
+	conn := []string{"--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", stallTimeout.String(), "--group", "g"}
+
+	var code int
+	var snap model.Snapshot
+	timed(t, "describe", func() { code, snap, _ = describeJSON(t, conn...) })
+	noPartialAsWhole(t, snap)
+	if code != exitOK || len(snap.Groups) != 1 {
+		t.Fatalf("describe: exit %d, %d groups", code, len(snap.Groups))
+	}
+	g := snap.Groups[0]
+	for _, gp := range g.Partitions {
+		led := meta.Topics["t"].Partitions[gp.Partition].Leader
+		timedOut := gp.Error != nil && gp.Error.Kind == model.KindTimeout
+		if (led == hung) != (gp.Status == model.StatusUnknown && timedOut) {
+			t.Errorf("t-%d (leader %d, stalled %d): status %s, error %v", gp.Partition, led, hung, gp.Status, gp.Error)
+		}
+	}
+	if g.TotalLag != nil || g.TotalLagAtLeast == nil || *g.TotalLagAtLeast != readable {
+		t.Errorf("totalLag %s, at least %s; want null, %d", model.Num(g.TotalLag), model.Num(g.TotalLagAtLeast), readable)
+	}
+	if n := p.Requests(hung, kmsg.ListOffsets); n != 1 {
+		t.Errorf("the stalled broker got %d ListOffsets in one describe, want 1 (%s)", n, p.Summary())
+	}
+	var out, errb bytes.Buffer
+	timed(t, "describe table", func() { code = describeMain(conn, &out, &errb) })
+	if want := fmt.Sprintf("lag ≥ %d", readable); code != exitOK || !strings.Contains(out.String(), want) {
+		t.Errorf("table: exit %d, lacks %q:\n%s", code, want, out.String())
+	}
+	var ck string
+	timed(t, "check", func() { code, ck, _ = ckRun(t, conn...) })
+	ckExpect(t, code, ck, 2, "INCOMPLETE g:")
 }

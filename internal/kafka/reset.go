@@ -27,10 +27,8 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 	if err != nil {
 		return model.PlanInput{}, err
 	}
-	for _, e := range obs.Errors {
-		if e.Broker != nil && e.Group == nil && e.Topic == nil {
-			return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, e.Error())
-		}
+	if len(obs.ListingErrors) > 0 {
+		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
 	}
 	if len(obs.Groups) != 1 {
 		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
@@ -38,14 +36,14 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 	g := obs.Groups[0]
 	in := model.PlanInput{
 		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
-		Members: g.Members, Committed: g.Committed,
+		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
 	}
 	if g.Type == model.TypeUnknown {
 		return in, nil // refused by the plan: nothing more is read of a type offsettui does not know
 	}
 	if g.Error != nil {
-		return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, g.Error.Error())
+		return model.PlanInput{}, fmt.Errorf("read group %s: %w", group, g.Error)
 	}
 	switch g.Type {
 	case model.TypeShare:
@@ -104,7 +102,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
 		ConsumerID: "", RetentionTime: -1}
@@ -149,7 +147,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	req := &sarama.DeleteOffsetsRequest{Group: group}
 	for _, tp := range tps {

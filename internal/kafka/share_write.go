@@ -47,7 +47,7 @@ func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets ma
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	req := kmsg.NewPtrAlterShareGroupOffsetsRequest()
 	req.GroupID = group
@@ -115,7 +115,7 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	var topics []string
 	for _, tp := range tps {

@@ -67,7 +67,7 @@ func typeScope(s Scope, in PlanInput) (tps []TP, bs []Blocker, ok bool) {
 	case in.Type == TypeShare && s.AllTopics:
 		all := maps2TPs(in.Committed, in.Uninitialized)
 		tps, bs = Scope{Topics: tpScopes(all)}.Partitions(in)
-		return tps, bs, true
+		return tps, append(hiddenTopicsBlockers(in), bs...), true
 	case in.Type == TypeStreams && s.AllTopics:
 		if in.SourceTopics == nil {
 			return nil, []Blocker{{Kind: BlockTopologyUnknown, Message: fmt.Sprintf(
@@ -80,7 +80,7 @@ func typeScope(s Scope, in PlanInput) (tps []TP, bs []Blocker, ok bool) {
 			}
 		}
 		tps, bs = Scope{Topics: tpScopes(sel)}.Partitions(in)
-		return tps, bs, true
+		return tps, append(hiddenTopicsBlockers(in), bs...), true
 	case in.Type == TypeStreams:
 		tps, bs = s.Partitions(in)
 		var outside []string

@@ -15,7 +15,7 @@ import (
 func typedFixture(typ string) PlanInput {
 	wm := PartitionOffsets{Low: Ptr(int64(0)), High: Ptr(int64(100))}
 	return PlanInput{
-		Group: "g", Type: typ, State: "Empty", GroupExists: true,
+		Group: "g", Type: typ, State: "Empty", GroupExists: true, AllTopicsVisible: Ptr(true),
 		Committed:     map[TP]int64{{"in", 0}: 50, {"in", 1}: 60, {"in-repartition", 0}: 5},
 		Uninitialized: []TP{{"in", 2}},
 		SourceTopics:  []string{"in"},
@@ -83,6 +83,10 @@ func TestPlanPerGroupType(t *testing.T) {
 			Scope{Topics: []TopicScope{{Topic: "in", Partitions: []int32{0, 1}}}}, mustStrategy(t, ShiftBy, "-10"), []string{"in-0=40", "in-1=50"}, nil},
 		{"consumer --all-topics: every committed partition", func() PlanInput { return typedFixture(TypeConsumer) },
 			all, mustStrategy(t, ToEarliest, ""), []string{"in-0=0", "in-1=0", "in-repartition-0=0"}, nil},
+		{"share --all-topics with topics that may be hidden", func() PlanInput { in := typedFixture(TypeShare); in.AllTopicsVisible = nil; return in },
+			all, mustStrategy(t, ToEarliest, ""), []string{"in-0=0", "in-1=0", "in-2=0", "in-repartition-0=0"}, []BlockerKind{BlockHiddenTopics}},
+		{"streams --all-topics with topics that may be hidden", func() PlanInput { in := typedFixture(TypeStreams); in.AllTopicsVisible = Ptr(false); return in },
+			all, mustStrategy(t, ToEarliest, ""), []string{"in-0=0", "in-1=0"}, []BlockerKind{BlockHiddenTopics}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := MakePlan(c.scope, c.st, c.in())

@@ -2,6 +2,9 @@ package reset
 
 import (
 	"context"
+	"errors"
+	"maps"
+	"slices"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -34,13 +37,24 @@ func (s *Service) writerFor(typ string) writer {
 type commitWriter struct{ c Cluster }
 
 func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
-	rejected, err := w.c.CommitOffsets(ctx, g, commit)
+	rejected, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.CommitOffsets(ctx, g, commit))
 	if err == nil && len(del) > 0 {
 		var rejDel []model.Error
-		rejDel, err = w.c.DeleteOffsets(ctx, g, del)
+		rejDel, err = sent(g, del)(w.c.DeleteOffsets(ctx, g, del))
 		rejected = append(rejected, rejDel...)
 	}
 	return rejected, err
+}
+
+// sent turns a request that was never sent (model.ErrNotSent: no coordinator) into every
+// partition of it refused, nothing written; any other answer passes as it is.
+func sent(g string, tps []model.TP) func([]model.Error, error) ([]model.Error, error) {
+	return func(rejected []model.Error, err error) ([]model.Error, error) {
+		if errors.Is(err, model.ErrNotSent) {
+			return notSent(g, tps, err), nil
+		}
+		return rejected, err
+	}
 }
 
 func (w commitWriter) readBack(ctx context.Context, g string) (map[model.TP]int64, error) {
@@ -56,11 +70,11 @@ func (w shareWriter) write(ctx context.Context, g string, commit map[model.TP]in
 	var rejected []model.Error
 	if len(del) > 0 {
 		var err error
-		if rejected, err = w.c.DeleteShareOffsets(ctx, g, del); err != nil {
+		if rejected, err = sent(g, del)(w.c.DeleteShareOffsets(ctx, g, del)); err != nil {
 			return rejected, err
 		}
 	}
-	rejAlter, err := w.c.AlterShareOffsets(ctx, g, commit)
+	rejAlter, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.AlterShareOffsets(ctx, g, commit))
 	return append(rejected, rejAlter...), err
 }
 

@@ -114,7 +114,7 @@ func TestWriterPerGroupType(t *testing.T) {
 // backup removed, and the audit log holds the intent and a refused outcome, as for any type.
 func TestShareGroupRefusedByTheBroker(t *testing.T) {
 	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
-	state := model.PlanInput{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+	state := model.PlanInput{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
 		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
 		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 	dir := t.TempDir()

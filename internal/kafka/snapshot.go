@@ -121,20 +121,29 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	listed = c.selectGroups(ctx, listed, names)
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
+	var shares []*model.GroupObservation
 	for i, lg := range listed {
-		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
+		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
 			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
 		}
+		if g.Type == model.TypeShare {
+			shares = append(shares, g)
+		}
 		groups[i] = g
 	}
-	var wg sync.WaitGroup
-	wg.Add(2)
+	var (
+		wg        sync.WaitGroup
+		configErr []model.Error
+	)
+	wg.Add(3)
 	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
+	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()
+	obs.Errors = append(obs.Errors, configErr...)
 	for _, g := range groups {
 		if g.Error == nil && g.DescribeError != nil {
 			g.Error = g.DescribeError
@@ -215,7 +224,7 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, atRiskO
 		if g.Error != nil {
 			obs.Errors = append(obs.Errors, *g.Error)
 		}
-		for tp, off := range g.Committed {
+		for tp, off := range positions(g) {
 			po := obs.Offsets[tp]
 			k := model.TPO{TP: tp, Offset: off}
 			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] &&
@@ -263,11 +272,22 @@ func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names [
 	return append(out, c.findGroups(ctx, missing)...)
 }
 
+// positions returns a group's positions: committed offsets, or a share group's start offsets.
+func positions(g *model.GroupObservation) map[model.TP]int64 {
+	if g.Type == model.TypeShare {
+		return g.StartOffsets
+	}
+	return g.Committed
+}
+
 // groupTopics returns every topic a group commits on or is assigned, sorted.
 func groupTopics(groups []*model.GroupObservation, only []string) []string {
 	set := map[string]bool{}
 	for _, g := range groups {
-		for tp := range g.Committed {
+		for tp := range positions(g) {
+			set[tp.Topic] = true
+		}
+		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
 			set[tp.Topic] = true
 		}
 		for _, m := range g.Members {
@@ -300,7 +320,12 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 		in[t] = true
 	}
 	for _, g := range groups {
-		for tp := range g.Committed {
+		for tp := range positions(g) {
+			if in[tp.Topic] {
+				set[tp] = true
+			}
+		}
+		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
 			if in[tp.Topic] {
 				set[tp] = true
 			}
@@ -320,6 +345,14 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 		out = append(out, tp)
 	}
 	slices.SortFunc(out, model.CompareTP)
+	return out
+}
+
+func mapKeys[V any](m map[model.TP]V) []model.TP {
+	out := make([]model.TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
 	return out
 }
 

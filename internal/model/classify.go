@@ -175,12 +175,17 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 	grp := Group{
 		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
 		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
+		ShareAutoOffsetReset: g.ShareAutoOffsetReset, Topology: g.Topology,
 		Counts: Counts{}, Partitions: []GroupPartition{}, Error: g.Error,
 	}
-	if grp.Members == nil {
+	switch {
+	case g.DescribeError != nil:
+		grp.Members = nil // unknown: JSON null, never "0 members"
+	case grp.Members == nil:
 		grp.Members = []Member{}
 	}
-	if g.State == "Empty" && obs.OffsetsRetentionMinutes != nil {
+	// Share-group start offsets never expire; committed offsets of an Empty group do.
+	if g.State == "Empty" && g.Type != TypeShare && obs.OffsetsRetentionMinutes != nil {
 		grp.OffsetsExpireAfterMs = Ptr(*obs.OffsetsRetentionMinutes * 60_000)
 	}
 	owner := map[TP]*MemberRef{}
@@ -196,7 +201,13 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 	if opt.WholeTopics {
 		whole = opt.Topics
 	}
-	for _, tp := range groupPartitions(g, owner, obs.Topics, whole) {
+	// A share group's position in a partition is its start offset; every other type's is
+	// its committed offset. Both are classified alike (docs/statuses.md).
+	positions := g.Committed
+	if g.Type == TypeShare {
+		positions = g.StartOffsets
+	}
+	for _, tp := range groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole) {
 		if len(only) > 0 && !slices.Contains(only, tp.Topic) {
 			continue
 		}
@@ -204,7 +215,10 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 		if g.Error.IsGroupNotFound() {
 			in.GroupError = nil // a group that does not exist has no commits: judged as such
 		}
-		if c, ok := g.Committed[tp]; ok {
+		if e, ok := g.PartitionErrors[tp]; ok && in.GroupError == nil {
+			in.GroupError = &e
+		}
+		if c, ok := positions[tp]; ok {
 			in.Committed = Ptr(c)
 			if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
 				in.CommittedTimestamp = &ts
@@ -215,6 +229,9 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 		}
 		p := Classify(in)
 		p.Topic, p.Partition, p.Member = tp.Topic, tp.Partition, owner[tp]
+		if g.Type == TypeShare {
+			shareFields(&p, g.ShareLag, tp)
+		}
 		if p.Error != nil && p.Error.Partition == nil && p.Error.Group == nil {
 			p.Error = p.Error.WithPartition(tp)
 		}
@@ -224,8 +241,26 @@ func assembleGroup(g GroupObservation, obs Observation, opt AssembleOptions) Gro
 	return grp
 }
 
-// groupPartitions returns the sorted partition set of a group.
-func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[string]Topic, whole []string) []TP {
+// shareFields turns a share partition classified by its start offset into what a share
+// group shows: the start offset in its own field and the broker's lag. A lag of 0 means
+// every record from the start offset on was delivered and acknowledged (the start offset is
+// persisted lazily and can trail), so the partition is caught up: not at risk, no time lag.
+func shareFields(p *GroupPartition, lag map[TP]int64, tp TP) {
+	p.StartOffset, p.Committed, p.Lag = p.Committed, nil, nil
+	l, ok := lag[tp]
+	if !ok {
+		return
+	}
+	p.Lag = Ptr(l)
+	if l == 0 && (p.Status == StatusAtRisk || p.Status == StatusOK) {
+		p.Status, p.TimeLagMs, p.ExpiresInMs = StatusOK, Ptr(int64(0)), nil
+	}
+}
+
+// groupPartitions returns the sorted partition set of a group: the partitions with a
+// position, the other partitions of their topics, extra (share partitions the broker lists
+// without a start offset), the assigned ones and every partition of the whole topics.
+func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef, topics map[string]Topic, whole []string) []TP {
 	set := map[TP]bool{}
 	for _, name := range whole {
 		if t, ok := topics[name]; ok {
@@ -238,7 +273,7 @@ func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[str
 	// committed on all 50 partitions of a topic would otherwise cost 2,500 map
 	// writes instead of 50 (100 ms of a 1,000-group snapshot).
 	committedTopics := map[string]bool{}
-	for tp := range g.Committed {
+	for tp := range positions {
 		set[tp] = true
 		committedTopics[tp.Topic] = true
 	}
@@ -248,6 +283,9 @@ func groupPartitions(g GroupObservation, owner map[TP]*MemberRef, topics map[str
 				set[TP{name, int32(i)}] = true
 			}
 		}
+	}
+	for _, tp := range extra {
+		set[tp] = true
 	}
 	for tp := range owner {
 		set[tp] = true

@@ -25,7 +25,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
 	}
 	if len(s.Groups) == 0 {
-		fmt.Fprintln(tw, "\nno consumer groups matched")
+		fmt.Fprintln(tw, "\nno groups matched")
 	}
 	for i := range s.Groups {
 		describeGroup(tw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
@@ -73,11 +73,14 @@ func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based 
 	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
 		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
 	}
+	for _, line := range typeLines(*g) {
+		fmt.Fprintf(tw, "  %s\n", line)
+	}
 	if len(g.Partitions) == 0 {
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	head := "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN"
+	head := "GROUP\tTOPIC\tPARTITION\tLOW\t" + model.PositionColumn(g.Type) + "\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN"
 	if timed {
 		head += "\tCONSUME\tPRODUCE\tLAG/S\tETA\tEVALUATION"
 	}
@@ -91,7 +94,7 @@ func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based 
 			cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
 		}
 		row := fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-			g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+			g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
 			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs))
 		if timed {
 			row += "\t" + strings.Join(timeCells(p.Time), "\t")
@@ -135,7 +138,7 @@ func changeCells(ch *model.PartitionChange, now model.Status) []string {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %s", g.Group, g.Type, g.State, model.Plural(len(g.Members), "member"))
+	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", model.Noun(g.Type), g.Group, g.Type, g.StateText(), g.MembersText())
 	if l := model.TotalLagText(&g); l != "0" {
 		b.WriteString(" · lag " + l)
 	}
@@ -153,6 +156,40 @@ func groupHeading(g model.Group) string {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
+}
+
+// typeLines says what a group's type adds: a share group's reset config and that its start
+// offsets never expire; a streams group's topology and each member's tasks.
+func typeLines(g model.Group) []string {
+	var out []string
+	switch g.Type {
+	case model.TypeShare:
+		reset := "unknown (could not be read; see the errors)"
+		if g.ShareAutoOffsetReset != nil {
+			reset = *g.ShareAutoOffsetReset
+		}
+		out = append(out, "share.auto.offset.reset="+reset+" (a group config on the broker: where a partition without a start offset begins); share-group start offsets do not expire")
+	case model.TypeStreams:
+		if g.Topology == nil {
+			out = append(out, "topology: none reported")
+			break
+		}
+		for _, st := range g.Topology.Subtopologies {
+			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
+				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
+		}
+		for _, m := range g.Members {
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+		}
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // changeText says what changed in a group since the baseline.

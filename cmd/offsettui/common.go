@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/contexts"
@@ -171,6 +172,7 @@ type session struct {
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
+	closing sync.Once
 }
 
 // contextName names the session's context ("" without one).
@@ -183,16 +185,17 @@ func (s *session) contextName() string {
 
 // close releases the session; calling it again does nothing.
 func (s *session) close() {
-	if s.client != nil {
-		_ = s.client.Close()
-	}
-	if s.demo != nil {
-		s.demo.Close()
-	}
-	if s.logFile != nil {
-		_ = s.logFile.Close()
-	}
-	s.client, s.demo, s.logFile = nil, nil, nil
+	s.closing.Do(func() {
+		if s.client != nil {
+			_ = s.client.Close()
+		}
+		if s.demo != nil {
+			s.demo.Close()
+		}
+		if s.logFile != nil {
+			_ = s.logFile.Close()
+		}
+	})
 }
 
 // errBadInput marks connect errors caused by the user's input (exit 2).
@@ -251,7 +254,7 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 	} else {
 		cfg.Bootstrap = conn.bootstrap
 	}
-	cl, err := kafka.New(cfg)
+	cl, err := kafka.NewContext(ctx, cfg)
 	if err != nil {
 		s.close()
 		if errors.Is(err, kafka.ErrBadConfig) {

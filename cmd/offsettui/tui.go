@@ -70,7 +70,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
 	opts := tuiOptions(c, lc, every, noColor, backupDir)
 	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
-	opts.Contexts = sw
+	opts.Contexts, opts.Close = sw, lc.close
 	m := views.New(opts)
 	// Signals are the TUI's to handle: bubbletea's own handler would end the
 	// program in the middle of a reset's commit.

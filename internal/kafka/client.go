@@ -62,7 +62,10 @@ type Client struct {
 }
 
 // New checks the configuration and connects (one Metadata round trip).
-func New(cfg Config) (*Client, error) {
+func New(cfg Config) (*Client, error) { return NewContext(context.Background(), cfg) }
+
+// NewContext is New whose connection stops waiting when ctx is done (a quit, Ctrl-C).
+func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		boot, err := PropertiesBootstrap(cfg.Properties)
 		if err != nil {
@@ -107,7 +110,7 @@ func New(cfg Config) (*Client, error) {
 	for _, a := range cfg.Bootstrap {
 		c.seeds = append(c.seeds, sarama.NewBroker(a))
 	}
-	if err := c.refreshBrokers(context.Background()); err != nil {
+	if err := c.refreshBrokers(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}

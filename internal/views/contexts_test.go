@@ -123,3 +123,52 @@ func TestContextCommandErrors(t *testing.T) {
 		t.Fatalf("no switcher:\n%s", none.view())
 	}
 }
+
+// TestContextSwitchClosesOutsideUpdate: the replaced root's connection, the first one
+// included, is closed by a command, never inside Update (closing waits up to --timeout).
+func TestContextSwitchClosesOutsideUpdate(t *testing.T) {
+	clk := newClock()
+	sw := contextsFixture()
+	var mu sync.Mutex
+	var closed []string
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	opts.Close = func() { mu.Lock(); closed = append(closed, "initial"); mu.Unlock() }
+	hs := newHarness(t, opts, 100, 20)
+	connect := hs.m.switchContext("prod")
+	msg := connect()
+	next, cmd := hs.m.Update(msg)
+	if next == tea.Model(hs.m) {
+		t.Fatal("no switch")
+	}
+	mu.Lock()
+	n := len(closed)
+	mu.Unlock()
+	if n != 0 {
+		t.Fatal("the old connection was closed inside Update")
+	}
+	hs.m = next.(*app)
+	hs.run(cmd)
+	if len(closed) != 1 {
+		t.Fatalf("the first root's connection was not closed: %v", closed)
+	}
+}
+
+// TestContextSwitchLatestWins: `:ctx dev` then `:ctx prod`, dev answering last, ends on
+// prod, and dev's connection is closed.
+func TestContextSwitchLatestWins(t *testing.T) {
+	clk := newClock()
+	sw := contextsFixture()
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	hs := newHarness(t, opts, 100, 20)
+	toDev, toProd := hs.m.switchContext("dev"), hs.m.switchContext("prod")
+	devMsg, prodMsg := toDev(), toProd()
+	hs.send(prodMsg, devMsg)
+	if h := headerLine(hs.view()); !strings.Contains(h, "PROD") {
+		t.Fatalf("a stale switch won: header %q", h)
+	}
+	if len(sw.closed) != 1 || sw.closed[0] != "dev" {
+		t.Fatalf("closed %v, want the stale dev connection", sw.closed)
+	}
+}

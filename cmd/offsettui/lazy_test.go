@@ -3,8 +3,14 @@ package main
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/model"
 )
 
 // TestLazyClientQuitDuringAHungConnect: while the first connection hangs, a caller
@@ -53,5 +59,52 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 	}
 	if _, err := lc.client(context.Background()); err == nil {
 		t.Fatal("a closed client connected")
+	}
+}
+
+// TestTUIResetNamesTheClusterItConnectedTo: a TUI reset made before the connection (a
+// context or KAFKA_BOOTSTRAP_SERVERS leaves --bootstrap-server empty) names the cluster
+// it connected to in the audit log and the backup's manifest, not "".
+func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 5, func(int) time.Time { return time.Now() })
+	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	dir := t.TempDir()
+	c := common{timeoutD: 10 * time.Second} // no --bootstrap-server: the context's addresses
+	lc := &lazyClient{c: c, conn: &connection{bootstrap: k.ListenAddrs()}}
+	defer lc.close()
+	r := newTUIResetter(c, lc, dir)
+	st, err := model.ParseStrategy(model.ToOffset, "1", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := r.Plan(t.Context(), "g", model.Scope{AllTopics: true}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Execute(t.Context(), p); res.Outcome != model.OutcomeApplied {
+		t.Fatalf("outcome %s: %v", res.Outcome, res.Notes)
+	}
+	want := `"cluster":"` + strings.Join(k.ListenAddrs(), ",") + `"`
+	audit, err := os.ReadFile(filepath.Join(dir, "audit.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(audit), want); n != 2 { // intent and outcome
+		t.Errorf("audit log names the cluster %d times as %s:\n%s", n, want, audit)
+	}
+	manifests, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, m := range manifests {
+		b, _ := os.ReadFile(m)
+		if !strings.Contains(string(b), `"bootstrap": "`+strings.Join(k.ListenAddrs(), ",")+`"`) {
+			t.Errorf("manifest %s:\n%s", m, b)
+		}
+	}
+	if len(manifests) == 0 {
+		t.Errorf("no manifest in %s", dir)
 	}
 }

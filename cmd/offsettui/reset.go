@@ -70,7 +70,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer s.close()
-	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
+	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
 		AssumeReset: f.assume,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)

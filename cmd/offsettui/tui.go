@@ -128,7 +128,7 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}

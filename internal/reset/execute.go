@@ -234,7 +234,7 @@ func (s *Service) writeBackup(p model.Plan, rows []model.CSVRow, clusterID *stri
 		return "", err
 	}
 	name := backupName(p.Group, s.now().UTC().Format("20060102T150405.000Z"), suffix)
-	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.ClusterName, CreatedAt: model.Stamp{Time: s.now()},
+	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: s.now()},
 		User: s.user(), Strategy: p.Strategy, Purpose: purpose}
 	return writeBackup(dir, name, m, rows)
 }

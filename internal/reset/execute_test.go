@@ -78,7 +78,7 @@ func twoPartitions() model.PlanInput {
 // planToOne plans --to-offset 1 --all-topics on f and executes it.
 func planToOne(t *testing.T, f *fakeCluster, dir string, before func(s *Service)) (*Service, Result) {
 	t.Helper()
-	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: func() string { return "k:9092" },
 		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
 	if before != nil {
 		before(s)

@@ -32,7 +32,7 @@ func realService(t *testing.T, addr string) *reset.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return &reset.Service{Cluster: c, ClusterName: addr, BackupDir: t.TempDir(), User: "it"}
+	return &reset.Service{Cluster: c, ClusterName: func() string { return addr }, BackupDir: t.TempDir(), User: "it"}
 }
 
 func tpOf(topic string, p int32) model.TP { return model.TP{Topic: topic, Partition: p} }
@@ -452,7 +452,7 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blind := &reset.Service{Cluster: blindCluster{c}, ClusterName: addr, BackupDir: t.TempDir(), User: "it"}
+	blind := &reset.Service{Cluster: blindCluster{c}, ClusterName: func() string { return addr }, BackupDir: t.TempDir(), User: "it"}
 	for _, g := range groups {
 		m := members[g.name]
 		p, err := svc.Plan(ctx, g.name, scope, st)

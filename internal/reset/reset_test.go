@@ -41,7 +41,7 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	e := &env{d: d, seed: kafkatest.NewSeed(t, d.Bootstrap()),
-		svc: &Service{Cluster: c, ClusterName: "test", BackupDir: t.TempDir(),
+		svc: &Service{Cluster: c, ClusterName: func() string { return "test" }, BackupDir: t.TempDir(),
 			UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }},
 		reqs: kafkatest.CountRequests(d.Fake(), kmsg.OffsetCommit, kmsg.OffsetDelete),
 	}

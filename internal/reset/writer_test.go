@@ -119,7 +119,7 @@ func TestShareGroupRefusedByTheBroker(t *testing.T) {
 		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 	dir := t.TempDir()
 	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "NON_EMPTY_GROUP"}
-	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: func() string { return "k:9092" },
 		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
 	p, err := s.Plan(context.Background(), "g", model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest})
 	if err != nil || !p.Executable() {

@@ -203,31 +203,4 @@ func (p Plan) BackupRows() []CSVRow {
 	return out
 }
 
-// Verify compares the offsets read back after the commit with what the plan wrote
-// and returns one message per difference; none means verified.
-func (p Plan) Verify(readBack map[TP]int64) []string {
-	var out []string
-	commit, del := p.Commits()
-	tps := make([]TP, 0, len(commit))
-	for tp := range commit {
-		tps = append(tps, tp)
-	}
-	sortTPs(tps)
-	for _, tp := range tps {
-		got, ok := readBack[tp]
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("%s: no committed offset after the commit, expected %d", tp, commit[tp]))
-		case got != commit[tp]:
-			out = append(out, fmt.Sprintf("%s: committed offset is %d after the commit, expected %d", tp, got, commit[tp]))
-		}
-	}
-	for _, tp := range del {
-		if got, ok := readBack[tp]; ok {
-			out = append(out, fmt.Sprintf("%s: still has committed offset %d, expected none", tp, got))
-		}
-	}
-	return out
-}
-
 func sortTPs(tps []TP) { slices.SortFunc(tps, CompareTP) }

@@ -18,15 +18,20 @@ import (
 // shareUnwritable says why the coordinator cannot take a share-group reset, or "" when it
 // can. Kafka 4.1 advertises AlterShareGroupOffsets but answers it without writing anything
 // (its kafka-share-groups.sh has no reset yet); 4.2 is the first to implement it, and the
-// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart.
+// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart. A
+// coordinator whose versions cannot be learned is refused too: it may be a 4.1.
 func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string {
+	cannotLearn := func(err error) string {
+		return fmt.Sprintf("could not learn the versions of broker %d, the share group's coordinator (%v); "+
+			"a share-group reset needs Kafka 4.2 or newer, which only its versions tell", coordinator, err)
+	}
 	b, err := c.broker(coordinator)
 	if err != nil {
-		return "" // the read-back and the write will say what is wrong with the coordinator
+		return cannotLearn(err)
 	}
 	_, alter, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest())
 	if err != nil {
-		return ""
+		return cannotLearn(err)
 	}
 	describe, _, _ := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrDescribeShareGroupOffsetsRequest())
 	if !alter || describe < 1 {

@@ -146,13 +146,13 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 	}
 	resp, err := req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
 	if err == nil && resp.ErrorCode != 0 {
-		err = fmt.Errorf("error code %d: %v", resp.ErrorCode, deref(resp.ErrorMessage))
+		err = fmt.Errorf("error code %d: %v", resp.ErrorCode, model.Deref(resp.ErrorMessage))
 	}
 	if err == nil {
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
 				if p.ErrorCode != 0 {
-					err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, deref(p.ErrorMessage))
+					err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, model.Deref(p.ErrorMessage))
 				}
 			}
 		}
@@ -160,13 +160,6 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 	if err != nil {
 		s.t.Fatalf("alter share-group offsets of %s: %v", group, err)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // ShareConsumer starts Kafka's ConsoleShareConsumer as a live member of share group group

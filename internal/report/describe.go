@@ -179,17 +179,10 @@ func typeLines(g model.Group) []string {
 				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
 		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(model.Deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
 		}
 	}
 	return out
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // changeText says what changed in a group since the baseline.

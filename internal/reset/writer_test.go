@@ -140,3 +140,28 @@ func TestShareGroupRefusedByTheBroker(t *testing.T) {
 		t.Errorf("calls %v, want the share write and read-back only", f.calls)
 	}
 }
+
+// TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused: a restore whose every commit the
+// broker refuses for live members (UNKNOWN_MEMBER_ID) sends no OffsetDelete: refused,
+// nothing written, rather than half a restore on a live group.
+func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	state := model.PlanInput{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "UNKNOWN_MEMBER_ID"}
+	s := &Service{Cluster: f, BackupDir: t.TempDir()}
+	st := model.Strategy{Kind: model.Restore, Raw: "backup.csv", File: []model.CSVRow{
+		{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1}}}
+	p, err := s.Plan(context.Background(), "g", model.Scope{}, st)
+	if err != nil || !p.Executable() {
+		t.Fatalf("plan %+v %v", p, err)
+	}
+	res := s.Execute(context.Background(), p)
+	if slices.Contains(f.calls, "DeleteOffsets") {
+		t.Errorf("calls %v: deletes sent after every commit was refused", f.calls)
+	}
+	if res.Outcome != model.OutcomeRefused || f.pos[tpB] != 5 {
+		t.Errorf("outcome %s, t-1 at %d; want refused and untouched (notes %v)", res.Outcome, f.pos[tpB], res.Notes)
+	}
+}

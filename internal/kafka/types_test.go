@@ -207,6 +207,12 @@ func TestDescribeMergesDuplicateEntries(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			k := kafkatest.Cluster(t)
+			// kfake knows the listed group by its commit: else its OffsetFetch answers
+			// GROUP_ID_NOT_FOUND, an error for a listed group.
+			if err := k.CreateTopic("orders", 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			kafkatest.NewSeed(t, k.ListenAddrs()).Commit("dup", map[model.TP]int64{{Topic: "orders", Partition: 0}: 0})
 			controlListGroups(k, listed("dup", "Consumer", "Stable"))
 			k.ControlKey(int16(kmsg.ConsumerGroupDescribe), func(r kmsg.Request) (kmsg.Response, error, bool) {
 				k.KeepControl()

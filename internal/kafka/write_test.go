@@ -63,3 +63,48 @@ func TestWriteReplyLeavingPartitionsOut(t *testing.T) {
 		})
 	}
 }
+
+// TestListedGroupOffsetFetchNotFound: a listed group whose OffsetFetch answers
+// GROUP_ID_NOT_FOUND has unknown commits (an error, no total), never "no commits".
+func TestListedGroupOffsetFetchNotFound(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 5, tsAt(time.Now().Unix()))
+	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	k.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
+		k.KeepControl()
+		r, ok := req.(*kmsg.OffsetFetchRequest)
+		if !ok {
+			return nil, nil, false
+		}
+		resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
+		resp.SetVersion(r.Version)
+		resp.ErrorCode = 69 // GROUP_ID_NOT_FOUND
+		for _, rg := range r.Groups {
+			g := kmsg.NewOffsetFetchResponseGroup()
+			g.Group, g.ErrorCode = rg.Group, 69
+			resp.Groups = append(resp.Groups, g)
+		}
+		return resp, nil, true
+	})
+	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	snap, err := cl.Snapshot(context.Background(), model.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Groups) != 1 {
+		t.Fatalf("groups %+v", snap.Groups)
+	}
+	g := snap.Groups[0]
+	if g.Error == nil || g.Error.IsGroupNotFound() || g.TotalLag != nil || g.WorstStatus != model.StatusUnknown {
+		t.Errorf("group %s: error %v, total lag %s, worst %s; want an error that is not not-found, no total, unknown",
+			g.Group, g.Error, model.Num(g.TotalLag), g.WorstStatus)
+	}
+}

@@ -67,9 +67,15 @@ func (p Plan) refreshable(r PlanRow) bool {
 // watermark that moved past a row's target, a high watermark that went back
 // (truncation, recreation), and partitions now missing or unreadable. Watermark
 // growth alone is not drift; nor is the low watermark passing an earliest/latest
-// target, which Refresh re-reads. now.Partitions may be nil (not re-read).
+// target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
+// type changed since the plan is drift too: the type chooses how the plan is written.
 func (p Plan) Drift(now PlanInput) []Blocker {
 	bs := guardBlockers(now)
+	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
+		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
+			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",
+			p.Group, typ, p.Type)})
+	}
 	for _, r := range p.Rows {
 		tp := r.TP()
 		if now.Partitions != nil {

@@ -41,6 +41,8 @@ func TestDrift(t *testing.T) {
 			in.State = "Stable"
 			in.Members = []Member{{MemberRef: MemberRef{ClientID: "svc-1", Host: "/10.1.1.1"}}}
 		}, []BlockerKind{BlockGroupNotEmpty}, []string{"svc-1 on /10.1.1.1"}},
+		{"type changed", toOffset, func(in *PlanInput) { in.Type = TypeConsumer },
+			[]BlockerKind{BlockDrift}, []string{"is a consumer group now, a classic group when planned"}},
 		{"read-only now", toOffset, func(in *PlanInput) { in.ReadOnly = true }, []BlockerKind{BlockReadOnly}, nil},
 		{"watermarks unreadable", toOffset, func(in *PlanInput) { delete(in.Offsets, TP{"orders", 1}) },
 			[]BlockerKind{BlockUnknownOffsets}, []string{"orders-1 could not be re-read"}},

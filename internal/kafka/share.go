@@ -35,7 +35,7 @@ func (c *Client) describeShare(ctx context.Context, b *sarama.Broker, gs []*mode
 	for _, g := range gs {
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
 		for _, g := range gs {
 			e := wireErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer")
@@ -87,7 +87,7 @@ func (c *Client) fetchShareOffsets(ctx context.Context, b *sarama.Broker, gs []*
 		rg.GroupID = g.Group // Topics nil: every topic the group has a share partition of
 		req.Groups = append(req.Groups, rg)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
 		for _, g := range gs {
 			e := wireErr(err, b, "fetch share-group start offsets", "share groups need Kafka 4.1 or newer")

@@ -65,7 +65,7 @@ func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets ma
 			p.Partition, p.StartOffset = tp.Partition, offsets[tp]
 			t.Partitions = append(t.Partitions, p)
 		}
-		raw, err := c.wire.request(ctx, b.Addr(), req)
+		raw, err := c.wireCall(ctx, b, req)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +121,7 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 			rt.Topic = t
 			req.Topics = append(req.Topics, rt)
 		}
-		raw, err := c.wire.request(ctx, b.Addr(), req)
+		raw, err := c.wireCall(ctx, b, req)
 		if err != nil {
 			return nil, err
 		}

@@ -18,7 +18,7 @@ func (c *Client) describeStreams(ctx context.Context, b *sarama.Broker, gs []*mo
 	for _, g := range gs {
 		req.Groups = append(req.Groups, g.Group)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
 		for _, g := range gs {
 			e := wireErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer")

@@ -129,6 +129,9 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
+	for _, line := range typeLines(*g) {
+		fmt.Fprintf(w, "- %s\n", cell(line))
+	}
 	if g.Error != nil {
 		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
 	}
@@ -140,17 +143,19 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 }
 
 func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
-	head := []string{"topic", "partition", "low", "committed", "high", "lag", "status", "time lag", "expires in"}
+	// The group's position: the committed offset, or a share group's start offset.
+	position := strings.ToLower(strings.ReplaceAll(model.PositionColumn(g.Type), "-", " "))
+	head := []string{"topic", "partition", "low", position, "high", "lag", "status", "time lag", "expires in"}
 	if timed {
 		head = append(head, "consume", "produce", "lag/s", "ETA", "evaluation")
 	}
 	if based {
-		head = append(head, "committed Δ", "lag Δ", "was")
+		head = append(head, position+" Δ", "lag Δ", "was")
 	}
 	head = append(head, "member")
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
-		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
 			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs)}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)

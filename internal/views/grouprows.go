@@ -65,7 +65,7 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 			g:        g,
 			target:   filterTarget{names: filterNames(append([]string{g.Group}, topics...)...), tags: groupTags(g)},
 			topics:   len(topics),
-			problems: g.WorstStatus != model.StatusOK || g.Error != nil,
+			problems: g.HasProblem(),
 		}
 		r.timeLag, r.timeLagAny = groupTimeLag(g)
 		if hist != nil {
@@ -145,7 +145,7 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 		case gcETA:
 			return compareETA(a.g.Time, b.g.Time)
 		case gcLoss:
-			return compareLossIn(a.g.Time, b.g.Time)
+			return model.CompareLoss(a.g, b.g)
 		}
 		return 0
 	}

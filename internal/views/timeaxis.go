@@ -211,27 +211,6 @@ func compareETA(a, b *model.GroupTime) int {
 	return -cmp.Compare(ma, mb)
 }
 
-// compareLossIn orders the soonest loss first; groups with none come last.
-func compareLossIn(a, b *model.GroupTime) int {
-	la, lb := groupLossOf(a), groupLossOf(b)
-	switch {
-	case la == nil && lb == nil:
-		return 0
-	case la == nil:
-		return 1
-	case lb == nil:
-		return -1
-	}
-	return cmp.Compare(la.InMs, lb.InMs)
-}
-
-func groupLossOf(t *model.GroupTime) *model.GroupLoss {
-	if t == nil {
-		return nil
-	}
-	return t.Loss
-}
-
 // timeColumns are the groups table's time-axis columns (their drop
 // priorities are listed with groupColumns).
 func timeColumns() []column {

@@ -306,8 +306,8 @@ func TestSortKeys(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "sort: lag") || !strings.Contains(v, "LAG↓") {
 		t.Errorf("sort not shown:\n%s", v)
 	}
-	hs.send(keyRunes("p"))
-	want("problems only, by lag", "audit-export", "fanout", "replay", "new-svc")
+	hs.send(keyRunes("p")) // every group here has a problem: a status not ok, or an evaluation of warn
+	want("problems only, by lag", "audit-export", "fanout", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
 }
 
 func TestGroupErrorShown(t *testing.T) {

@@ -162,9 +162,11 @@ func (c *Client) refreshBrokers(ctx context.Context) error {
 // metadataAnswer is one Metadata answer (the probe topic removed) and what the
 // visibility probe showed.
 type metadataAnswer struct {
-	resp      *sarama.MetadataResponse
-	visible   *bool
-	clusterID *string
+	resp    *sarama.MetadataResponse
+	visible *bool
+	// probeDenied: the probe topic was denied (TOPIC_AUTHORIZATION_FAILED).
+	probeDenied bool
+	clusterID   *string
 }
 
 // metadataStagger is how long a Metadata request may go unanswered before the

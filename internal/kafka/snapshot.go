@@ -186,7 +186,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	}
 	obs.ClusterID, obs.AllTopicsVisible = lay.clusterID, lay.visible
 	if v := lay.visible; v == nil || !*v {
-		obs.Errors = append(obs.Errors, model.VisibilityError(v))
+		obs.Errors = append(obs.Errors, model.VisibilityError(v, lay.probeDenied))
 	}
 	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
 	obs.Errors = append(obs.Errors, cfgs.errs...)

@@ -17,8 +17,10 @@ type topicLayout struct {
 	errs       map[model.TP]*model.Error
 	topicErrs  map[string]*model.Error
 	// visible and clusterID are what the request's visibility probe showed.
-	visible   *bool
-	clusterID *string
+	visible *bool
+	// probeDenied: see metadataAnswer.
+	probeDenied bool
+	clusterID   *string
 }
 
 // metadata asks one broker about the given topics (never all topics of a large
@@ -33,7 +35,7 @@ func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, er
 	if err != nil {
 		return lay, err
 	}
-	lay.visible, lay.clusterID = ans.visible, ans.clusterID
+	lay.visible, lay.clusterID, lay.probeDenied = ans.visible, ans.clusterID, ans.probeDenied
 	resp := ans.resp
 	{
 		for _, t := range resp.Topics {

@@ -71,7 +71,7 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	}
 	fmt.Fprintf(w, "| groups | %d, %d with problems |\n", len(s.Groups), problems)
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
-		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(v))
+		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(s))
 	}
 }
 

@@ -108,3 +108,17 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 		t.Errorf("no manifest in %s", dir)
 	}
 }
+
+// TestRunTUIBadInputOnItsStderr: the TUI's input errors go to the stderr it was given
+// (exit 2), before any terminal is touched.
+func TestRunTUIBadInputOnItsStderr(t *testing.T) {
+	for _, args := range [][]string{
+		{"--stall-after", "soon"},
+		{"--bootstrap-server", "k:9092", "--command-config", filepath.Join(t.TempDir(), "missing.properties")},
+	} {
+		var out, errb strings.Builder
+		if code := runTUI(args, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), "offsettui: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the error on the given stderr", args, code, errb.String())
+		}
+	}
+}

@@ -45,15 +45,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	if err := tf.parse(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
 	// The context and the client properties are read before the program starts: their
 	// errors and notes belong on the terminal, and a read-only context must be read-only
 	// from the first screen. Only the network connection waits for the program.
-	conn, err := c.resolveConnection(os.Stderr)
+	conn, err := c.resolveConnection(stderr)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
 	c.readOnly = conn.readOnly
@@ -91,6 +91,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui: %v\n", err)
+		return exitFailure
+	}
+	if views.NeverRead(final) {
+		fmt.Fprintln(stderr, "offsettui: the cluster was never read")
 		return exitFailure
 	}
 	return exitOK

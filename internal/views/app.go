@@ -65,6 +65,8 @@ type app struct {
 	closeConn func()
 	// ctxGen numbers the `:ctx` switches asked; only the latest one's reply is taken.
 	ctxGen uint64
+	// everRead is set once a snapshot of any cluster of this session was read.
+	everRead bool
 	// resets are the resets executed in this session, printed after exit.
 	resets []model.ResetResult
 }

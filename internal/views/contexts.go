@@ -146,7 +146,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 	next.ref.gen = m.ref.gen + 1 // replies still on their way from the old cluster are stale
 	next.width, next.height = m.width, m.height
 	next.resize()
-	next.closeConn, next.ctxGen = msg.conn.Close, m.ctxGen
+	next.closeConn, next.ctxGen, next.everRead = msg.conn.Close, m.ctxGen, m.everRead
 	next.quitRequested = m.quitRequested
 	next.resets = m.resets // their undo commands are printed after exit
 	m.stop()

@@ -172,3 +172,29 @@ func TestContextSwitchLatestWins(t *testing.T) {
 		t.Fatalf("closed %v, want the stale dev connection", sw.closed)
 	}
 }
+
+// TestNeverRead: a session that never read a snapshot (the cluster could not be reached)
+// tells the caller so (offsettui exits 1); one that read any, before a `:ctx` switch too,
+// does not.
+func TestNeverRead(t *testing.T) {
+	clk := newClock()
+	down := &fakeSource{now: clk.now, reply: func(model.Query) (model.Snapshot, error) {
+		return model.Snapshot{}, errors.New("connect to k:9092: connection refused")
+	}}
+	hs := newHarness(t, optsWith(down, clk), 100, 20)
+	if !NeverRead(hs.m) {
+		t.Error("a session that only failed to connect reads as having read the cluster")
+	}
+	sw := contextsFixture()
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	up := newHarness(t, opts, 100, 20)
+	if NeverRead(up.m) {
+		t.Error("a session that read a snapshot reads as never read")
+	}
+	sw.fail = nil
+	next, _ := up.m.Update(up.m.switchContext("prod")()) // the new root, its first snapshot not run
+	if NeverRead(next) {
+		t.Error("a switch forgot that the session had read a cluster")
+	}
+}

@@ -117,7 +117,7 @@ func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 		}
 		return
 	}
-	m.lastErr = nil
+	m.lastErr, m.everRead = nil, true
 	snap := msg.snap
 	// The reply is ours alone until it is broadcast: annotate it in place.
 	m.axis.Add(&snap, msg.group == "")

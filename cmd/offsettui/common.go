@@ -37,6 +37,8 @@ type common struct {
 	timeoutD    time.Duration
 	riskWindowD time.Duration
 	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+	// noOutput leaves -o/--output out: the TUI has no output format.
+	noOutput bool
 	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
 	// context's read-only once connected.
 	readOnlyAsked bool
@@ -62,6 +64,9 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
+	if c.noOutput {
+		return
+	}
 	formats := "table or json"
 	if c.markdown {
 		formats = "table, json or markdown"
@@ -85,6 +90,7 @@ func (c *common) validate() error {
 		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
 	switch {
+	case c.noOutput:
 	case c.output == "table" || c.output == "json":
 	case c.output == "markdown" && c.markdown:
 	case c.markdown:

@@ -43,7 +43,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return checkMain(rest, stdout, stderr)
 	case "demo":
-		return demoMain(rest, stdout, stderr, signalContext())
+		ctx, stop := signalContext()
+		defer stop()
+		return demoMain(rest, stdout, stderr, ctx)
 	case "contexts":
 		return contextsMain(rest, stdout, stderr)
 	case "version":

@@ -30,8 +30,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		tf        timeFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
+	c.noOutput = true
 	c.register(fs)
-	tf.register(fs, false)
+	tf.register(fs, "")
 	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")

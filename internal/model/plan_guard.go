@@ -20,7 +20,7 @@ func guardBlockers(in PlanInput) []Blocker {
 	bs := []Blocker{}
 	if in.ReadOnly {
 		bs = append(bs, Blocker{Kind: BlockReadOnly,
-			Message: "read-only mode (--read-only or OFFSETTUI_READ_ONLY=1): offsettui commits nothing"})
+			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY set to anything but empty, 0, false, no or off, or a read-only context): offsettui commits nothing"})
 	}
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
 	if len(in.Members) > 0 || !inactive {

@@ -22,17 +22,7 @@ import (
 // to loss come from the history the root keeps across refreshes; a snapshot
 // without a window (the first one) shows none of their columns.
 
-// historyGapDivisor spreads the kept samples: a sample closer than
-// --stall-after/4 to the one before the newest replaces the newest, so fast
-// refreshes still leave a window of about 2 × --stall-after (docs/timeaxis.md).
-const historyGapDivisor = 4
-
-// axisKeep is how many samples per group the TUI keeps.
-const axisKeep = 16
-
-func newAxis(stallAfter time.Duration) *model.History {
-	return model.NewHistory(axisKeep, stallAfter/historyGapDivisor)
-}
+func newAxis(stallAfter time.Duration) *model.History { return model.NewWatchHistory(stallAfter) }
 
 // evalStyle colours an evaluation like the status it is closest to.
 func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {

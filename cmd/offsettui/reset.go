@@ -222,7 +222,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 	}
-	if res.Outcome != reset.Applied {
+	if res.Outcome != model.OutcomeApplied {
 		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
 	}
 	return res.Outcome.ExitCode()

@@ -74,9 +74,6 @@ func deadlineErr(err error) error {
 // answers costs one --timeout, and the rest of the snapshot gets another.
 func (c *Client) snapshotBudget() time.Duration { return 2 * c.cfg.Timeout }
 
-// SnapshotBudget is how long one snapshot or reset phase may take at most.
-func (c *Client) SnapshotBudget() time.Duration { return c.snapshotBudget() }
-
 // wireCall sends req to b through the wire client (wire.go) and treats its failures as
 // call treats sarama's: a timeout is worded as one, not "read tcp …: i/o timeout", and a
 // transport failure drops b until the next snapshot, so a hung broker costs one --timeout

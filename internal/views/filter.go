@@ -63,9 +63,6 @@ func parseFilter(v string) filterSpec {
 	return f
 }
 
-// empty reports whether the filter keeps every row.
-func (f filterSpec) empty() bool { return len(f.terms) == 0 }
-
 // filterTarget is what a row offers the filter: its names, lower-case and
 // \x00-separated, and the keywords of its fields.
 type filterTarget struct {

@@ -11,11 +11,10 @@ import (
 
 // Exit codes (docs/cli.md).
 const (
-	exitOK        = 0
-	exitFailure   = 1
-	exitBadInput  = 2
-	exitBlocked   = 3
-	exitPartially = 4
+	exitOK       = 0
+	exitFailure  = 1
+	exitBadInput = 2
+	exitBlocked  = 3
 	// exitNotFound: describe was asked for a group that does not exist.
 	exitNotFound = 3
 )

@@ -393,11 +393,10 @@ func (c *Client) Close() error {
 func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
 
 // run calls fn for each item concurrently, bounded by the client's semaphore,
-// and waits for all. Every item gets its call, even after ctx is done: a request
-// then fails at once (see call) and the item records why, instead of silently
-// missing from the result.
-func run[T any](ctx context.Context, c *Client, items []T, fn func(T)) {
-	_ = ctx // kept so every caller says which deadline its work is under
+// and waits for all. Every item gets its call, even after the caller's deadline: a
+// request then fails at once (see call) and the item records why, instead of
+// silently missing from the result.
+func run[T any](c *Client, items []T, fn func(T)) {
 	var wg sync.WaitGroup
 	for _, it := range items {
 		c.sem <- struct{}{}

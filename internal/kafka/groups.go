@@ -33,7 +33,7 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		out  []listedGroup
 		errs []model.Error
 	)
-	run(ctx, c, c.brokers(), func(b *sarama.Broker) {
+	run(c, c.brokers(), func(b *sarama.Broker) {
 		resp, err := call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
 			return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
 		})
@@ -78,7 +78,7 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 		mu  sync.Mutex
 		out []listedGroup
 	)
-	run(ctx, c, names, func(name string) {
+	run(c, names, func(name string) {
 		lg := listedGroup{name: name, typ: model.TypeClassic, state: "Dead"}
 		b, err := c.coordinator(ctx, name)
 		if err == nil {
@@ -141,7 +141,7 @@ func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObserv
 			}
 		}
 	}
-	run(ctx, c, jobs, func(f func()) { f() })
+	run(c, jobs, func(f func()) { f() })
 }
 
 // pickDescribed chooses, for every group, the entry of a describe reply to use, as Kafka's

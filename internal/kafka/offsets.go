@@ -61,7 +61,7 @@ func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObserv
 			}
 		}
 	}
-	run(ctx, c, jobs, func(j job) {
+	run(c, jobs, func(j job) {
 		if j.share {
 			c.fetchShareOffsets(ctx, j.b, j.gs)
 		} else {

@@ -287,7 +287,7 @@ func groupTopics(groups []*model.GroupObservation, only []string) []string {
 		for tp := range positions(g) {
 			set[tp.Topic] = true
 		}
-		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
 			set[tp.Topic] = true
 		}
 		for _, m := range g.Members {
@@ -325,7 +325,7 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 				set[tp] = true
 			}
 		}
-		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
 			if in[tp.Topic] {
 				set[tp] = true
 			}

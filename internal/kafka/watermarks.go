@@ -36,25 +36,22 @@ func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, er
 		return lay, err
 	}
 	lay.visible, lay.clusterID, lay.probeDenied = ans.visible, ans.clusterID, ans.probeDenied
-	resp := ans.resp
-	{
-		for _, t := range resp.Topics {
-			if t.Err != sarama.ErrNoError {
-				e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
-				lay.topicErrs[t.Name] = e
-				continue
-			}
-			lay.partitions[t.Name] = len(t.Partitions)
-			for _, p := range t.Partitions {
-				tp := model.TP{Topic: t.Name, Partition: p.ID}
-				switch {
-				case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
-					lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
-				case p.Leader < 0:
-					lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
-				default:
-					lay.leader[tp] = p.Leader
-				}
+	for _, t := range ans.resp.Topics {
+		if t.Err != sarama.ErrNoError {
+			e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
+			lay.topicErrs[t.Name] = e
+			continue
+		}
+		lay.partitions[t.Name] = len(t.Partitions)
+		for _, p := range t.Partitions {
+			tp := model.TP{Topic: t.Name, Partition: p.ID}
+			switch {
+			case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
+				lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
+			case p.Leader < 0:
+				lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
+			default:
+				lay.leader[tp] = p.Leader
 			}
 		}
 	}
@@ -106,7 +103,7 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	// Per leader, the four lookups go one after another: sarama holds a broker's
 	// lock for a whole request and reply anyway, and a leader that times out then
 	// costs one --timeout, not four. Leaders are asked concurrently.
-	run(ctx, c, leaders, func(leader int32) {
+	run(c, leaders, func(leader int32) {
 		for k := lookupEarliest; k <= lookupRisk; k++ {
 			if !c.listOffsets(ctx, leader, k, byLeader[leader], risk, &mu, results) {
 				return

@@ -104,26 +104,6 @@ func NeedStreamsGroups(t testing.TB, addr string) {
 	}
 }
 
-// SetGroupConfig sets one group config (IncrementalAlterConfigs on the GROUP resource), e.g.
-// share.auto.offset.reset.
-func (s *Seed) SetGroupConfig(group, name, value string) {
-	s.t.Helper()
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	r := kmsg.NewIncrementalAlterConfigsRequestResource()
-	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
-	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-	c.Name, c.Value, c.Op = name, kmsg.StringPtr(value), kmsg.IncrementalAlterConfigOpSet
-	r.Configs = append(r.Configs, c)
-	req.Resources = append(req.Resources, r)
-	resp, err := req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
-	if err == nil && len(resp.Resources) == 1 && resp.Resources[0].ErrorCode != 0 {
-		err = fmt.Errorf("error code %d: %v", resp.Resources[0].ErrorCode, resp.Resources[0].ErrorMessage)
-	}
-	if err != nil {
-		s.t.Fatalf("set %s=%s on group %s: %v", name, value, group, err)
-	}
-}
-
 // ShareStartOffsets makes an Empty share group (AlterShareGroupOffsets creates it) with the
 // given start offsets; the broker is a single node, so it is the coordinator.
 func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {

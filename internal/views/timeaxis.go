@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -101,15 +100,11 @@ func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
 	return out
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe
-// for any file system.
+// reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe for any
+// file system as a backup's name is (model.FileNamePart: cut, with a hash when changed).
 func reportPath(dir, what string, at time.Time) string {
-	what = unsafeName.ReplaceAllString(what, "_")
-	if len(what) > 60 {
-		what = what[:60]
-	}
+	what = model.FileNamePart(what, 60)
 	return filepath.Join(dir, "offsettui-report-"+what+"-"+at.UTC().Format("20060102-150405")+".md")
 }
 

@@ -116,3 +116,26 @@ func TestMarkdownShareGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPositionColumn: check's table names the position as Kafka's tools do and shows
+// a share group's start offset under START-OFFSET.
+func TestCheckPositionColumn(t *testing.T) {
+	for _, c := range []struct {
+		typ, head string
+		p         model.CheckPartition
+		row       string
+	}{
+		{model.TypeClassic, "CURRENT-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			Committed: model.Ptr(int64(5)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   5"},
+		{model.TypeShare, "START-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			StartOffset: model.Ptr(int64(7)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   7"},
+	} {
+		var b strings.Builder
+		if err := Check(&b, model.CheckResult{Type: c.typ, Partitions: []model.CheckPartition{c.p}}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "LOW  "+c.head) || !strings.Contains(b.String(), c.row) {
+			t.Errorf("%s:\n%s", c.typ, b.String())
+		}
+	}
+}

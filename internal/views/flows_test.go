@@ -73,7 +73,7 @@ func TestFlowBurstOpensFanout(t *testing.T) {
 	f.waitFor("groups › fanout", "18 records (12..29) were deleted before fanout read them")
 	f.send(burst("q"))
 	m := f.final()
-	if len(m.stack) != 2 || m.stack[0].(*groupsScreen).filterText != "fanout" {
+	if len(m.stack) != 2 || m.stack[0].(*groupsScreen).filter.text != "fanout" {
 		t.Fatalf("want groups › fanout with the filter kept, got %d screens", len(m.stack))
 	}
 	golden.RequireEqual(t, m.View())
@@ -92,8 +92,8 @@ func TestFlowPasteIntoFilter(t *testing.T) {
 	f.send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	m := f.final()
 	g := m.stack[0].(*groupsScreen)
-	if g.filterText != "ship-svc" || len(m.stack) != 2 {
-		t.Fatalf("filter %q with %d screens, want ship-svc opened", g.filterText, len(m.stack))
+	if g.filter.text != "ship-svc" || len(m.stack) != 2 {
+		t.Fatalf("filter %q with %d screens, want ship-svc opened", g.filter.text, len(m.stack))
 	}
 }
 

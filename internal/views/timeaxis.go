@@ -100,7 +100,6 @@ func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
 	return out
 }
 
-
 // reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe for any
 // file system as a backup's name is (model.FileNamePart: cut, with a hash when changed).
 func reportPath(dir, what string, at time.Time) string {

@@ -50,7 +50,7 @@ func describeMain(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	if c.output == "json" {
-		err = writeJSON(stdout, snap)
+		err = report.DescribeJSON(stdout, snap)
 	} else {
 		err = report.Describe(stdout, snap)
 	}

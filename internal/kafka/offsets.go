@@ -7,8 +7,11 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// offsetFetchBatch is how many groups go into one OffsetFetch v8 request.
-const offsetFetchBatch = 200
+// offsetFetchBatch is how many groups go into one OffsetFetch v8 request: at
+// most this many per coordinator keeps requests O(brokers) for fleets of
+// thousands of groups, and an answer (about 20 bytes per partition) well
+// under sarama's 100 MB limit even at a thousand partitions per group.
+const offsetFetchBatch = 2000
 
 // fetchCommitted reads the committed offsets of every group from its coordinator:
 // OffsetFetch v8 with many groups per request where the broker supports it, one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -68,27 +69,44 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
+	phase := c.phaseLogger()
 	groups, err := c.observeGroups(ctx, &obs, q.Groups)
 	if err != nil {
 		return obs, err
 	}
+	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
 	topics := queryTopics(groups, q)
 	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt)
 	if err != nil {
 		return obs, err
 	}
-	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
-	want := addGroups(&obs, groups)
+	phase("metadata and configs of %d topics", len(topics))
+	tps := layoutPartitions(lay, groups, topics)
+	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
+	phase("watermarks of %d partitions", len(tps))
+	want := addGroups(&obs, groups, lay)
 	for _, tp := range sortedTPs(obs.Offsets) {
 		if e := obs.Offsets[tp].Error; e != nil {
 			obs.Errors = append(obs.Errors, *e)
 		}
 	}
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
 		return obs, err
 	}
 	return obs, nil
+}
+
+// phaseLogger returns a function that logs (--debug) how long the phase that
+// just ended took.
+func (c *Client) phaseLogger() func(format string, args ...any) {
+	last := time.Now()
+	return func(format string, args ...any) {
+		now := time.Now()
+		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), now.Sub(last).Round(time.Millisecond))
+		last = now
+	}
 }
 
 // observeGroups lists the groups (reconnecting brokers a failure dropped),
@@ -203,21 +221,46 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 
 // addGroups adds the groups and their errors to the observation and returns
 // the committed offsets whose record timestamps apply: those strictly between
-// low and high, once each.
-func addGroups(obs *model.Observation, groups []*model.GroupObservation) []model.TPO {
-	var want []model.TPO
-	seen := map[model.TPO]bool{}
+// low and high, once each, sorted by partition and offset.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout) []model.TPO {
+	offsets := model.IndexOffsets(obs.Offsets)
+	// Per topic and partition, the committed offsets in range: hundreds of
+	// thousands of rows share a few offsets each, so they are collected per
+	// partition and made distinct once at the end.
+	inRange := map[string][][]int64{}
+	obs.Groups = slices.Grow(obs.Groups, len(groups))
 	for _, g := range groups {
 		obs.Groups = append(obs.Groups, *g)
 		if g.Error != nil {
 			obs.Errors = append(obs.Errors, *g.Error)
 		}
+		var (
+			to     model.TopicOffsets
+			slots  [][]int64
+			looked bool
+		)
 		for tp, off := range g.Committed {
-			po := obs.Offsets[tp]
-			k := model.TPO{TP: tp, Offset: off}
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] {
-				seen[k] = true
-				want = append(want, k)
+			if !looked || tp.Topic != to.Name() {
+				to, looked = offsets.Topic(tp.Topic), true
+				if slots = inRange[tp.Topic]; slots == nil {
+					slots = make([][]int64, lay.partitions[tp.Topic])
+					inRange[tp.Topic] = slots
+				}
+			}
+			if tp.Partition < 0 || int(tp.Partition) >= len(slots) {
+				continue // not in metadata: no watermarks
+			}
+			if po := to.Get(tp.Partition); po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High {
+				slots[tp.Partition] = append(slots[tp.Partition], off)
+			}
+		}
+	}
+	var want []model.TPO
+	for _, topic := range slices.Sorted(maps.Keys(inRange)) {
+		for p, offs := range inRange[topic] {
+			slices.Sort(offs)
+			for _, off := range slices.Compact(offs) {
+				want = append(want, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
 			}
 		}
 	}
@@ -272,34 +315,39 @@ func groupTopics(groups []*model.GroupObservation, only []string) []string {
 // layoutPartitions lists every partition of the topics, plus committed or assigned
 // partitions that metadata did not report (so they get an error, not a silence).
 func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics []string) []model.TP {
-	set := map[model.TP]bool{}
-	for _, t := range topics {
-		for i := 0; i < lay.partitions[t]; i++ {
-			set[model.TP{Topic: t, Partition: int32(i)}] = true
-		}
-	}
+	var out []model.TP
 	in := map[string]bool{}
 	for _, t := range topics {
 		in[t] = true
+		for i := 0; i < lay.partitions[t]; i++ {
+			out = append(out, model.TP{Topic: t, Partition: int32(i)})
+		}
 	}
+	// beyond reports a partition of a wanted topic that metadata did not list.
+	beyond := func(t string, p int32) bool { return in[t] && (p < 0 || int(p) >= lay.partitions[t]) }
+	extra := map[model.TP]bool{}
 	for _, g := range groups {
+		// One lookup per topic run: a group's commits are mostly on few topics.
+		last, n, wanted := "", 0, false
 		for tp := range g.Committed {
-			if in[tp.Topic] {
-				set[tp] = true
+			if tp.Topic != last || last == "" {
+				last, n, wanted = tp.Topic, lay.partitions[tp.Topic], in[tp.Topic]
+			}
+			if wanted && (tp.Partition < 0 || int(tp.Partition) >= n) {
+				extra[tp] = true
 			}
 		}
 		for _, m := range g.Members {
 			for _, a := range m.Assignments {
 				for _, p := range a.Partitions {
-					if in[a.Topic] {
-						set[model.TP{Topic: a.Topic, Partition: p}] = true
+					if beyond(a.Topic, p) {
+						extra[model.TP{Topic: a.Topic, Partition: p}] = true
 					}
 				}
 			}
 		}
 	}
-	out := make([]model.TP, 0, len(set))
-	for tp := range set {
+	for tp := range extra {
 		out = append(out, tp)
 	}
 	slices.SortFunc(out, model.CompareTP)

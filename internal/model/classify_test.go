@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,6 +217,66 @@ func TestParseDuration(t *testing.T) {
 		"d", "1dd", "1d5", "--1d", "1e3d", "1D", "106752d", "1d 2h", ".d"} {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("ParseDuration(%q) accepted", bad)
+		}
+	}
+}
+
+// groupPartitions: every partition of a committed topic, commits beyond what
+// metadata knows, assigned partitions and whole topics, sorted, each once.
+func TestGroupPartitionsSet(t *testing.T) {
+	topics := map[string]Topic{"a": {Partitions: 2}, "b": {Partitions: 1}, "w": {Partitions: 2}}
+	tp := func(t string, p int32) TP { return TP{t, p} }
+	for _, tc := range []struct {
+		name   string
+		commit []TP
+		owner  []TP
+		whole  []string
+		want   []TP
+	}{
+		{"one topic, every partition", []TP{tp("a", 1), tp("a", 0)}, nil, nil, []TP{tp("a", 0), tp("a", 1)}},
+		{"one commit expands its topic", []TP{tp("b", 0), tp("a", 1)}, nil, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}},
+		{"beyond metadata and unknown topic", []TP{tp("a", 5), tp("z", 0), tp("a", 0)}, nil, nil,
+			[]TP{tp("a", 0), tp("a", 1), tp("a", 5), tp("z", 0)}},
+		{"assigned, no commit", nil, []TP{tp("b", 0), tp("a", 1)}, nil, []TP{tp("a", 1), tp("b", 0)}},
+		{"assigned and committed", []TP{tp("a", 0)}, []TP{tp("a", 1), tp("b", 0)}, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}},
+		{"whole topics", []TP{tp("a", 0)}, nil, []string{"w", "a"}, []TP{tp("a", 0), tp("a", 1), tp("w", 0), tp("w", 1)}},
+		{"nothing", nil, nil, nil, []TP{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &GroupObservation{Committed: map[TP]int64{}}
+			for _, c := range tc.commit {
+				g.Committed[c] = 1
+			}
+			var owner map[TP]*MemberRef
+			for _, o := range tc.owner {
+				if owner == nil {
+					owner = map[TP]*MemberRef{}
+				}
+				owner[o] = &MemberRef{}
+			}
+			got := groupPartitions(g, owner, topics, tc.whole)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The index answers as the map does, for dense, sparse, negative and absent
+// partitions.
+func TestOffsetIndexIsTheMap(t *testing.T) {
+	m := map[TP]PartitionOffsets{
+		{"a", 0}: {Low: Ptr(int64(1))}, {"a", 1}: {High: Ptr(int64(2))}, {"a", 2}: {Low: Ptr(int64(3))},
+		{"sparse", 0}: {Low: Ptr(int64(4))}, {"sparse", 7}: {High: Ptr(int64(5))}, {"sparse", 1 << 30}: {Low: Ptr(int64(6))},
+		{"neg", -1}: {Low: Ptr(int64(7))},
+	}
+	x := IndexOffsets(m)
+	for _, topic := range []string{"a", "sparse", "neg", "absent"} {
+		for _, p := range []int32{-1, 0, 1, 2, 3, 7, 1 << 30} {
+			got, want := x.Topic(topic).Get(p), m[TP{topic, p}]
+			if got.Low != want.Low || got.High != want.High {
+				t.Errorf("%s-%d: got %+v, want %+v", topic, p, got, want)
+			}
 		}
 	}
 }

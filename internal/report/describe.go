@@ -4,6 +4,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +15,17 @@ import (
 
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
+// The columns are aligned per group, so each group's block leaves (through a
+// buffer) as soon as it is complete.
 func Describe(w io.Writer, s model.Snapshot) error {
+	bw := bufio.NewWriterSize(w, outputBuffer)
+	if err := describe(bw, s); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func describe(w io.Writer, s model.Snapshot) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))

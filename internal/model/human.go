@@ -77,6 +77,14 @@ func Num(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
+// AppendNum appends Num(v) to b without allocating a string.
+func AppendNum(b []byte, v *int64) []byte {
+	if v == nil {
+		return append(b, '-')
+	}
+	return strconv.AppendInt(b, *v, 10)
+}
+
 // Thousands renders n with thousands separators: 1,234,567.
 func Thousands[N ~int | ~int32 | ~int64](n N) string {
 	s := strconv.FormatInt(int64(n), 10)

@@ -7,8 +7,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -16,61 +16,78 @@ import (
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
 // The columns are aligned per group, so each group's block leaves (through a
-// buffer) as soon as it is complete.
+// buffer) as soon as it is written, before the next group is rendered.
 func Describe(w io.Writer, s model.Snapshot) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
-	if err := describe(bw, s); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-func describe(w io.Writer, s model.Snapshot) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+	fmt.Fprintf(bw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
-		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
+		fmt.Fprintf(bw, "%s\n", HiddenTopicsNote(v))
 	}
 	if len(s.Groups) == 0 {
-		fmt.Fprintln(tw, "\nno consumer groups matched")
+		fmt.Fprintln(bw, "\nno consumer groups matched")
 	}
-	topics := map[string]model.Topic{}
-	for _, t := range s.Topics {
-		topics[t.Topic] = t
-	}
-	for _, g := range s.Groups {
-		fmt.Fprintf(tw, "\n%s\n", groupHeading(g))
-		if g.Error != nil {
-			fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
-		}
-		if len(g.Partitions) == 0 {
-			fmt.Fprintln(tw, "  "+NoPartitionsText(g, s.Cluster.AllTopicsVisible))
-			continue
-		}
-		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tLOW\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN\tCONSUMER-ID\tHOST\tCLIENT-ID")
-		for _, p := range g.Partitions {
-			cid, host, client := "-", "-", "-"
-			if p.Member != nil {
-				cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-				g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
-				model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs), cid, host, client)
-		}
-		for _, p := range g.Partitions {
-			if p.Error != nil {
-				fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
-			}
-		}
+	var rows aligned
+	for i := range s.Groups {
+		describeGroup(bw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible)
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
+		fmt.Fprintf(bw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
-			fmt.Fprintf(tw, "  %s\n", e.Error())
+			fmt.Fprintf(bw, "  %s\n", e.Error())
 		}
 	}
-	return tw.Flush()
+	return bw.Flush() // a bufio.Writer keeps its first error and returns it here
+}
+
+// describeColumns are the table's columns: Kafka's, plus LOW, STATUS,
+// TIME-LAG and EXPIRES-IN.
+var describeColumns = []string{"GROUP", "TOPIC", "PARTITION", "LOW", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "STATUS",
+	"TIME-LAG", "EXPIRES-IN", "CONSUMER-ID", "HOST", "CLIENT-ID"}
+
+// describeGroup writes one group's heading, its rows and its errors.
+func describeGroup(w *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool) {
+	fmt.Fprintf(w, "\n%s\n", groupHeading(*g))
+	if g.Error != nil {
+		fmt.Fprintf(w, "  error: %s\n", g.Error.Error())
+	}
+	if len(g.Partitions) == 0 {
+		fmt.Fprintln(w, "  "+NoPartitionsText(*g, allVisible))
+		return
+	}
+	rows.start(len(describeColumns))
+	for _, c := range describeColumns {
+		rows.add(c)
+	}
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		rows.add(g.Group)
+		rows.add(p.Topic)
+		rows.text = strconv.AppendInt(rows.text, int64(p.Partition), 10)
+		rows.endCell()
+		rows.num(p.Low)
+		rows.num(p.Committed)
+		rows.num(p.High)
+		rows.num(p.Lag)
+		rows.add(model.StatusText(p.Status, p.Lost, p.Beyond))
+		rows.add(model.HumanMs(p.TimeLagMs))
+		rows.add(model.HumanMs(p.ExpiresInMs))
+		if m := p.Member; m != nil {
+			rows.add(m.MemberID)
+			rows.add(m.Host)
+			rows.add(m.ClientID)
+		} else {
+			rows.add("-")
+			rows.add("-")
+			rows.add("-")
+		}
+	}
+	_ = rows.writeTo(w) // an error stays in w
+	for i := range g.Partitions {
+		if p := &g.Partitions[i]; p.Error != nil {
+			fmt.Fprintf(w, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+		}
+	}
 }
 
 func groupHeading(g model.Group) string {

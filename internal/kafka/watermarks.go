@@ -101,14 +101,21 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 			results[tp] = &model.PartitionOffsets{}
 		}
 	}
-	// Per leader, the four lookups go one after another: sarama holds a broker's
-	// lock for a whole request and reply anyway, and a leader that times out then
-	// costs one --timeout, not four. Leaders are asked concurrently.
+	// Per leader, the four lookups are sent at once on its connection (sarama
+	// pipelines them): a leader that times out costs one --timeout, not four.
+	// Their answers are applied in kind order, so the first failure is the
+	// cause whatever order they arrive in. Leaders are asked concurrently.
 	run(ctx, c, leaders, func(leader int32) {
-		for k := lookupEarliest; k <= lookupRisk; k++ {
-			if !c.listOffsets(ctx, leader, k, byLeader[leader], risk, &mu, results) {
-				return
-			}
+		var answers [lookupRisk + 1]offsetsAnswer
+		var wg sync.WaitGroup
+		for k := range answers {
+			wg.Go(func() { answers[k] = c.listOffsets(ctx, leader, k, byLeader[leader], risk) })
+		}
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		for k := range answers {
+			answers[k].apply(leader, k, results)
 		}
 	})
 	for tp, po := range results {
@@ -120,13 +127,18 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	return out
 }
 
-// listOffsets sends one ListOffsets request of a kind to a leader and records the
-// answers; it reports false when the leader could not be asked (a transport
-// failure), so the caller stops asking it.
-func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []model.TP, risk map[string]time.Time,
-	mu *sync.Mutex, results map[model.TP]*model.PartitionOffsets) bool {
+// offsetsAnswer is one ListOffsets request of one kind and its answer.
+type offsetsAnswer struct {
+	asked   []model.TP
+	version int16
+	resp    *sarama.OffsetResponse
+	err     error
+}
+
+// listOffsets sends one ListOffsets request of a kind to a leader.
+func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []model.TP, risk map[string]time.Time) offsetsAnswer {
 	req := sarama.NewOffsetRequest(sarama.MaxVersion)
-	var asked []model.TP
+	var a offsetsAnswer
 	for _, tp := range tps {
 		ts := int64(sarama.OffsetOldest)
 		switch kind {
@@ -140,32 +152,39 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			ts = t.UnixMilli()
 		}
 		req.AddBlock(tp.Topic, tp.Partition, ts, 1)
-		asked = append(asked, tp)
+		a.asked = append(a.asked, tp)
 	}
-	if len(asked) == 0 {
-		return true
+	if len(a.asked) == 0 {
+		return a
 	}
 	if kind == lookupLastStable {
 		req.IsolationLevel = sarama.ReadCommitted
 	}
-	var resp *sarama.OffsetResponse
 	b, err := c.broker(leader)
 	if err == nil {
-		resp, err = call(ctx, c, b, func() (*sarama.OffsetResponse, error) { return b.GetAvailableOffsets(req) })
+		a.resp, err = call(ctx, c, b, func() (*sarama.OffsetResponse, error) { return b.GetAvailableOffsets(req) })
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, tp := range asked {
+	if a.err = err; err == nil {
+		a.version = req.Version // read only once answered: a request left behind still writes it
+	}
+	return a
+}
+
+// apply records the answer of a kind in results. A partition that already
+// has an error keeps it: the first failure is the cause, later ones follow
+// from it.
+func (a offsetsAnswer) apply(leader int32, kind int, results map[model.TP]*model.PartitionOffsets) {
+	for _, tp := range a.asked {
 		po := results[tp]
 		if po.Error != nil {
-			continue // the first failure is the cause; later ones follow from it
+			continue
 		}
-		if err != nil {
-			e := brokerErr(err, leader, "list offsets")
+		if a.err != nil {
+			e := brokerErr(a.err, leader, "list offsets")
 			po.Error = e.WithPartition(tp)
 			continue
 		}
-		blk := resp.GetBlock(tp.Topic, tp.Partition)
+		blk := a.resp.GetBlock(tp.Topic, tp.Partition)
 		if blk == nil {
 			po.Error = (&model.Error{Kind: model.KindBroker, Message: "list offsets: the broker's reply left the partition out"}).WithPartition(tp)
 			continue
@@ -175,7 +194,7 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			continue
 		}
 		off := blk.Offset
-		if len(blk.Offsets) > 0 && req.Version == 0 {
+		if len(blk.Offsets) > 0 && a.version == 0 {
 			off = blk.Offsets[0]
 		}
 		switch kind {
@@ -189,5 +208,4 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			po.RiskOffset = model.Ptr(off)
 		}
 	}
-	return err == nil
 }

@@ -15,8 +15,16 @@
 #                                    port    PLAINTEXT, principal ANONYMOUS (a super user: no ACL applies)
 #                                    port+1  CONTROLLER
 #                                    port+2  SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), ACLs enforced
+#                                    port+3  SASL_SSL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), ACLs enforced
+#                                    port+4  SSL with client certificates required (mTLS); the test client's
+#                                            principal User:CN=offsettui-client is a super user
+#                                    port+5  SASL_PLAINTEXT with OAUTHBEARER, tokens checked by Kafka's own
+#                                            OAuthBearerValidatorCallbackHandler against a JWKS file made here;
+#                                            the subject offsettui-oauth is a super user
 #                                  Users (PLAIN and SCRAM): admin/admin-secret (super user), alice/alice-secret
 #                                  and bob/bob-secret (only what ACLs grant them).
+#                                  Test certificates, stores and the OAuth signing key are made at start
+#                                  (openssl, keytool) under <state>/pki; 'env' prints their paths.
 #   OFFSETTUI_KAFKA_HOME           jar cache (default ~/.cache/offsettui-kafka); jars in <home>/<version>/lib
 #   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
 #   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
@@ -45,6 +53,9 @@ if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
 fi
 CONTROLLER_PORT=$((PORT + 1))
 SASL_PORT=$((PORT + 2))
+SASL_SSL_PORT=$((PORT + 3))
+SSL_PORT=$((PORT + 4))
+OAUTH_PORT=$((PORT + 5))
 BOOTSTRAP="$HOST:$PORT"
 SASL_BOOTSTRAP="$HOST:$SASL_PORT"
 # SASL users: name:password. admin is a super user; the others get only what a test grants.
@@ -53,6 +64,12 @@ CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
 LIB="$CACHE_HOME/$VERSION/lib"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
+PKI="$STATE/pki"
+# Test-only secrets of the generated stores (nothing here protects anything real).
+STORE_PASSWORD=store-secret
+OAUTH_ISSUER=offsettui-test-issuer
+OAUTH_AUDIENCE=offsettui-test
+OAUTH_KID=offsettui-test-key
 START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-60}"
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
 # Short-lived CLI JVMs start noticeably faster with these; they change nothing else.
@@ -153,9 +170,9 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT
-advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT
+advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,OAUTH:SASL_PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 log.dirs=$STATE/data
@@ -163,7 +180,7 @@ log.dirs=$STATE/data
 # ACLs. The PLAINTEXT and CONTROLLER listeners authenticate as ANONYMOUS, a super user, so
 # tests on them see everything; the SASL listener is where ACLs apply.
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
-super.users=User:ANONYMOUS;User:admin
+super.users=User:ANONYMOUS;User:admin;User:CN=offsettui-client;User:offsettui-oauth
 allow.everyone.if.no.acl.found=false
 
 # SASL: PLAIN users in the JAAS line, SCRAM users created at format time (--add-scram).
@@ -171,6 +188,27 @@ listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-S
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required $(plain_users);
 listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required $(plain_users);
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+
+# TLS for the SASL_SSL and SSL listeners: PEM files made by make_pki; the SSL listener requires
+# a client certificate signed by the test CA.
+ssl.keystore.type=PEM
+ssl.keystore.location=$PKI/broker-keystore.pem
+ssl.truststore.type=PEM
+ssl.truststore.location=$PKI/ca.pem
+listener.name.ssl.ssl.client.auth=required
+
+# OAUTHBEARER checked by Kafka's own validator against the JWKS file made by make_pki (the JVM
+# must allow the file: see the -D options in cmd_start).
+listener.name.oauth.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oauth.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
+listener.name.oauth.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+sasl.oauthbearer.jwks.endpoint.url=file://$PKI/jwks.json
+sasl.oauthbearer.expected.issuer=$OAUTH_ISSUER
+sasl.oauthbearer.expected.audience=$OAUTH_AUDIENCE
 
 num.partitions=1
 default.replication.factor=1
@@ -208,6 +246,52 @@ EOF
   fi
 }
 
+# b64url: standard input as unpadded base64url.
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+
+# make_pki: a test CA, the broker's PEM keystore (127.0.0.1 and localhost), a client
+# certificate as a PKCS12 keystore, the CA as JKS and PKCS12 truststores, and an RSA key with
+# its JWKS for OAUTHBEARER. The two keytool runs (one JVM each) go in the background: wait_pki
+# waits for them.
+make_pki() {
+  local ossl=(openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256)
+  need openssl "the test certificates are made with it"
+  need keytool "the JKS and PKCS12 truststores are made with it (it comes with the JDK)"
+  mkdir -p "$PKI"
+  (
+    cd "$PKI"
+    "${ossl[@]}" -x509 -days 7 -subj "/CN=offsettui test CA" -keyout ca.key -out ca.pem \
+      -addext basicConstraints=critical,CA:true -addext keyUsage=critical,keyCertSign 2>/dev/null
+    "${ossl[@]}" -subj "/CN=localhost" -keyout broker.key -out broker.csr 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile broker.ext -out broker.pem 2>/dev/null
+    cat broker.key broker.pem ca.pem >broker-keystore.pem
+    "${ossl[@]}" -subj "/CN=offsettui-client" -keyout client.key -out client.csr 2>/dev/null
+    printf 'extendedKeyUsage=clientAuth\n' >client.ext
+    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile client.ext -out client.pem 2>/dev/null
+    openssl pkcs12 -export -inkey client.key -in client.pem -certfile ca.pem -name client \
+      -passout "pass:$STORE_PASSWORD" -out client-keystore.p12
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out oauth.key 2>/dev/null
+    local n
+    # The modulus as unsigned big-endian bytes: openssl prints it in hex; printf turns \xHH into bytes.
+    n="$(printf '%b' "$(openssl rsa -in oauth.key -noout -modulus | cut -d= -f2 | sed 's/../\\x&/g')" | b64url)"
+    printf '{"keys":[{"kty":"RSA","use":"sig","alg":"RS256","kid":"%s","n":"%s","e":"AQAB"}]}\n' "$OAUTH_KID" "$n" >jwks.json
+  ) || die "making the test certificates failed"
+  local t
+  for t in JKS PKCS12; do
+    keytool -importcert -noprompt -alias caroot -file "$PKI/ca.pem" -storetype "$t" -storepass "$STORE_PASSWORD" \
+      -keystore "$PKI/truststore.${t,,}" >"$PKI/keytool-$t.log" 2>&1 &
+    echo $! >"$PKI/keytool-$t.pid"
+  done
+}
+
+wait_pki() {
+  local t
+  for t in JKS PKCS12; do
+    wait "$(cat "$PKI/keytool-$t.pid")" || { cat "$PKI/keytool-$t.log" >&2; die "keytool could not write the $t truststore"; }
+  done
+}
+
 show_logs() {
   local f
   if [[ -s "$STATE/server.log" ]]; then
@@ -241,13 +325,17 @@ cmd_start() {
   fi
   port_in_use "$PORT" && die "port $PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   port_in_use "$CONTROLLER_PORT" && die "controller port $CONTROLLER_PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
-  port_in_use "$SASL_PORT" && die "SASL port $SASL_PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
+  local p
+  for p in "$SASL_PORT" "$SASL_SSL_PORT" "$SSL_PORT" "$OAUTH_PORT"; do
+    port_in_use "$p" && die "listener port $p on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
+  done
 
   fetch_jars
 
   remove_state
   mkdir -p "$STATE/data"
   touch "$STATE/.offsettui-kafka-state"
+  make_pki
   write_config
   printf 'request.timeout.ms=2000\ndefault.api.timeout.ms=3000\nsocket.connection.setup.timeout.ms=1000\nsocket.connection.setup.timeout.max.ms=1000\n' \
     >"$STATE/probe.properties"
@@ -262,7 +350,10 @@ cmd_start() {
   # setsid: the broker must outlive this script (and the shell that ran it).
   local launcher=()
   command -v setsid >/dev/null 2>&1 && launcher=(setsid)
+  # Kafka 4.x reads OAuth JWKS URLs and files only when the JVM allows them.
   "${launcher[@]}" "$JAVA" -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
+    -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
+    -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json" \
     -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$STATE" \
     -cp "$LIB/*" kafka.Kafka "$STATE/server.properties" \
     </dev/null >"$STATE/broker.out" 2>&1 &
@@ -277,6 +368,7 @@ cmd_start() {
       die "the broker exited during startup (state dir $STATE)"
     fi
     if port_in_use "$PORT" && probe; then
+      wait_pki
       break
     fi
     if ((SECONDS >= deadline)); then
@@ -315,7 +407,20 @@ cmd_stop() {
 cmd_env() {
   echo "export OFFSETTUI_IT_BOOTSTRAP=$BOOTSTRAP"
   echo "export OFFSETTUI_IT_SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
+  echo "export OFFSETTUI_IT_SASL_SSL_BOOTSTRAP=$HOST:$SASL_SSL_PORT"
+  echo "export OFFSETTUI_IT_SSL_BOOTSTRAP=$HOST:$SSL_PORT"
+  echo "export OFFSETTUI_IT_OAUTH_BOOTSTRAP=$HOST:$OAUTH_PORT"
+  echo "export OFFSETTUI_IT_CA_PEM=$PKI/ca.pem"
+  echo "export OFFSETTUI_IT_TRUSTSTORE_JKS=$PKI/truststore.jks"
+  echo "export OFFSETTUI_IT_TRUSTSTORE_PKCS12=$PKI/truststore.pkcs12"
+  echo "export OFFSETTUI_IT_KEYSTORE_PKCS12=$PKI/client-keystore.p12"
+  echo "export OFFSETTUI_IT_STORE_PASSWORD=$STORE_PASSWORD"
+  echo "export OFFSETTUI_IT_OAUTH_KEY=$PKI/oauth.key"
+  echo "export OFFSETTUI_IT_OAUTH_KID=$OAUTH_KID"
+  echo "export OFFSETTUI_IT_OAUTH_ISSUER=$OAUTH_ISSUER"
+  echo "export OFFSETTUI_IT_OAUTH_AUDIENCE=$OAUTH_AUDIENCE"
   echo "export OFFSETTUI_KAFKA_LIB=$LIB"
+  echo "export OFFSETTUI_IT_KAFKA_VERSION=$VERSION"
   echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
 }
 

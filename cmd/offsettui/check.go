@@ -10,6 +10,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/spf13/pflag"
 )
 
@@ -19,6 +20,7 @@ import (
 func checkMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c       common
+		tf      timeFlags
 		groups  []string
 		topics  []string
 		window  string
@@ -30,6 +32,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 	)
 	c.register(fs)
+	tf.register(fs, true)
 	fs.StringArrayVar(&groups, "group", nil, "`GROUP` the consumer group to prove (required, once)")
 	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` check every partition of it, with or without a commit (repeatable); default: the group's partitions")
 	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
@@ -56,9 +59,13 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if opts.AssumeReset, err = model.ParseAssumeReset(assume); err != nil {
 		return badFlag("--assume-reset: %v", err)
 	}
+	if err := tf.parse(); err != nil {
+		return badFlag("%v", err)
+	}
 	group := groups[0]
 
 	ctx := context.Background()
+	c.stderr = stderr
 	s, err := c.connect(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
@@ -68,8 +75,15 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot connect: "+err.Error()))
 	}
 	defer s.close()
-	snap, err := s.client.Snapshot(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
-		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget})
+	q := model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
+		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget}
+	var snap model.Snapshot
+	if tf.sampleD > 0 {
+		run := &describeRun{src: s.client, q: q, errw: stderr, tf: tf, clock: sampler.RealClock}
+		snap, err = run.sampleLast(ctx, "check")
+	} else {
+		snap, err = s.client.Snapshot(ctx, q)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
 		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot read the cluster: "+err.Error()))

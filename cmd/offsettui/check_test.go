@@ -450,3 +450,35 @@ func TestCheckDemo(t *testing.T) {
 		t.Errorf("check --demo --group ship-svc: exit %d, want 0", code)
 	}
 }
+
+// TestCheckSampleTimeToLoss: with --sample, a group whose next records are
+// deleted within the risk window at its rate (here: it does not move) fails
+// with the time-to-loss reason and its sentence.
+func TestCheckSampleTimeToLoss(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := checkMain([]string{"--demo", "--group", "audit-export", "--sample", "1s", "--interval", "500ms", "-o", "json"}, &out, &errb)
+	if code != exitFailure {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r model.CheckResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range r.Partitions {
+		for _, reason := range p.Reasons {
+			if reason.Code == model.CodeTimeToLoss {
+				found = true
+				if p.Partition != 0 && p.Partition != 1 || !strings.Contains(reason.Message, "retention deletes its next record in") {
+					t.Errorf("%s-%d: %s", p.Topic, p.Partition, reason.Message)
+				}
+			}
+		}
+		if p.Time == nil {
+			t.Errorf("%s-%d: no time axis", p.Topic, p.Partition)
+		}
+	}
+	if !found {
+		t.Errorf("no %s reason: %s", model.CodeTimeToLoss, out.String())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
@@ -21,26 +22,50 @@ import (
 type common struct {
 	bootstrap     string
 	commandConfig string
+	config        string // --config: the contexts file
+	context       string // --context
 	demo          bool
 	timeout       string
 	riskWindow    string
 	readOnly      bool
 	debug         string
 	output        string
+	// markdown accepts -o markdown (describe only).
+	markdown bool
 
 	timeoutD    time.Duration
 	riskWindowD time.Duration
+	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
+	// context's read-only once connected.
+	readOnlyAsked bool
+	// onlyContext connects with the context's own settings, ignoring the connection flags
+	// and KAFKA_BOOTSTRAP_SERVERS (a context chosen in the TUI with :ctx).
+	onlyContext bool
+}
+
+func (c *common) errOut() io.Writer {
+	if c.stderr == nil {
+		return os.Stderr
+	}
+	return c.stderr
 }
 
 func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.bootstrap, "bootstrap-server", "", "`host:port[,host:port]` the cluster (env KAFKA_BOOTSTRAP_SERVERS)")
-	fs.StringVar(&c.commandConfig, "command-config", "", "`FILE` a Kafka client.properties (TLS with PEM files, SASL PLAIN and SCRAM)")
+	fs.StringVar(&c.commandConfig, "command-config", "", "`FILE` a Kafka client.properties (TLS, SASL, config providers; docs/connect.md)")
+	fs.StringVar(&c.context, "context", "", "`NAME` a named cluster of the config file (env OFFSETTUI_CONTEXT)")
+	fs.StringVar(&c.config, "config", "", "`FILE` the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
 	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo cluster instead of a real one")
 	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` a request without an answer within it fails (10s, PT10S)")
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
-	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` table or json")
+	formats := "table or json"
+	if c.markdown {
+		formats = "table, json or markdown"
+	}
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` "+formats)
 }
 
 // validate checks the common flags; the error names the flag.
@@ -58,20 +83,20 @@ func (c *common) validate() error {
 	if c.riskWindowD <= 0 {
 		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
-	if c.output != "table" && c.output != "json" {
+	switch {
+	case c.output == "table" || c.output == "json":
+	case c.output == "markdown" && c.markdown:
+	case c.markdown:
+		return fmt.Errorf("-o/--output: want table, json or markdown, got %q", c.output)
+	default:
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
 	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
-	if c.bootstrap == "" {
-		c.bootstrap = os.Getenv("KAFKA_BOOTSTRAP_SERVERS")
-	}
-	if c.demo && c.bootstrap != "" && os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != c.bootstrap {
+	c.readOnlyAsked = c.readOnly
+	if c.demo && c.bootstrap != "" {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
-	}
-	if !c.demo && c.bootstrap == "" {
-		return fmt.Errorf("no cluster: pass --bootstrap-server host:port (or set KAFKA_BOOTSTRAP_SERVERS), or --demo")
 	}
 	return nil
 }
@@ -142,11 +167,21 @@ func cmdName(fs *pflag.FlagSet) string {
 type session struct {
 	client  *kafka.Client
 	cluster string
+	context *contexts.Context // the context used, or nil
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
 }
 
+// contextName names the session's context ("" without one).
+func (s *session) contextName() string {
+	if s.context == nil {
+		return ""
+	}
+	return s.context.Name
+}
+
+// close releases the session; calling it again does nothing.
 func (s *session) close() {
 	if s.client != nil {
 		_ = s.client.Close()
@@ -157,6 +192,7 @@ func (s *session) close() {
 	if s.logFile != nil {
 		_ = s.logFile.Close()
 	}
+	s.client, s.demo, s.logFile = nil, nil, nil
 }
 
 // errBadInput marks connect errors caused by the user's input (exit 2).
@@ -164,6 +200,20 @@ var errBadInput = errors.New("bad input")
 
 // connect starts the demo if asked, reads --command-config and connects.
 func (c *common) connect(ctx context.Context) (*session, error) {
+	s, err := c.openSession()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := c.resolveConnection(c.errOut())
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: %v", errBadInput, err)
+	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+// openSession starts a session with its debug log (--debug), before any connection.
+func (c *common) openSession() (*session, error) {
 	s := &session{logger: log.New(io.Discard, "", 0)}
 	if c.debug != "" {
 		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -172,23 +222,26 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		}
 		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
 	}
-	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
-	if c.commandConfig != "" {
-		f, err := os.Open(c.commandConfig)
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		props, err := kafka.ParseProperties(f, c.commandConfig)
-		_ = f.Close()
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("%w: --command-config: %v", errBadInput, err)
-		}
-		cfg.Properties = props
+	return s, nil
+}
+
+// connectWith connects with a connection resolved earlier (resolveConnection).
+func (c *common) connectWith(ctx context.Context, conn connection) (*session, error) {
+	s, err := c.openSession()
+	if err != nil {
+		return nil, err
 	}
+	return c.connectWithSession(ctx, s, conn)
+}
+
+func (c *common) connectWithSession(ctx context.Context, s *session, conn connection) (*session, error) {
+	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
+	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
+	c.readOnly, s.context, cfg.Properties = conn.readOnly, conn.context, conn.props
+	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
+		conn.contextName(), conn.bootstrap, conn.readOnly, kafka.RedactedProperties(conn.props))
 	if c.demo {
-		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf})
+		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf, Traffic: true})
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("start the demo cluster: %w", err)
@@ -196,12 +249,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		s.demo, s.cluster = d, "demo"
 		cfg.Bootstrap = d.Bootstrap()
 	} else {
-		for _, a := range strings.Split(c.bootstrap, ",") {
-			if a = strings.TrimSpace(a); a != "" {
-				cfg.Bootstrap = append(cfg.Bootstrap, a)
-			}
-		}
-		s.cluster = strings.Join(cfg.Bootstrap, ",")
+		cfg.Bootstrap = conn.bootstrap
 	}
 	cl, err := kafka.New(cfg)
 	if err != nil {
@@ -212,11 +260,15 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s.client = cl
+	if s.cluster == "" {
+		s.cluster = cl.Bootstrap()
+	}
 	return s, nil
 }
 
 // connectOrExit connects and maps failures to exit codes (bad input 2, else failCode).
 func (c *common) connectOrExit(ctx context.Context, name string, failCode int, stderr io.Writer) (*session, int) {
+	c.stderr = stderr // notes and warnings about the connection go with the errors
 	s, err := c.connect(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui %s: %v\n", name, err)

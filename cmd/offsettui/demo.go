@@ -29,7 +29,7 @@ func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int 
 	if done, code := parseOnly(fs, args, stdout, stderr); done {
 		return code
 	}
-	for _, f := range []string{"bootstrap-server", "command-config", "demo", "read-only", "timeout", "risk-window", "output"} {
+	for _, f := range []string{"bootstrap-server", "command-config", "context", "config", "demo", "read-only", "timeout", "risk-window", "output"} {
 		if fs.Changed(f) {
 			fmt.Fprintf(stderr, "offsettui demo: --%s does not apply: demo starts its own cluster (it takes only --debug FILE)\n", f)
 			return exitBadInput
@@ -45,7 +45,7 @@ func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int 
 		defer f.Close()
 		logf = log.New(f, "", log.LstdFlags|log.Lmicroseconds).Printf
 	}
-	d, err := demo.Start(ctx, demo.Options{Logf: logf})
+	d, err := demo.Start(ctx, demo.Options{Logf: logf, Traffic: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui demo: %v\n", err)
 		return exitFailure

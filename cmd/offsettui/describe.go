@@ -4,65 +4,100 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/spf13/pflag"
 )
 
+// describeMain is `offsettui describe`; Ctrl-C (or SIGTERM) ends --watch.
 func describeMain(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return describeContext(ctx, args, stdout, stderr)
+}
+
+// describeContext is `offsettui describe`; ctx ends --watch (Ctrl-C).
+func describeContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		c      common
-		groups []string
-		topics []string
-		budget int64
-		fs     = pflag.NewFlagSet("describe", pflag.ContinueOnError)
+		c        common
+		tf       timeFlags
+		groups   []string
+		topics   []string
+		budget   int64
+		watch    bool
+		baseline string
+		fs       = pflag.NewFlagSet("describe", pflag.ContinueOnError)
+		bad      = func(format string, a ...any) int {
+			fmt.Fprintf(stderr, "offsettui describe: "+format+"\n", a...)
+			return exitBadInput
+		}
 	)
+	c.markdown = true
 	c.register(fs)
+	tf.register(fs, true)
 	fs.StringArrayVar(&groups, "group", nil, "`GROUP` only this group (repeatable); reads only what it needs")
 	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` only rows of this topic (repeatable)")
 	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
+	fs.BoolVar(&watch, "watch", false, "keep taking snapshots every --interval and print each one, with rates, until Ctrl-C")
+	fs.StringVar(&baseline, "baseline", "", "`FILE` an earlier describe -o json: show what changed since")
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
 	if budget < 0 {
-		fmt.Fprintf(stderr, "offsettui describe: --fetch-budget: must not be negative, got %d\n", budget)
-		return exitBadInput
+		return bad("--fetch-budget: must not be negative, got %d", budget)
+	}
+	if err := tf.parse(); err != nil {
+		return bad("%v", err)
+	}
+	if watch && tf.sampleD > 0 {
+		return bad("--watch and --sample exclude each other: --watch samples until Ctrl-C, --sample for a fixed time")
+	}
+	run := &describeRun{out: stdout, errw: stderr, output: c.output, tf: tf, groups: groups, clock: sampler.RealClock,
+		tty: isTerminal(stdout)}
+	if baseline != "" {
+		b, err := readBaseline(baseline)
+		if err != nil {
+			return bad("--baseline: %v", err)
+		}
+		if !b.Cluster.TakenAt.Before(time.Now()) {
+			return bad("--baseline: %s was taken at %s, not before now", baseline, b.Cluster.TakenAt.UTC().Format(model.StampLayout))
+		}
+		run.base, run.baseFile = &b, baseline
 	}
 	if err := nonEmpty("--group", groups); err != nil {
-		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
-		return exitBadInput
+		return bad("%v", err)
 	}
 	if err := nonEmpty("--topic", topics); err != nil {
-		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
-		return exitBadInput
+		return bad("%v", err)
 	}
-	ctx := context.Background()
 	s, code := c.connectOrExit(ctx, "describe", exitFailure, stderr)
 	if s == nil {
 		return code
 	}
 	defer s.close()
-	snap, err := s.client.Snapshot(ctx, model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget})
+	run.src = s.client
+	run.q = model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget}
+	switch {
+	case watch:
+		return run.watch(ctx)
+	case tf.sampleD > 0:
+		return run.sample(ctx)
+	}
+	return run.once(ctx)
+}
+
+func readBaseline(path string) (model.Snapshot, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "offsettui describe: %v\n", err)
-		return exitFailure
+		return model.Snapshot{}, err
 	}
-	if c.output == "json" {
-		err = report.DescribeJSON(stdout, snap)
-	} else {
-		err = report.Describe(stdout, snap)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui describe: write output: %v\n", err)
-		return exitFailure
-	}
-	if missing := notFoundGroups(snap); len(missing) > 0 {
-		fmt.Fprintf(stderr, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
-		return exitNotFound
-	}
-	return exitOK
+	defer f.Close()
+	return model.ReadBaseline(f, path)
 }
 
 // notFoundGroups names the groups of a snapshot that do not exist.

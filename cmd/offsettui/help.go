@@ -18,12 +18,16 @@ Usage:
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui demo [flags]         run the embedded demo cluster and print its address
+  offsettui contexts [flags]     list the named clusters of the config file, secrets masked
   offsettui help [COMMAND]       this text, or a command's flags and examples
   offsettui --version            version and build
 
 Flags every command takes:
+  --context NAME           a named cluster of the config file (env OFFSETTUI_CONTEXT)
+  --config FILE            the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)
   --bootstrap-server host:port[,host:port]   the cluster (env KAFKA_BOOTSTRAP_SERVERS)
-  --command-config FILE    a Kafka client.properties (TLS with PEM files, SASL PLAIN and SCRAM)
+  --command-config FILE    a Kafka client.properties (TLS: PEM, JKS, PKCS12; SASL: PLAIN, SCRAM,
+                           OAUTHBEARER, AWS MSK IAM; ${env:...} config providers)
   --demo                   the embedded demo cluster instead of a real one
   --timeout DURATION       a request without an answer within it fails (default 10s)
   --risk-window DURATION   how far ahead at-risk looks (default 24h)
@@ -36,11 +40,12 @@ Durations: 90s, 36h, 10d, 6d23h (Go syntax, d = 24h) or ISO-8601 (PT36H, P3D).
 Examples:
   offsettui --demo                                   try it without a cluster
   offsettui --bootstrap-server kafka:9092 --read-only
+  offsettui --context prod                           a cluster named in the config file
   offsettui describe --bootstrap-server kafka:9092 --group billing -o json
   offsettui reset --bootstrap-server kafka:9092 --group billing --topic orders --by-duration 2h
   offsettui check --bootstrap-server kafka:9092 --group billing --recovery-window P3D
 
-Exit codes and every flag: docs/cli.md. Run "offsettui help COMMAND" for a command's own flags.
+Exit codes and every flag: docs/cli.md; contexts and client properties: docs/connect.md. Run "offsettui help COMMAND" for a command's own flags.
 `
 
 // cmdHelp is a command's help: what it does, how it is called and examples.
@@ -82,6 +87,12 @@ var commandHelp = map[string]cmdHelp{
 			"partition passes, 1 one fails, 2 the proof could not be completed. The last line is the verdict.",
 		examples: "  offsettui check --demo --group fanout\n" +
 			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest",
+	},
+	"contexts": {
+		usage: "offsettui contexts [--config FILE] [-o table|json]",
+		about: "Lists the contexts of the config file ($XDG_CONFIG_HOME/offsettui/config.yaml) with the\n" +
+			"client properties each uses, every secret masked (password=***) (docs/connect.md).",
+		examples: "  offsettui contexts\n  offsettui contexts --config ./team-clusters.yaml -o json",
 	},
 	"demo": {
 		usage: "offsettui demo [--debug FILE]",

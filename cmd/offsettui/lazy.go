@@ -14,7 +14,8 @@ import (
 // blank terminal. A failed connection is tried again on the next use (r).
 // It serves the TUI's reads (views.Source) and the reset service (reset.Cluster).
 type lazyClient struct {
-	c common
+	c    common
+	conn *connection // resolved before the program starts; nil: resolve on connect
 
 	mu   sync.Mutex
 	sess *session
@@ -27,7 +28,13 @@ func (l *lazyClient) client(ctx context.Context) (*kafka.Client, error) {
 	if l.sess != nil {
 		return l.sess.client, nil
 	}
-	s, err := l.c.connect(ctx)
+	var s *session
+	var err error
+	if l.conn != nil {
+		s, err = l.c.connectWith(ctx, *l.conn)
+	} else {
+		s, err = l.c.connect(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +103,19 @@ func (l *lazyClient) Committed(ctx context.Context, group string) (map[model.TP]
 		return nil, err
 	}
 	return cl.Committed(ctx, group)
+}
+
+// contextName names the context for the undo command ("" without one).
+func (l *lazyClient) contextName() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.sess != nil:
+		return l.sess.contextName()
+	case l.conn != nil && l.conn.context != nil:
+		return l.conn.context.Name
+	}
+	return ""
 }
 
 // bootstrap names the cluster for the undo command: the client's addresses

@@ -44,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return checkMain(rest, stdout, stderr)
 	case "demo":
 		return demoMain(rest, stdout, stderr, signalContext())
+	case "contexts":
+		return contextsMain(rest, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionText())
 		return exitOK

@@ -73,7 +73,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
 		AssumeReset: f.assume,
 		UndoCommand: func(group, backup string) string {
-			return undoCommand(c, s.client.Bootstrap(), group, backup, f.backupDir)
+			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
 	var p model.Plan
 	if st.Kind == model.Restore {
@@ -137,9 +137,17 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (model.Scope, model.
 	return scope, st, err
 }
 
-// undoCommand renders the command that restores a backup on the same cluster.
-func undoCommand(c common, cluster, group, backup, backupDir string) string {
-	parts := []string{"offsettui", "reset", "--bootstrap-server", shellQuote(cluster)}
+// undoCommand renders the command that restores a backup on the same cluster, with the
+// same context (its client properties) and the same --command-config.
+func undoCommand(c common, contextName, cluster, group, backup, backupDir string) string {
+	parts := []string{"offsettui", "reset"}
+	if contextName != "" {
+		parts = append(parts, "--context", shellQuote(contextName))
+		if c.config != "" {
+			parts = append(parts, "--config", shellQuote(c.config))
+		}
+	}
+	parts = append(parts, "--bootstrap-server", shellQuote(cluster))
 	if c.commandConfig != "" {
 		parts = append(parts, "--command-config", shellQuote(c.commandConfig))
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/spf13/pflag"
@@ -24,9 +26,13 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		refresh   string
 		noColor   bool
 		backupDir string
+		reportDir string
+		tf        timeFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.register(fs)
+	tf.register(fs, false)
+	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
@@ -38,15 +44,34 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
 	}
+	if err := tf.parse(); err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
+	}
+	// The context and the client properties are read before the program starts: their
+	// errors and notes belong on the terminal, and a read-only context must be read-only
+	// from the first screen. Only the network connection waits for the program.
+	conn, err := c.resolveConnection(os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		return exitBadInput
+	}
+	c.readOnly = conn.readOnly
 	// The connection is made by the first snapshot, inside the program: the
 	// first screen says "connecting to …" at once, and a cluster that cannot be
 	// reached is an error screen with the likely causes, not a blank terminal.
-	lc := &lazyClient{c: c}
+	lc := &lazyClient{c: c, conn: &conn}
 	defer lc.close()
+	sw := &tuiSwitcher{c: c, backupDir: backupDir}
+	sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
+	defer sw.closeAll()
 	// Detect the background before the program starts: asking later can hang
 	// (lipgloss#73).
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	m := views.New(tuiOptions(c, lc, every, noColor, backupDir))
+	opts := tuiOptions(c, lc, every, noColor, backupDir)
+	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
+	opts.Contexts = sw
+	m := views.New(opts)
 	// Signals are the TUI's to handle: bubbletea's own handler would end the
 	// program in the middle of a reset's commit.
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
@@ -76,13 +101,21 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 // offsettui runs.
 func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, backupDir string) views.Options {
 	cluster := c.bootstrap
+	var info views.ContextInfo
+	if lc.conn != nil {
+		cluster = strings.Join(lc.conn.bootstrap, ",")
+		info = contextInfo(lc.conn.context, cluster)
+		if cluster == "" && len(lc.conn.props) > 0 {
+			cluster = lc.conn.props["bootstrap.servers"]
+		}
+	}
 	if c.demo {
 		cluster = "demo"
 	}
 	return views.Options{
 		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
-		Resetter: newTUIResetter(c, lc, backupDir),
+		Resetter: newTUIResetter(c, lc, backupDir), Context: info, WriteReport: report.Markdown,
 	}
 }
 
@@ -96,7 +129,9 @@ var _ views.Resetter = tuiResetter{}
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
-		UndoCommand: func(group, backup string) string { return undoCommand(c, lc.bootstrap(), group, backup, backupDir) }}}
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
+		}}}
 }
 
 // Plan implements views.Resetter. A restore loads the backup and checks it

@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +19,10 @@ type Options struct {
 	// fails to rejoin, a broker warning); nil discards them. It must be
 	// safe for concurrent use.
 	Logf func(format string, args ...any)
+	// Traffic starts producers and consumers at fixed rates on topics of
+	// their own (TrafficGroups, docs/demo.md), so the time axis moves; the
+	// scenario's own topics and groups stay exactly as seeded either way.
+	Traffic bool
 }
 
 // Cluster is a running, seeded demo cluster. Close it when done.
@@ -27,6 +32,7 @@ type Cluster struct {
 	startedAt time.Time
 
 	members   []*member
+	traffic   *traffic
 	closeOnce sync.Once
 }
 
@@ -54,11 +60,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	// RecordTime(StartedAt(), ...) equal to what a fetch returns.
 	start := now().Truncate(time.Millisecond)
 
-	fake, err := kfake.NewCluster(
-		kfake.NumBrokers(3),
-		kfake.ClusterID("offsettui-demo"),
-		kfake.WithLogger(kfakeLogger{logf}),
-	)
+	kopts := []kfake.Opt{kfake.NumBrokers(3), kfake.ClusterID("offsettui-demo"), kfake.WithLogger(kfakeLogger{logf})}
+	if opts.Traffic {
+		kopts = append(kopts, kfake.BrokerConfigs(map[string]string{
+			"log.cleaner.backoff.ms": strconv.FormatInt(cleanerEvery.Milliseconds(), 10)}))
+	}
+	fake, err := kfake.NewCluster(kopts...)
 	if err != nil {
 		return nil, fmt.Errorf("start demo brokers: %w", err)
 	}
@@ -91,6 +98,11 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err := c.settle(ctx, s); err != nil {
 		return nil, err
 	}
+	if opts.Traffic {
+		if c.traffic, err = startTraffic(ctx, c.bootstrap, now, logf); err != nil {
+			return nil, err
+		}
+	}
 	ok = true
 	logf("demo: cluster %v seeded and settled in %v", c.bootstrap, time.Since(began).Round(time.Millisecond))
 	return c, nil
@@ -111,6 +123,9 @@ func (c *Cluster) StartedAt() time.Time { return c.startedAt }
 // committing, then the brokers. It is safe to call more than once.
 func (c *Cluster) Close() {
 	c.closeOnce.Do(func() {
+		if c.traffic != nil {
+			c.traffic.stop()
+		}
 		c.stopMembers()
 		c.fake.Close()
 	})

@@ -7,6 +7,8 @@
 // DeleteRecords and finally lets two live consumer-group members join. The
 // live members never commit, so every committed offset is the one in the
 // scenario (see Commits and Watermarks) for as long as the cluster runs.
+// Options.Traffic adds producers and consumers (franz-go) on topics and
+// groups of their own (TrafficGroups), which do move.
 //
 // The package seeds through internal/seed and runs its live members with
 // franz-go: it is a seeding tool, not the read path, so it neither depends on

@@ -62,7 +62,15 @@ type Client struct {
 // New checks the configuration and connects (one Metadata round trip).
 func New(cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
-		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port or set KAFKA_BOOTSTRAP_SERVERS", ErrBadConfig)
+		boot, err := PropertiesBootstrap(cfg.Properties)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+		}
+		cfg.Bootstrap = boot
+	}
+	if len(cfg.Bootstrap) == 0 {
+		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port, set KAFKA_BOOTSTRAP_SERVERS "+
+			"or bootstrap.servers in the client properties", ErrBadConfig)
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
@@ -76,7 +84,10 @@ func New(cfg Config) (*Client, error) {
 	conf := saramaConfig(cfg)
 	ignored, err := ApplyProperties(conf, cfg.Properties)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --command-config: %w", ErrBadConfig, err)
+		return nil, fmt.Errorf("%w: client properties: %w", ErrBadConfig, err)
+	}
+	if tp, ok := conf.Net.SASL.TokenProvider.(interface{ setBootstrap([]string) }); ok {
+		tp.setBootstrap(cfg.Bootstrap)
 	}
 	if err := conf.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
@@ -98,6 +109,25 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}
 	return c, nil
+}
+
+// PropertiesBootstrap returns the addresses of bootstrap.servers in props (placeholders
+// resolved), or none when it is not set.
+func PropertiesBootstrap(props map[string]string) ([]string, error) {
+	if _, ok := props["bootstrap.servers"]; !ok {
+		return nil, nil
+	}
+	resolved, err := ResolveProperties(props)
+	if err != nil {
+		return nil, err
+	}
+	var addrs []string
+	for _, a := range strings.Split(resolved["bootstrap.servers"], ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	return addrs, nil
 }
 
 func saramaConfig(cfg Config) *sarama.Config {

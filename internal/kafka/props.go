@@ -3,7 +3,6 @@ package kafka
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -34,7 +33,9 @@ func ParseProperties(r io.Reader, name string) (map[string]string, error) {
 	if len(data) > maxPropertiesSize {
 		return nil, fmt.Errorf("%s: larger than %d bytes; is it really a client.properties file?", name, maxPropertiesSize)
 	}
-	text := string(data)
+	// A UTF-8 byte order mark (Windows editors write one) would otherwise become part of the
+	// first key, which Kafka then silently ignores.
+	text := strings.TrimPrefix(string(data), "\uFEFF")
 	if !utf8.ValidString(text) {
 		text = latin1(data)
 	}
@@ -64,31 +65,6 @@ func ParseProperties(r io.Reader, name string) (map[string]string, error) {
 	return props, nil
 }
 
-// RedactedProperties returns a copy of props safe for a debug log: the value of every key
-// that may hold a secret (see isSecretKey) is replaced by "[redacted]" unless it is empty.
-func RedactedProperties(props map[string]string) map[string]string {
-	out := maps.Clone(props)
-	for k, v := range out {
-		if isSecretKey(k) && v != "" {
-			out[k] = "[redacted]"
-		}
-	}
-	return out
-}
-
-// isSecretKey reports whether a property's value must never be shown: passwords, JAAS
-// configs (they embed passwords), private keys and anything named like a secret or token.
-// It errs on the side of hiding (ssl.keystore.location is hidden too).
-func isSecretKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, w := range []string{"password", "jaas", "secret", "key", "token", "credential"} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // PropertyError reports a client property that cannot be applied. Key names the property;
 // the message never contains the value of a property that may hold a secret.
 type PropertyError struct {
@@ -111,18 +87,36 @@ func shown(key, value string) string {
 	return fmt.Sprintf("%q", value)
 }
 
-// ApplyProperties applies the client properties offsettui supports to cfg: security.protocol,
-// sasl.mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), sasl.jaas.config (Plain or Scram login
-// module), the PEM forms of the ssl.truststore.* and ssl.keystore.* properties,
-// ssl.endpoint.identification.algorithm and client.id. Values are trimmed first, as Kafka's
-// ConfigDef does.
+// ApplyProperties applies the client properties offsettui supports to cfg (docs/connect.md
+// lists them): first every ${provider:[path:]key} placeholder is resolved (ResolveProperties),
+// then security.protocol, client.id, the ssl.* properties (PEM, JKS and PKCS12 stores) and
+// the SASL ones: PLAIN and SCRAM (sasl.jaas.config), OAUTHBEARER with the OIDC
+// client-credentials login, and AWS MSK IAM. Values are trimmed first, as Kafka's ConfigDef
+// does.
+//
+// The contract with every other Kafka client in this package: all connection and
+// authentication state ends up in cfg and nowhere else — Net.TLS.Enable and Net.TLS.Config;
+// Net.SASL.Enable, Mechanism, User, Password and SCRAMClientGeneratorFunc for PLAIN and
+// SCRAM; Net.SASL.Mechanism=OAUTHBEARER with Net.SASL.TokenProvider for OIDC and for MSK IAM
+// (whose token travels over OAUTHBEARER). A second wire client derives its TLS and SASL
+// settings from the same *sarama.Config. The token providers may be called concurrently.
 //
 // ignored lists, sorted, the keys that had no effect: unknown ones and those that do not apply
 // to the chosen security.protocol (ssl.* under SASL_PLAINTEXT). Kafka's tools warn about such
-// keys; the caller should log them. On error cfg may be partly changed and should be dropped;
-// the error is a *PropertyError and never contains a secret.
+// keys; the caller should log them. bootstrap.servers and the config.providers keys are never
+// listed (the caller reads bootstrap.servers). On error cfg may be partly changed and should
+// be dropped; the error is a *PropertyError and never contains a secret.
 func ApplyProperties(cfg *sarama.Config, props map[string]string) (ignored []string, err error) {
-	p := &propReader{props: props, used: make(map[string]bool)}
+	props, err = ResolveProperties(props)
+	if err != nil {
+		return nil, err
+	}
+	p := &propReader{props: props, used: map[string]bool{"bootstrap.servers": true}}
+	for k := range props {
+		if k == providersKey || strings.HasPrefix(k, providersKey+".") {
+			p.used[k] = true
+		}
+	}
 	if id := p.get("client.id"); id != "" {
 		cfg.ClientID = id
 	}

@@ -39,6 +39,7 @@ func TestParseProperties(t *testing.T) {
 		want     map[string]string
 	}{
 		{"equals", "a=b", map[string]string{"a": "b"}},
+		{"UTF-8 byte order mark", "\uFEFFsecurity.protocol=SSL\n", map[string]string{"security.protocol": "SSL"}},
 		{"colon", "a: b", map[string]string{"a": "b"}},
 		{"whitespace separator", "a   b", map[string]string{"a": "b"}},
 		{"whitespace around the separator", "  a \t=\f b", map[string]string{"a": "b"}},
@@ -140,15 +141,41 @@ func TestParseJAAS(t *testing.T) {
 		{"extra options ignored", plain + ` required serviceName="kafka" username="u" debug=true password="p" foo="bar";`, "u", "p"},
 		{"comments and newlines", plain + " /* c */ required // line\n username = \"u\"\n\tpassword=\"p\" ;", "u", "p"},
 		{"shaded module name, flag case", "kafkashaded.org.apache.kafka.common.security.plain.PlainLoginModule REQUIRED username=\"u\" password=\"p\";", "u", "p"},
-		{"no final semicolon", plain + ` required username="u" password="p"`, "u", "p"},
+		{"bare word with digits, dots and dashes", plain + ` required username=u2.x-y password=p;`, "u2.x-y", "p"},
+		{"non-ASCII bare word", plain + ` required username=über password=p;`, "über", "p"},
 		{"octal and control escapes", plain + ` required username="u" password="\101\tz\7";`, "u", "A\tz\a"},
 		{"separators inside quotes", plain + ` required username="u;=" password=" p ";`, "u;=", " p "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, p, err := parseJAAS(tt.in)
+			e, err := parseJAAS(tt.in)
+			u, p := e.options["username"], e.options["password"]
 			if err != nil || u != tt.user || p != tt.pass {
 				t.Fatalf("got %q %q %v, want %q %q", u, p, err, tt.user, tt.pass)
+			}
+		})
+	}
+}
+
+// TestParseJAASRefusesWhatKafkaRefuses: Kafka's JaasConfig (a StreamTokenizer) refuses these.
+func TestParseJAASRefusesWhatKafkaRefuses(t *testing.T) {
+	const plain = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	tests := []struct{ name, in, want string }{
+		{"no final semicolon", plain + ` required username="u" password="p"`, "not terminated by ';'"},
+		{"empty", " /* nothing */ ", "names no login module"},
+		{"no control flag", plain, "no control flag"},
+		{"bad control flag", plain + ` mandatory username="u";`, "expected a control flag (required) at character 57"},
+		{"value starting with a digit is a number", plain + ` required username=u password=123abc;`, "expected name=value for the option at character 77"},
+		{"value with @ unquoted", plain + ` required username=u@corp password=p;`, "expected name=value"},
+		{"a lone slash starts a comment", plain + ` required username=u password=a/b;`, "not terminated by ';'"},
+		{"two modules", plain + ` required; ` + plain + ` required;`, "has 2 login modules"},
+		{"option without value", plain + ` required username=;`, "expected name=value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseJAAS(tt.in)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}
 		})
 	}
@@ -157,6 +184,11 @@ func TestParseJAAS(t *testing.T) {
 // jaas returns a sasl.jaas.config value for the Plain login module.
 func jaas(user, pass string) string {
 	return `org.apache.kafka.common.security.plain.PlainLoginModule required username="` + user + `" password="` + pass + `";`
+}
+
+// scramJAAS returns a sasl.jaas.config value for the Scram login module.
+func scramJAAS(user, pass string) string {
+	return `org.apache.kafka.common.security.scram.ScramLoginModule required username="` + user + `" password="` + pass + `";`
 }
 
 func TestApplyProperties(t *testing.T) {
@@ -196,14 +228,14 @@ func TestApplyProperties(t *testing.T) {
 				}
 			}},
 		{"SASL_SSL SCRAM-SHA-256", map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-256",
-			"sasl.jaas.config": jaas("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
+			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
 			s := c.Net.SASL
 			if !c.Net.TLS.Enable || s.Mechanism != sarama.SASLTypeSCRAMSHA256 || s.User != "bob" || scramHash(t, s.SCRAMClientGeneratorFunc) != "SHA-256" {
 				t.Errorf("TLS %v, SASL %+v", c.Net.TLS.Enable, s)
 			}
 		}},
 		{"SASL_SSL scram-sha-512 lowercase", map[string]string{"security.protocol": "sasl_ssl", "sasl.mechanism": "scram-sha-512",
-			"sasl.jaas.config": jaas("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
+			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
 			if c.Net.SASL.Mechanism != sarama.SASLTypeSCRAMSHA512 || scramHash(t, c.Net.SASL.SCRAMClientGeneratorFunc) != "SHA-512" {
 				t.Errorf("SASL %+v", c.Net.SASL)
 			}
@@ -288,28 +320,33 @@ func TestApplyPropertiesErrors(t *testing.T) {
 		{"unknown protocol", map[string]string{"security.protocol": "TLS"}, "security.protocol", `invalid value "TLS"; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL`},
 		{"no mechanism means GSSAPI", saslSSL("sasl.mechanism", "", "sasl.jaas.config", jaas("u", testSecret)), "sasl.mechanism", "GSSAPI (Kerberos, Kafka's default"},
 		{"GSSAPI", saslSSL("sasl.mechanism", "GSSAPI"), "sasl.mechanism", "GSSAPI (Kerberos"},
-		{"OAUTHBEARER", saslSSL("sasl.mechanism", "OAUTHBEARER"), "sasl.mechanism", "OAUTHBEARER is not supported"},
-		{"unknown mechanism", saslSSL("sasl.mechanism", "SCRAM-SHA-1"), "sasl.mechanism", `unknown mechanism "SCRAM-SHA-1"`},
+		{"OAUTHBEARER without JAAS", saslSSL("sasl.mechanism", "OAUTHBEARER"), "sasl.jaas.config", "is required for SASL"},
+		{"PlainLoginModule with SCRAM", saslSSL("sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("u", testSecret)), "sasl.jaas.config", "PlainLoginModule does not work with sasl.mechanism=SCRAM-SHA-512"},
+		{"JAAS without its final semicolon", saslSSL("sasl.jaas.config", strings.TrimSuffix(jaas("u", testSecret), ";")), "sasl.jaas.config", "not terminated by ';'"},
+		{"custom callback handler with PLAIN", saslSSL("sasl.jaas.config", jaas("u", testSecret), "sasl.client.callback.handler.class", "com.example.H"), "sasl.client.callback.handler.class", "cannot run in offsettui"},
+		{"unknown mechanism", saslSSL("sasl.mechanism", "SCRAM-SHA-1"), "sasl.mechanism", `unknown or unsupported mechanism "SCRAM-SHA-1"`},
 		{"missing jaas", saslSSL("sasl.username", "u", "sasl.password", testSecret), "sasl.jaas.config", "is required for SASL"},
 		{"jaas without password", saslSSL("sasl.jaas.config", plain+` required username="u";`), "sasl.jaas.config", "has no password"},
 		{"jaas without username", saslSSL("sasl.jaas.config", plain+` required password="`+testSecret+`";`), "sasl.jaas.config", "has no username"},
 		{"jaas without control flag", saslSSL("sasl.jaas.config", plain+` username="u" password="`+testSecret+`";`), "sasl.jaas.config", "expected a control flag"},
 		{"jaas with Kerberos", saslSSL("sasl.jaas.config", `com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;`), "sasl.jaas.config", "Krb5LoginModule (GSSAPI, Kerberos) is not supported"},
-		{"jaas with OAuth", saslSSL("sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`), "sasl.jaas.config", "OAuthBearerLoginModule (OAUTHBEARER) is not supported"},
+		{"jaas with OAuth", saslSSL("sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`), "sasl.jaas.config", "OAuthBearerLoginModule does not work with sasl.mechanism=PLAIN"},
 		{"jaas with unknown module", saslSSL("sasl.jaas.config", `com.example.`+testSecret+` required username="u" password="p";`), "sasl.jaas.config", "unsupported login module"},
 		{"jaas with two modules", saslSSL("sasl.jaas.config", jaas("u", testSecret)+jaas("v", testSecret)), "sasl.jaas.config", "has 2 login modules"},
-		{"jaas with an unterminated quote", saslSSL("sasl.jaas.config", plain+` required username="u" password="`+testSecret), "sasl.jaas.config", "unterminated quoted value at character"},
+		{"jaas with an unterminated quote", saslSSL("sasl.jaas.config", plain+` required username="u" password="`+testSecret), "sasl.jaas.config", "not terminated by ';'"},
 		{"jaas with an option lacking a value", saslSSL("sasl.jaas.config", plain+` required username="u" password=;`), "sasl.jaas.config", "expected name=value"},
 		{"jaas with delegation token", saslSSL("sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramMod+` required username="u" password="p" tokenauth="true";`), "sasl.jaas.config", "delegation tokens"},
-		{"JKS truststore type", ssl("ssl.truststore.type", "JKS", "ssl.truststore.location", jks), "ssl.truststore.type", "JKS and PKCS12 truststores are not supported; convert"},
+		{"JKS truststore type", ssl("ssl.truststore.type", "JKS", "ssl.truststore.location", jks), "ssl.truststore.location", "not a readable JKS store"},
 		{"unknown truststore type", ssl("ssl.truststore.type", "BCFKS"), "ssl.truststore.type", `unsupported store type "BCFKS"`},
-		{"JKS file without a type", ssl("ssl.truststore.location", jks), "ssl.truststore.location", "the file is a JKS store, not PEM; convert it (keytool"},
+		{"JKS file without a type", ssl("ssl.truststore.location", jks), "ssl.truststore.location", "JKS truststore: not a readable JKS store"},
+		{"PEM truststore type with a JKS file", ssl("ssl.truststore.type", "PEM", "ssl.truststore.location", jks), "ssl.truststore.location", "the file is a JKS store, not PEM"},
 		{"missing truststore file", ssl("ssl.truststore.location", filepath.Join(dir, "nope.pem")), "ssl.truststore.location", "no such file"},
 		{"truststore without certificates", ssl("ssl.truststore.location", empty), "ssl.truststore.location", "no PEM certificate"},
 		{"truststore file and inline", ssl("ssl.truststore.location", empty, "ssl.truststore.certificates", string(pki.caPEM)), "ssl.truststore.location", "not both"},
 		{"malformed inline PEM", ssl("ssl.truststore.certificates", "-----BEGIN CERTIFICATE----- !!! -----END CERTIFICATE-----"), "ssl.truststore.certificates", "not valid base64"},
-		{"PKCS12 keystore type", ssl("ssl.keystore.type", "PKCS12", "ssl.keystore.location", p12), "ssl.keystore.type", "JKS and PKCS12 keystores are not supported; convert the store to PEM (keytool -importkeystore"},
-		{"PKCS12 keystore file", ssl("ssl.keystore.location", p12), "ssl.keystore.location", "the file is binary (PKCS12 or DER), not PEM"},
+		{"PKCS12 keystore type", ssl("ssl.keystore.type", "PKCS12", "ssl.keystore.location", p12), "ssl.keystore.password", "is required for a PKCS12 keystore"},
+		{"PKCS12 keystore file", ssl("ssl.keystore.location", p12, "ssl.keystore.password", testSecret), "ssl.keystore.location", "PKCS12 keystore: not a readable PKCS12 store"},
+		{"PEM keystore type with a PKCS12 file", ssl("ssl.keystore.type", "PEM", "ssl.keystore.location", p12), "ssl.keystore.location", "the file is binary (PKCS12 or DER), not PEM"},
 		{"chain without key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.certificate.chain", "must be set together"},
 		{"keystore file and inline", ssl("ssl.keystore.location", p12, "ssl.keystore.key", string(pki.clientKeyPEM), "ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.location", "not both"},
 		{"encrypted key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", encryptedKeyPEM, "ssl.key.password", testSecret), "ssl.keystore.key", "encrypted private keys (ssl.key.password) are not supported"},
@@ -370,14 +407,45 @@ func TestErrorsNeverShowSecrets(t *testing.T) {
 
 func TestRedactedProperties(t *testing.T) {
 	in := map[string]string{"sasl.jaas.config": "x", "ssl.key.password": "x", "ssl.keystore.key": "x", "my.client.secret": "x",
-		"ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
-	want := map[string]string{"sasl.jaas.config": "[redacted]", "ssl.key.password": "[redacted]", "ssl.keystore.key": "[redacted]",
-		"my.client.secret": "[redacted]", "ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c"}
+		"ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c", "ssl.keystore.password": "${env:KS_PASS}"}
+	want := map[string]string{"sasl.jaas.config": "***", "ssl.key.password": "***", "ssl.keystore.key": "***",
+		"my.client.secret": "***", "ssl.truststore.password": "", "security.protocol": "SSL", "client.id": "c",
+		"ssl.keystore.password": "${env:KS_PASS}"}
 	if got := RedactedProperties(in); !maps.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if in["sasl.jaas.config"] != "x" {
 		t.Error("RedactedProperties changed its input")
+	}
+	jaasTests := []struct{ in, want string }{
+		{jaas("alice", testSecret), `org.apache.kafka.common.security.plain.PlainLoginModule required password=*** username="alice";`},
+		{scramJAAS("alice", "${env:PW}"), `org.apache.kafka.common.security.scram.ScramLoginModule required password="${env:PW}" username="alice";`},
+		{oauthModule + ` required clientId=c clientSecret="` + testSecret + `" extension_a="b" weird=yes;`, oauthModule + ` required clientId="c" clientSecret=*** extension_a="b"; (and 1 other options, hidden)`},
+		{`x required password="` + testSecret, "***"}, // does not parse: all hidden
+	}
+	for _, tt := range jaasTests {
+		if got := RedactedProperties(map[string]string{"sasl.jaas.config": tt.in})["sasl.jaas.config"]; got != tt.want {
+			t.Errorf("JAAS %q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHasLiteralSecret(t *testing.T) {
+	tests := []struct {
+		props map[string]string
+		want  bool
+	}{
+		{map[string]string{"security.protocol": "SSL", "ssl.truststore.location": "/ca.pem"}, false},
+		{map[string]string{"ssl.keystore.location": "/k.p12", "ssl.keystore.password": "${file:/s.properties:ks}"}, false},
+		{map[string]string{"ssl.keystore.password": testSecret}, true},
+		{map[string]string{"sasl.jaas.config": scramJAAS("alice", "${env:PW}")}, false},
+		{map[string]string{"sasl.jaas.config": scramJAAS("alice", testSecret)}, true},
+		{map[string]string{"sasl.jaas.config": "garbage " + testSecret}, true},
+	}
+	for i, tt := range tests {
+		if got := HasLiteralSecret(tt.props); got != tt.want {
+			t.Errorf("%d %v: got %v", i, tt.props, got)
+		}
 	}
 }
 
@@ -574,6 +642,7 @@ func TestPropertiesAgainstKfake(t *testing.T) {
 	other := newTestPKI(t, []string{"kafka.invalid"}, nil)
 	dir := t.TempDir()
 	ca, otherCA := writeFile(t, dir, "ca.pem", pki.caPEM), writeFile(t, dir, "other.pem", other.caPEM)
+	st := writeTestStores(t, pki, dir, testSecret, testSecret)
 	users := []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret),
 		kfake.Superuser("SCRAM-SHA-256", "alice", testSecret), kfake.Superuser("SCRAM-SHA-512", "alice", testSecret)}
 	serverTLS := &tls.Config{Certificates: []tls.Certificate{pki.server}}
@@ -594,20 +663,28 @@ func TestPropertiesAgainstKfake(t *testing.T) {
 		// kfake drops the connection on bad credentials (EOF); a real broker answers
 		// SASL_AUTHENTICATION_FAILED first, see TestBadPasswordFromARealBrokerShape.
 		{"SASL PLAIN", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret)), ""},
-		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", jaas("alice", testSecret)), ""},
-		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret)), ""},
+		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramJAAS("alice", testSecret)), ""},
+		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret)), ""},
 		{"PLAIN with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
-		{"SCRAM-SHA-256 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
-		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
+		{"SCRAM-SHA-256 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramJAAS("alice", testSecret+"x")), "EOF"},
+		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret+"x")), "EOF"},
 		{"TLS checks the hostname by default", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca), "127.0.0.1"},
 		{"TLS without hostname check", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
 		{"TLS without hostname check still checks the CA", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", otherCA, "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
 		{"TLS without a truststore uses the system roots", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
 		{"mTLS", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", "",
 			"ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), ""},
+		{"TLS with a PKCS12 truststore", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.p12Trust,
+			"ssl.truststore.password", testSecret, "ssl.endpoint.identification.algorithm", ""), ""},
+		{"TLS with a JKS truststore", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.type", "JKS", "ssl.truststore.location", st.jksTrust,
+			"ssl.truststore.password", testSecret, "ssl.endpoint.identification.algorithm", ""), ""},
+		{"mTLS with a PKCS12 keystore", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.p12Trust, "ssl.truststore.password", testSecret,
+			"ssl.endpoint.identification.algorithm", "", "ssl.keystore.location", st.p12Keys, "ssl.keystore.password", testSecret), ""},
+		{"mTLS with a JKS keystore", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.jksTrust,
+			"ssl.endpoint.identification.algorithm", "", "ssl.keystore.location", st.jksKeys, "ssl.keystore.password", testSecret), ""},
 		{"mTLS without a client certificate", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", ""), "certificate required"},
 		{"SASL_SSL SCRAM-SHA-512", append([]kfake.Opt{kfake.TLS(serverTLS)}, users...), props("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
-			"sasl.jaas.config", jaas("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
+			"sasl.jaas.config", scramJAAS("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

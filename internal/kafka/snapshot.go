@@ -84,7 +84,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
-	want := addGroups(&obs, groups, lay)
+	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskOnly)
 	for _, tp := range sortedTPs(obs.Offsets) {
 		if e := obs.Offsets[tp].Error; e != nil {
 			obs.Errors = append(obs.Errors, *e)
@@ -221,13 +221,14 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 
 // addGroups adds the groups and their errors to the observation and returns
 // the committed offsets whose record timestamps apply: those strictly between
-// low and high, once each, sorted by partition and offset.
-func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout) []model.TPO {
+// low and high (only the at-risk ones when atRiskOnly), once each, sorted by
+// partition and offset.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskOnly bool) []model.TPO {
 	offsets := model.IndexOffsets(obs.Offsets)
-	// Per topic and partition, the committed offsets in range: hundreds of
+	// Per topic and partition, the committed offsets that apply: hundreds of
 	// thousands of rows share a few offsets each, so they are collected per
 	// partition and made distinct once at the end.
-	inRange := map[string][][]int64{}
+	apply := map[string][][]int64{}
 	obs.Groups = slices.Grow(obs.Groups, len(groups))
 	for _, g := range groups {
 		obs.Groups = append(obs.Groups, *g)
@@ -242,22 +243,23 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay top
 		for tp, off := range g.Committed {
 			if !looked || tp.Topic != to.Name() {
 				to, looked = offsets.Topic(tp.Topic), true
-				if slots = inRange[tp.Topic]; slots == nil {
+				if slots = apply[tp.Topic]; slots == nil {
 					slots = make([][]int64, lay.partitions[tp.Topic])
-					inRange[tp.Topic] = slots
+					apply[tp.Topic] = slots
 				}
 			}
 			if tp.Partition < 0 || int(tp.Partition) >= len(slots) {
 				continue // not in metadata: no watermarks
 			}
-			if po := to.Get(tp.Partition); po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High {
+			po := to.Get(tp.Partition)
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && (!atRiskOnly || atRisk(po, off)) {
 				slots[tp.Partition] = append(slots[tp.Partition], off)
 			}
 		}
 	}
 	var want []model.TPO
-	for _, topic := range slices.Sorted(maps.Keys(inRange)) {
-		for p, offs := range inRange[topic] {
+	for _, topic := range slices.Sorted(maps.Keys(apply)) {
+		for p, offs := range apply[topic] {
 			slices.Sort(offs)
 			for _, off := range slices.Compact(offs) {
 				want = append(want, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
@@ -265,6 +267,19 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay top
 		}
 	}
 	return want
+}
+
+// atRisk reports whether a commit at off points below the first record that
+// retention cannot delete within the risk window (model.Classify's rule).
+func atRisk(po model.PartitionOffsets, off int64) bool {
+	if po.RiskOffset == nil {
+		return false
+	}
+	risk := *po.RiskOffset
+	if risk < 0 {
+		risk = *po.High
+	}
+	return off < risk
 }
 
 // selectGroups keeps the requested groups (all when none are named); a named group

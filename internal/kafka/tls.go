@@ -27,13 +27,11 @@ func tlsConfig(p *propReader) (*tls.Config, error) {
 		return nil, err
 	}
 	tc.RootCAs = roots
-	cert, ok, err := clientCertificate(p)
+	certs, err := clientCertificates(p)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		tc.Certificates = []tls.Certificate{cert}
-	}
+	tc.Certificates = certs
 	const algKey = "ssl.endpoint.identification.algorithm"
 	switch alg := p.get(algKey); {
 	case !p.has(algKey) || strings.EqualFold(alg, "https"):
@@ -64,21 +62,42 @@ func verifyChain(roots *x509.CertPool) func(tls.ConnectionState) error {
 	}
 }
 
-// trustRoots returns the CA pool from ssl.truststore.location or ssl.truststore.certificates,
-// or nil when neither is set.
+// trustRoots returns the CA pool from ssl.truststore.location (PEM, JKS or PKCS12) or
+// ssl.truststore.certificates (PEM), or nil when neither is set.
 func trustRoots(p *propReader) (*x509.CertPool, error) {
-	if err := checkStoreType(p, "ssl.truststore.type", "truststore"); err != nil {
+	const typeKey, locKey = "ssl.truststore.type", "ssl.truststore.location"
+	typ, err := storeType(p, typeKey)
+	if err != nil {
 		return nil, err
 	}
-	key, data, err := storeData(p, "ssl.truststore.location", "ssl.truststore.certificates")
+	key, data, err := storeData(p, locKey, "ssl.truststore.certificates")
 	if data == nil || err != nil {
 		return nil, err
+	}
+	format := formatPEM
+	if key == locKey {
+		if format, err = storeFormat(typeKey, typ, data); err != nil {
+			return nil, err
+		}
+	}
+	pool := x509.NewCertPool()
+	if format != formatPEM {
+		certs, err := binaryTrust(format, data, p.get("ssl.truststore.password"))
+		if err != nil {
+			return nil, propErr(locKey, "%s truststore: %v", format, err)
+		}
+		if len(certs) == 0 {
+			return nil, propErr(locKey, "%s truststore holds no certificate", format)
+		}
+		for _, c := range certs {
+			pool.AddCert(c)
+		}
+		return pool, nil
 	}
 	blocks, err := pemBlocks(data)
 	if err != nil {
 		return nil, propErr(key, "%v", err)
 	}
-	pool := x509.NewCertPool()
 	n := 0
 	for _, b := range blocks {
 		if b.label != "CERTIFICATE" || b.encrypted {
@@ -97,51 +116,83 @@ func trustRoots(p *propReader) (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// clientCertificate returns the client certificate for mTLS from ssl.keystore.location (key and
-// chain in one PEM file) or ssl.keystore.certificate.chain with ssl.keystore.key; ok is false
-// when none is set. ssl.key.password is never read, so it is reported as ignored.
-func clientCertificate(p *propReader) (cert tls.Certificate, ok bool, err error) {
-	const locKey, chainKey, keyKey = "ssl.keystore.location", "ssl.keystore.certificate.chain", "ssl.keystore.key"
-	if err := checkStoreType(p, "ssl.keystore.type", "keystore"); err != nil {
-		return cert, false, err
-	}
-	certFrom, certData, err := storeData(p, locKey, "")
+// clientCertificates returns the client certificates for mTLS from ssl.keystore.location
+// (a JKS or PKCS12 store, or key and chain in one PEM file) or ssl.keystore.certificate.chain
+// with ssl.keystore.key (PEM).
+func clientCertificates(p *propReader) ([]tls.Certificate, error) {
+	const typeKey, locKey = "ssl.keystore.type", "ssl.keystore.location"
+	typ, err := storeType(p, typeKey)
 	if err != nil {
-		return cert, false, err
+		return nil, err
 	}
+	_, data, err := storeData(p, locKey, "")
+	if data == nil || err != nil {
+		return pemClientCertificate(p, nil, err)
+	}
+	format, err := storeFormat(typeKey, typ, data)
+	if err != nil || format == formatPEM {
+		return pemClientCertificate(p, data, err)
+	}
+	if p.get("ssl.keystore.certificate.chain") != "" || p.get("ssl.keystore.key") != "" {
+		return nil, propErr(locKey, "set either %s or ssl.keystore.certificate.chain with ssl.keystore.key, not both", locKey)
+	}
+	pass := p.get("ssl.keystore.password")
+	if pass == "" {
+		return nil, propErr("ssl.keystore.password", "is required for a %s keystore", format)
+	}
+	certs, err := binaryKeyPairs(format, data, pass, p.get("ssl.key.password"))
+	if err != nil {
+		return nil, propErr(locKey, "%s keystore: %v", format, err)
+	}
+	if len(certs) == 0 {
+		return nil, propErr(locKey, "%s keystore holds no private key entry", format)
+	}
+	return certs, nil
+}
+
+// pemClientCertificate returns the client certificate from a PEM keystore file (its content
+// in certData) or from ssl.keystore.certificate.chain with ssl.keystore.key; none when
+// nothing is set. ssl.key.password is not read for PEM, so it is reported as ignored.
+func pemClientCertificate(p *propReader, certData []byte, err error) ([]tls.Certificate, error) {
+	const locKey, chainKey, keyKey = "ssl.keystore.location", "ssl.keystore.certificate.chain", "ssl.keystore.key"
+	if err != nil {
+		return nil, err
+	}
+	var cert tls.Certificate
+	certFrom := locKey
 	keyFrom, keyData := certFrom, certData
 	switch chain, key := p.get(chainKey), p.get(keyKey); {
 	case chain == "" && key == "" && certData == nil:
-		return cert, false, nil
+		return nil, nil
 	case (chain != "" || key != "") && certData != nil:
-		return cert, false, propErr(locKey, "set either %s or %s with %s, not both", locKey, chainKey, keyKey)
+		return nil, propErr(locKey, "set either %s or %s with %s, not both", locKey, chainKey, keyKey)
 	case certData == nil && (chain == "" || key == ""):
-		return cert, false, propErr(chainKey, "%s and %s must be set together", chainKey, keyKey)
+		return nil, propErr(chainKey, "%s and %s must be set together", chainKey, keyKey)
 	case certData == nil:
 		certFrom, certData, keyFrom, keyData = chainKey, []byte(chain), keyKey, []byte(key)
 	}
 	certPEM, _, err := selectPEM(certFrom, certData, func(l string) bool { return l == "CERTIFICATE" })
 	if err != nil {
-		return cert, false, err
+		return nil, err
 	}
 	keyPEM, encrypted, err := selectPEM(keyFrom, keyData, func(l string) bool { return strings.HasSuffix(l, "PRIVATE KEY") })
 	if err != nil {
-		return cert, false, err
+		return nil, err
 	}
 	switch {
 	case len(certPEM) == 0:
-		return cert, false, propErr(certFrom, "%s", notPEM(certData, "keystore", "certificate (-----BEGIN CERTIFICATE-----)"))
+		return nil, propErr(certFrom, "%s", notPEM(certData, "keystore", "certificate (-----BEGIN CERTIFICATE-----)"))
 	case len(keyPEM) == 0 && encrypted:
-		return cert, false, propErr(keyFrom, "encrypted private keys (ssl.key.password) are not supported; "+
+		return nil, propErr(keyFrom, "encrypted private keys (ssl.key.password) are not supported; "+
 			"decrypt the key with `openssl pkey -in key.pem -out key-decrypted.pem` and keep that file private")
 	case len(keyPEM) == 0:
-		return cert, false, propErr(keyFrom, "%s", notPEM(keyData, "keystore", "private key (-----BEGIN PRIVATE KEY-----)"))
+		return nil, propErr(keyFrom, "%s", notPEM(keyData, "keystore", "private key (-----BEGIN PRIVATE KEY-----)"))
 	}
 	cert, err = tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil { // the standard library's messages here are fixed strings, never key material
-		return cert, false, propErr(keyFrom, "%v", err)
+		return nil, propErr(keyFrom, "%v", err)
 	}
-	return cert, true, nil
+	return []tls.Certificate{cert}, nil
 }
 
 // selectPEM decodes data and re-encodes, as standard PEM, the unencrypted blocks whose label
@@ -163,25 +214,21 @@ func selectPEM(from string, data []byte, keep func(string) bool) (out []byte, en
 	return out, encrypted, nil
 }
 
-// checkStoreType rejects store types other than PEM. An unset type is allowed (Kafka would
-// assume JKS; the content is checked to be PEM instead).
-func checkStoreType(p *propReader, key, what string) error {
-	switch t := p.get(key); strings.ToUpper(t) {
-	case "", "PEM":
-		return nil
-	case "JKS", "PKCS12":
-		return propErr(key, "JKS and PKCS12 %ss are not supported; convert the store to PEM (%s) and set %s=PEM", what, convertHint(what), key)
-	default:
-		return propErr(key, "unsupported store type %s; only PEM is supported", shown(key, t))
+// storeType reads a store type property: PEM, JKS, PKCS12 or unset (the content decides).
+func storeType(p *propReader, key string) (string, error) {
+	t := strings.ToUpper(p.get(key))
+	switch t {
+	case "", formatPEM, formatJKS, formatPKCS12:
+		return t, nil
 	}
+	return "", propErr(key, "unsupported store type %s; use PEM, JKS or PKCS12", shown(key, t))
 }
 
 func convertHint(what string) string {
 	if what == "truststore" {
-		return "keytool -exportcert -rfc -keystore truststore.jks -alias CARoot -file ca.pem"
+		return "or set ssl.truststore.location to a JKS or PKCS12 file"
 	}
-	return "keytool -importkeystore -srckeystore keystore.jks -destkeystore keystore.p12 -deststoretype PKCS12, " +
-		"then openssl pkcs12 -in keystore.p12 -nodes -out keystore.pem"
+	return "or set ssl.keystore.location to a JKS or PKCS12 file"
 }
 
 // notPEM explains why data yielded no PEM block of the kind wanted, recognising JKS stores and
@@ -189,9 +236,9 @@ func convertHint(what string) string {
 func notPEM(data []byte, what, wanted string) string {
 	switch {
 	case len(data) >= 4 && (string(data[:4]) == "\xfe\xed\xfe\xed" || string(data[:4]) == "\xce\xce\xce\xce"):
-		return fmt.Sprintf("the file is a JKS store, not PEM; convert it (%s)", convertHint(what))
+		return fmt.Sprintf("the file is a JKS store, not PEM (%s)", convertHint(what))
 	case !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0:
-		return fmt.Sprintf("the file is binary (PKCS12 or DER), not PEM; convert it (%s)", convertHint(what))
+		return fmt.Sprintf("the file is binary (PKCS12 or DER), not PEM (%s)", convertHint(what))
 	}
 	return "no PEM " + wanted + " found"
 }

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -103,8 +104,9 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	}
 	// Per leader, the four lookups are sent at once on its connection (sarama
 	// pipelines them): a leader that times out costs one --timeout, not four.
-	// Their answers are applied in kind order, so the first failure is the
-	// cause whatever order they arrive in. Leaders are asked concurrently.
+	// Their answers are applied in kind order, as if asked one after another,
+	// and a request that failed is given the cause of the leader's failure.
+	// Leaders are asked concurrently.
 	run(ctx, c, leaders, func(leader int32) {
 		var answers [lookupRisk + 1]offsetsAnswer
 		var wg sync.WaitGroup
@@ -112,9 +114,13 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 			wg.Go(func() { answers[k] = c.listOffsets(ctx, leader, k, byLeader[leader], risk) })
 		}
 		wg.Wait()
+		cause := failureCause(answers[:])
 		mu.Lock()
 		defer mu.Unlock()
 		for k := range answers {
+			if answers[k].err != nil {
+				answers[k].err = cause
+			}
 			answers[k].apply(leader, k, results)
 		}
 	})
@@ -129,10 +135,35 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 
 // offsetsAnswer is one ListOffsets request of one kind and its answer.
 type offsetsAnswer struct {
-	asked   []model.TP
-	version int16
-	resp    *sarama.OffsetResponse
-	err     error
+	asked    []model.TP
+	version  int16
+	resp     *sarama.OffsetResponse
+	err      error
+	failedAt time.Time
+}
+
+// failureCause is the error that explains a leader's failed requests: a
+// timeout before anything else (the other requests then fail because the
+// broker was dropped), else the first to happen.
+func failureCause(answers []offsetsAnswer) error {
+	var cause *offsetsAnswer
+	for i := range answers {
+		a := &answers[i]
+		if a.err == nil {
+			continue
+		}
+		if cause == nil || a.timedOut() && !cause.timedOut() || a.timedOut() == cause.timedOut() && a.failedAt.Before(cause.failedAt) {
+			cause = a
+		}
+	}
+	if cause == nil {
+		return nil
+	}
+	return cause.err
+}
+
+func (a *offsetsAnswer) timedOut() bool {
+	return errors.Is(a.err, errRequestTimeout) || errors.Is(a.err, context.DeadlineExceeded)
 }
 
 // listOffsets sends one ListOffsets request of a kind to a leader.
@@ -166,6 +197,8 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 	}
 	if a.err = err; err == nil {
 		a.version = req.Version // read only once answered: a request left behind still writes it
+	} else {
+		a.failedAt = time.Now()
 	}
 	return a
 }

@@ -134,6 +134,8 @@ type CheckPartition struct {
 	Reasons     []CheckReason `json:"reasons"`
 	Notes       []CheckReason `json:"notes"`
 	Error       *Error        `json:"error"`
+	// Time is the partition on the time axis (check --sample); nil otherwise.
+	Time *PartitionTime `json:"time"`
 }
 
 // TP returns the partition's topic partition.

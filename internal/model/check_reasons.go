@@ -11,8 +11,9 @@ import (
 func checkPartition(gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
 	p := CheckPartition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
-		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error}
+		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error, Time: gp.Time}
 	checkStatus(&p, gp, opts, now)
+	checkLoss(&p, gp, opts)
 	switch {
 	case t == nil:
 		p.add(VerdictIncomplete, CodeTopicConfig, fmt.Sprintf("the configs of topic %s were not read", gp.Topic), nil)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,91 @@ func AppendNum(b []byte, v *int64) []byte {
 		return append(b, '-')
 	}
 	return strconv.AppendInt(b, *v, 10)
+}
+
+// RateNum renders a number with the precision that matters: "105", "2.5",
+// "0.39", "0".
+func RateNum(v float64) string {
+	if math.Abs(v) < 10 {
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 2, 64), 64) // 0.9996 reads 1.0, not 1
+	}
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0"
+	case a >= 10:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2g", v)
+	}
+}
+
+// FormatRate renders offsets per second in the unit that reads best:
+// "105/s", "2.5/s", "0.39/s", "0/s", and per hour or per day below 0.01/s
+// ("0.072/h", "1.2/d").
+func FormatRate(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a == 0 || a >= 0.01:
+		return RateNum(v) + "/s"
+	case a*3600 >= 0.01:
+		return RateNum(v*3600) + "/h"
+	}
+	return RateNum(v*86400) + "/d"
+}
+
+// RateText renders an optional rate with its unit, "-" when absent.
+func RateText(o Opt[float64]) string {
+	if !o.OK {
+		return "-"
+	}
+	return FormatRate(o.V)
+}
+
+// TrendText renders a lag rate with its sign ("+10/s", "-30/s", "0/s"), "-"
+// when absent.
+func TrendText(o Opt[float64]) string {
+	if !o.OK {
+		return "-"
+	}
+	if o.V > 0 {
+		return "+" + FormatRate(o.V)
+	}
+	return FormatRate(o.V)
+}
+
+// ETAText renders an ETA: "caught up", "18s", "never", "stalled", "stopped",
+// "rewound", "rewound, 3m", "-".
+func ETAText(st ETAState, ms Opt[int64]) string {
+	switch st {
+	case ETANone:
+		return "-"
+	case ETACaughtUp:
+		return "caught up"
+	case ETACatchingUp:
+		if ms.OK {
+			return HumanDuration(msDur(ms.V))
+		}
+	case ETARewound:
+		if ms.OK {
+			return "rewound, " + HumanDuration(msDur(ms.V))
+		}
+	}
+	return st.String()
+}
+
+// SignedNum renders an optional change with its sign ("+30", "-5", "0"),
+// "-" when absent.
+func SignedNum(o Opt[int64]) string {
+	switch {
+	case !o.OK:
+		return "-"
+	case o.V > 0:
+		return "+" + strconv.FormatInt(o.V, 10)
+	}
+	return strconv.FormatInt(o.V, 10)
 }
 
 // Thousands renders n with thousands separators: 1,234,567.

@@ -18,6 +18,10 @@ type Query struct {
 	// FetchBudget bounds the bytes fetched to learn committed-record timestamps
 	// (time lag, expires-in); 0 fetches none.
 	FetchBudget int64
+	// TimestampsAtRiskOnly fetches timestamps only for at-risk commits: the
+	// only ones whose time to loss can fall within the risk window
+	// (docs/timeaxis.md). The TUI's group list asks for these.
+	TimestampsAtRiskOnly bool
 }
 
 // DefaultRiskWindow is the --risk-window default.

@@ -50,6 +50,10 @@ type Snapshot struct {
 	Groups  []Group `json:"groups"`
 	Topics  []Topic `json:"topics"`
 	Errors  []Error `json:"errors"`
+	// Window is what the time axis was measured over; nil for one snapshot.
+	Window *Window `json:"window"`
+	// Baseline is the earlier snapshot compared with (describe --baseline).
+	Baseline *BaselineInfo `json:"baseline"`
 }
 
 // Cluster describes the cluster a snapshot was taken of.
@@ -89,6 +93,10 @@ type Group struct {
 	OffsetsExpireAfterMs *int64           `json:"offsetsExpireAfterMs"`
 	Partitions           []GroupPartition `json:"partitions"`
 	Error                *Error           `json:"error"`
+	// Time is the group on the time axis; nil for one snapshot.
+	Time *GroupTime `json:"time"`
+	// Change is what changed since the baseline; nil without one.
+	Change *GroupChange `json:"change"`
 }
 
 // Topics returns the distinct topics of the group's partitions, in order.
@@ -141,6 +149,10 @@ type GroupPartition struct {
 	ExpiresInMs        *int64     `json:"expiresInMs"`
 	Member             *MemberRef `json:"member"`
 	Error              *Error     `json:"error"`
+	// Time is the partition on the time axis; nil for one snapshot.
+	Time *PartitionTime `json:"time"`
+	// Change is what changed since the baseline; nil without one.
+	Change *PartitionChange `json:"change"`
 }
 
 // TP returns the partition's topic partition.

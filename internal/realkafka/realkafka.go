@@ -74,6 +74,19 @@ func probe(addr string) error {
 	return err
 }
 
+// Env returns a value that `scripts/kafka.sh env` exports beside the broker address (the
+// other listeners' addresses, the test certificates and stores). The test is skipped (or
+// fails) as in Addr when there is no broker; a broker without the value fails the test.
+func Env(t testing.TB, name string) string {
+	t.Helper()
+	Addr(t)
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		t.Fatalf("%s is not set: restart the broker with this checkout's scripts/kafka.sh (%s)", name, startBrokerHint)
+	}
+	return v
+}
+
 // Name returns prefix plus a random suffix, so reruns against the same broker
 // never meet the topics and groups of an earlier run.
 func Name(prefix string) string {
@@ -288,9 +301,18 @@ func fileExists(p string) bool {
 // stdout, stderr and exit code; it fails the test only if the tool cannot run.
 func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return RunToolEnv(t, nil, main, args...)
+}
+
+// RunToolEnv is RunTool with extra environment variables (NAME=value) for the tool.
+func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := javaCmd(t, ctx, main, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

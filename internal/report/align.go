@@ -33,6 +33,13 @@ func (a *aligned) add(s string) {
 	a.endCell()
 }
 
+// addAll appends cells.
+func (a *aligned) addAll(cells []string) {
+	for _, c := range cells {
+		a.add(c)
+	}
+}
+
 // num appends an optional number as model.Num writes it.
 func (a *aligned) num(v *int64) {
 	a.text = model.AppendNum(a.text, v)

@@ -1,6 +1,6 @@
-// Package report renders offsettui's command output as plain-text tables: the
-// form that is read in a terminal and pasted into incident tickets. It is pure:
-// model values in, text out.
+// Package report renders offsettui's command output as plain-text tables and
+// Markdown: the forms that are read in a terminal and pasted into incident
+// tickets. It is pure: model values in, text out.
 package report
 
 import (
@@ -15,49 +15,79 @@ import (
 
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
+// A snapshot with a time axis (docs/timeaxis.md) adds CONSUME, PRODUCE, LAG/S,
+// ETA and EVALUATION, and one with a baseline adds what changed since.
 // The columns are aligned per group, so each group's block leaves (through a
 // buffer) as soon as it is written, before the next group is rendered.
 func Describe(w io.Writer, s model.Snapshot) error {
-	bw := bufio.NewWriterSize(w, outputBuffer)
-	fmt.Fprintf(bw, "cluster %s · %s · taken %s · %s\n", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
-		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	tw := bufio.NewWriterSize(w, outputBuffer)
+	fmt.Fprintln(tw, clusterLine(s))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
-		fmt.Fprintf(bw, "%s\n", HiddenTopicsNote(v))
+		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
 	}
 	if len(s.Groups) == 0 {
-		fmt.Fprintln(bw, "\nno consumer groups matched")
+		fmt.Fprintln(tw, "\nno consumer groups matched")
 	}
 	var rows aligned
 	for i := range s.Groups {
-		describeGroup(bw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible)
+		describeGroup(tw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+	}
+	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
+		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(bw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
+		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
-			fmt.Fprintf(bw, "  %s\n", e.Error())
+			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
 	}
-	return bw.Flush() // a bufio.Writer keeps its first error and returns it here
+	return tw.Flush() // a bufio.Writer keeps its first error and returns it here
 }
 
-// describeColumns are the table's columns: Kafka's, plus LOW, STATUS,
-// TIME-LAG and EXPIRES-IN.
-var describeColumns = []string{"GROUP", "TOPIC", "PARTITION", "LOW", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "STATUS",
-	"TIME-LAG", "EXPIRES-IN", "CONSUMER-ID", "HOST", "CLIENT-ID"}
+// clusterLine is the first line: the cluster, when, and over which window.
+func clusterLine(s model.Snapshot) string {
+	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	if w := s.Window; w != nil {
+		line += fmt.Sprintf(" · rates over %s (%d snapshots)", model.HumanDuration(w.To.Sub(w.From.Time)), w.Samples)
+	}
+	if b := s.Baseline; b != nil {
+		line += fmt.Sprintf(" · baseline %s taken %s (%s earlier)", b.File, b.TakenAt.UTC().Format(model.StampLayout),
+			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)))
+		if b.Bootstrap != s.Cluster.Bootstrap {
+			line += " of " + b.Bootstrap
+		}
+	}
+	return line
+}
 
 // describeGroup writes one group's heading, its rows and its errors.
-func describeGroup(w *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool) {
-	fmt.Fprintf(w, "\n%s\n", groupHeading(*g))
+func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool, timed, based bool) {
+	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error != nil {
-		fmt.Fprintf(w, "  error: %s\n", g.Error.Error())
+		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
+	}
+	if g.Time != nil && g.Time.Loss != nil {
+		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)
+	}
+	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
+		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
 	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintln(w, "  "+NoPartitionsText(*g, allVisible))
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	rows.start(len(describeColumns))
-	for _, c := range describeColumns {
-		rows.add(c)
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
+	if timed {
+		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
+	}
+	if based {
+		head = append(head, "COMMITTED-Δ", "LAG-Δ", "WAS")
+	}
+	head = append(head, "CONSUMER-ID", "HOST", "CLIENT-ID")
+	rows.start(len(head))
+	for _, h := range head {
+		rows.add(h)
 	}
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
@@ -72,22 +102,49 @@ func describeGroup(w *bufio.Writer, rows *aligned, g *model.Group, allVisible *b
 		rows.add(model.StatusText(p.Status, p.Lost, p.Beyond))
 		rows.add(model.HumanMs(p.TimeLagMs))
 		rows.add(model.HumanMs(p.ExpiresInMs))
+		if timed {
+			rows.addAll(timeCells(p.Time))
+		}
+		if based {
+			rows.addAll(changeCells(p.Change, p.Status))
+		}
 		if m := p.Member; m != nil {
-			rows.add(m.MemberID)
-			rows.add(m.Host)
-			rows.add(m.ClientID)
+			rows.addAll([]string{m.MemberID, m.Host, m.ClientID})
 		} else {
-			rows.add("-")
-			rows.add("-")
-			rows.add("-")
+			rows.addAll([]string{"-", "-", "-"})
 		}
 	}
-	_ = rows.writeTo(w) // an error stays in w
-	for i := range g.Partitions {
-		if p := &g.Partitions[i]; p.Error != nil {
-			fmt.Fprintf(w, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+	_ = rows.writeTo(tw) // an error stays in tw
+	for _, p := range g.Partitions {
+		if p.Error != nil {
+			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
 		}
 	}
+}
+
+// timeCells are CONSUME, PRODUCE, LAG/S, ETA and EVALUATION.
+func timeCells(pt *model.PartitionTime) []string {
+	if pt == nil {
+		return []string{"-", "-", "-", "-", "-"}
+	}
+	return []string{model.RateText(pt.ConsumeRate), model.RateText(pt.ProduceRate), model.TrendText(pt.LagRate),
+		model.ETAText(pt.ETA, pt.ETAMs), pt.Evaluation.Badge()}
+}
+
+// changeCells are COMMITTED-Δ, LAG-Δ and WAS (the status at the baseline when
+// it differs, "new" for a partition the baseline did not have).
+func changeCells(ch *model.PartitionChange, now model.Status) []string {
+	if ch == nil {
+		return []string{"-", "-", "-"}
+	}
+	if ch.New {
+		return []string{"-", "-", "new"}
+	}
+	was := "-"
+	if ch.StatusWas != nil && *ch.StatusWas != now {
+		was = ch.StatusWas.Badge()
+	}
+	return []string{model.SignedNum(ch.CommittedBy), model.SignedNum(ch.LagBy), was}
 }
 
 func groupHeading(g model.Group) string {
@@ -99,10 +156,40 @@ func groupHeading(g model.Group) string {
 	if c := g.Counts.Text(); c != "" {
 		b.WriteString(" · " + c)
 	}
+	if t := g.Time; t != nil {
+		fmt.Fprintf(&b, " · consume %s · produce %s · ETA %s · %s", model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate),
+			model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge())
+	}
+	if ch := g.Change; ch != nil {
+		b.WriteString(" · " + changeText(ch, g))
+	}
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
+}
+
+// changeText says what changed in a group since the baseline.
+func changeText(ch *model.GroupChange, g model.Group) string {
+	if ch.New {
+		return "new since the baseline"
+	}
+	parts := []string{"lag " + model.SignedNum(ch.TotalLagBy)}
+	if ch.StateWas != nil && *ch.StateWas != g.State {
+		parts = append(parts, "was "+*ch.StateWas)
+	}
+	if ch.WorstStatusWas != nil && *ch.WorstStatusWas != g.WorstStatus {
+		parts = append(parts, "worst was "+ch.WorstStatusWas.Badge())
+	}
+	return "since the baseline: " + strings.Join(parts, ", ")
+}
+
+func partitionList(ps []model.PartitionRef) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = model.TP(p).String()
+	}
+	return strings.Join(out, ", ")
 }
 
 // NoPartitionsText says why a group shows no partition rows, without claiming

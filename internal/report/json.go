@@ -40,6 +40,10 @@ func DescribeJSON(w io.Writer, s model.Snapshot) error {
 	jw.value(s.Topics)
 	jw.raw(`,"errors":`)
 	jw.value(s.Errors)
+	jw.raw(`,"window":`)
+	jw.value(s.Window)
+	jw.raw(`,"baseline":`)
+	jw.value(s.Baseline)
 	jw.raw("}\n")
 	if jw.err != nil {
 		return jw.err
@@ -83,8 +87,9 @@ func (j *jsonWriter) value(v any) {
 // partitionsKey is where a group's partitions go: encoding/json writes the
 // group with its partitions left out (nil) as this key, and the rows are
 // streamed in its place. It is the group's own key: the last one of the
-// object, since only the group's error follows it and an error has no such key
-// (a member's assignment may have "partitions":null of its own, earlier).
+// object, since only the group's error, time and change follow it and none
+// has such a key (a member's assignment may have "partitions":null of its
+// own, earlier). The tests hold this to encoding/json's output.
 var partitionsKey = []byte(`"partitions":null`)
 
 // group writes one group: its fields through encoding/json, its partition
@@ -162,19 +167,31 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = appendString(b, m.Host)
 		b = append(b, '}')
 	}
+	var err error
 	b = append(b, `,"error":`...)
-	if p.Error == nil {
-		b = append(b, "null"...)
-	} else {
-		var err error
-		if b, err = appendMarshal(b, p.Error); err != nil {
-			j.err = err
-			return
+	if b, err = appendOptional(b, p.Error); err == nil {
+		b = append(b, `,"time":`...)
+		if b, err = appendOptional(b, p.Time); err == nil {
+			b = append(b, `,"change":`...)
+			b, err = appendOptional(b, p.Change)
 		}
+	}
+	if err != nil {
+		j.err = err
+		return
 	}
 	b = append(b, '}')
 	j.buf = b
 	j.bytes(b)
+}
+
+// appendOptional appends null for a nil v (the common case, kept cheap) and
+// what encoding/json writes otherwise.
+func appendOptional[T any](b []byte, v *T) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	return appendMarshal(b, v)
 }
 
 // appendNum appends key and the number, or null.

@@ -33,7 +33,13 @@ func checkDescribeJSON(t testing.TB, s model.Snapshot) {
 		t.Fatal(err)
 	}
 	if want := encodingJSON(t, s); !bytes.Equal(got.Bytes(), want) {
-		t.Fatalf("DescribeJSON differs from encoding/json:\n got %s\nwant %s", got.Bytes(), want)
+		at := 0
+		for at < min(got.Len(), len(want)) && got.Bytes()[at] == want[at] {
+			at++
+		}
+		from := max(0, at-120)
+		t.Fatalf("DescribeJSON differs from encoding/json at byte %d:\n got …%s…\nwant …%s…", at,
+			got.Bytes()[from:min(got.Len(), at+120)], want[from:min(len(want), at+120)])
 	}
 }
 
@@ -128,10 +134,26 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			if r.IntN(3) == 0 {
 				p.Member = &model.MemberRef{MemberID: "m", ClientID: strings.Repeat("c", r.IntN(3)), Host: "/10.0.0.1"}
 			}
+			if r.IntN(3) == 0 {
+				p.Time = &model.PartitionTime{ETAMs: model.Some(r.Int64N(1 << 30)), Evaluation: model.Evaluation(r.IntN(3))}
+			}
+			if r.IntN(3) == 0 {
+				p.Change = &model.PartitionChange{New: r.IntN(2) == 0, LagBy: model.Some(r.Int64N(100) - 50)}
+			}
 			g.Counts[p.Status]++
 			g.Partitions = append(g.Partitions, p)
 		}
+		if r.IntN(3) == 0 {
+			g.Time = &model.GroupTime{Samples: r.IntN(9), WindowMs: r.Int64N(1 << 20)}
+		}
+		if r.IntN(3) == 0 {
+			g.Change = &model.GroupChange{GonePartitions: []model.PartitionRef{{Topic: "gone", Partition: 1}}}
+		}
 		s.Groups = append(s.Groups, g)
+	}
+	if r.IntN(2) == 0 {
+		s.Window = &model.Window{Samples: 3, From: s.Cluster.TakenAt, To: s.Cluster.TakenAt}
+		s.Baseline = &model.BaselineInfo{File: "b.json", GoneGroups: []string{"old"}}
 	}
 	return s
 }

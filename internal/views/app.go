@@ -44,6 +44,7 @@ type app struct {
 
 	snap      *model.Snapshot
 	hist      *lagHistory
+	axis      *model.History // the time axis: rates, ETA, evaluation, loss
 	detailed  map[string]time.Time
 	detailErr map[string]error
 	ref       refresher
@@ -60,6 +61,8 @@ type app struct {
 	flash  flash
 	prompt textinput.Model
 	help   help.Model
+	// closeConn releases this root's connection when a `:ctx` switch replaces it.
+	closeConn func()
 	// resets are the resets executed in this session, printed after exit.
 	resets []model.ResetResult
 }
@@ -82,7 +85,8 @@ func newApp(c *common, opts Options) *app {
 	m := &app{
 		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(), cmds: builtinCommands(),
 		ctx: ctx, stop: stop, tick: tickCmd,
-		hist: newLagHistory(historyKeep), detailed: map[string]time.Time{}, detailErr: map[string]error{},
+		hist: newLagHistory(historyKeep), axis: newAxis(c.timeOpt.StallAfter),
+		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(),
 	}
@@ -103,6 +107,9 @@ func (m *app) Init() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if msg, ok := msg.(contextSwitchedMsg); ok {
+		return m.contextSwitched(msg) // a new root for the new cluster
+	}
 	cmds := []tea.Cmd{m.apply(msg)}
 	if m.quitRequested && m.busy() == "" {
 		return m, m.quit()
@@ -148,8 +155,17 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		if m.busy() != "" {
 			m.setFlash("asked to quit: quitting once the reset's result is in")
 		}
+	case contextChosenMsg:
+		if _, ok := m.top().(*contextsScreen); ok {
+			m.pop()
+		}
+		return m.switchContext(msg.name)
 	case flashRaisedMsg:
 		m.flash = flash{owner: msg.from, text: msg.text, until: m.c.now().Add(flashFor)}
+	case reportRequestedMsg:
+		return m.writeReport(msg)
+	case reportWrittenMsg:
+		m.flash = flash{owner: msg.from, text: reportFlash(msg), until: m.c.now().Add(flashFor)}
 	case screenMsg:
 		for i, s := range m.stack {
 			if s.ID() == msg.to {
@@ -248,7 +264,7 @@ func (m *app) openGroup() string {
 }
 
 func (m *app) dataMsg() dataAppliedMsg {
-	d := dataAppliedMsg{snap: m.snap, hist: m.hist, detailed: m.detailed, detailErr: m.detailErr}
+	d := dataAppliedMsg{snap: m.snap, hist: m.hist, detailed: m.detailed, detailErr: m.detailErr, axis: m.axis}
 	if m.ref.inFlight {
 		d.fetching = m.ref.flying
 	}
@@ -274,6 +290,21 @@ func (m *app) resize() {
 	for _, s := range m.stack {
 		s.SetSize(m.width, m.bodyH)
 	}
+}
+
+// writeReport starts writing the report a screen asked for; the flash that
+// says where it went belongs to that screen.
+func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
+	if m.snap == nil || m.opts.WriteReport == nil {
+		return nil
+	}
+	dir := m.opts.ReportDir
+	if dir == "" {
+		dir = "."
+	}
+	path := reportPath(dir, msg.what, m.c.now())
+	m.flash = flash{owner: msg.from, text: "writing the report to " + path + "…", until: m.c.now().Add(flashFor)}
+	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups), path, msg.from)
 }
 
 // setFlash raises a flash for the screen on top.

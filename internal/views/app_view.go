@@ -12,6 +12,7 @@ import (
 // a connection state), add one function here: the header measures itself,
 // so the screens below adjust.
 var headerItems = []func(m *app) string{
+	contextHeaderItem,
 	func(m *app) string {
 		if m.c.readOnly {
 			return m.c.styles.readOnly.Render("READ-ONLY")

@@ -10,7 +10,7 @@ import (
 
 // command is one `:` command of the prompt.
 //
-// To add a command (:ctx once contexts exist), append it in builtinCommands:
+// To add a command (as :ctx is added), append it in builtinCommands:
 // its names (the first is the one help shows), the name of its argument if
 // it takes one, a line of help, when it is offered (nil: always), and what it
 // does. The prompt, the help screen and the unknown-command hint all read
@@ -40,6 +40,7 @@ func builtinCommands() []command {
 		{names: []string{"quit", "q", "q!", "qa"}, help: "quit (not while a reset is written)", run: func(m *app, _ string) tea.Cmd {
 			return m.quit()
 		}},
+		contextCommandDef(),
 	}
 }
 

@@ -24,6 +24,10 @@ type common struct {
 	post func(msg tea.Msg)
 	// lastID numbers the screens; see nextID.
 	lastID int
+	// timeOpt tunes the evaluation of the time axis (--stall-after).
+	timeOpt model.TimeOptions
+	// reports is set when w can write the Markdown incident report.
+	reports bool
 }
 
 // nextID returns a new screen id. A screen tags its async replies with it
@@ -90,6 +94,8 @@ type dataAppliedMsg struct {
 	fetching string
 	// detailErr holds why a group's timestamps could not be read.
 	detailErr map[string]error
+	// axis is the time axis' history: screens read it in Update only.
+	axis *model.History
 }
 
 // groupChosenMsg asks the root to open a group's screen (posted).

@@ -27,7 +27,8 @@ type groupScreen struct {
 
 	g         *model.Group // nil when the group is not in the snapshot
 	topics    map[string]*model.Topic
-	detailed  bool // the data includes committed-record timestamps
+	axis      *model.History // the time axis' history, read in Update only
+	detailed  bool           // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error
 
@@ -71,6 +72,7 @@ func newGroupScreen(c *common, name string, planner bool) *groupScreen {
 	s := &groupScreen{c: c, id: c.nextID(), keys: newGroupKeys(planner), name: name, marked: map[model.TP]bool{},
 		input: filterInput(c), sortCol: pcTopic, lines: map[int]string{}}
 	s.keys.ClearFilter.SetEnabled(false)
+	s.keys.Report.SetEnabled(c.reports)
 	return s
 }
 
@@ -171,6 +173,8 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 			req.topic = p.Topic
 		}
 		s.c.post(req)
+	case key.Matches(msg, s.keys.Report) && s.g != nil:
+		s.c.post(reportRequestedMsg{from: s.id, groups: []string{s.name}, what: s.name})
 	case key.Matches(msg, s.keys.Restore):
 		s.c.post(planRequestedMsg{group: s.name, restore: true})
 	case key.Matches(msg, s.keys.Filter):
@@ -191,7 +195,7 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (s *groupScreen) apply(msg dataAppliedMsg) {
-	s.g, s.topics = nil, map[string]*model.Topic{}
+	s.g, s.topics, s.axis = nil, map[string]*model.Topic{}, msg.axis
 	s.lines = map[int]string{}
 	_, s.detailed = msg.detailed[s.name]
 	s.fetching = msg.fetching == s.name
@@ -330,7 +334,7 @@ func (s *groupScreen) ShortHelp() []key.Binding {
 	if s.input.Focused() {
 		return []key.Binding{s.keys.FilterApply, s.keys.FilterCancel}
 	}
-	return []key.Binding{s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Mark, s.keys.Plan}
+	return []key.Binding{s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Mark, s.keys.Plan, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.
@@ -346,5 +350,6 @@ func (s *groupScreen) FullHelp() [][]key.Binding {
 		described(s.keys.Plan, "plan a reset (marked partitions, or this topic)"),
 		described(s.keys.Mark, "mark/unmark the partition for the plan"),
 		described(s.keys.Restore, "restore one of this group's backups"),
+		described(s.keys.Report, "write this group's Markdown report"),
 	}}
 }

@@ -31,7 +31,14 @@ func (s *groupScreen) infoLines() []string {
 		model.Plural(len(g.Members), "member"),
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
-	}, sep), s.totalsLine()}
+	}, sep)}
+	// The time-to-loss sentence is the headline when it applies
+	// (docs/timeaxis.md), then the totals, then the group's rates and ETA.
+	loss, summary := timeLines(st, g.Time, s.width, s.compact())
+	lines = append(append(lines, loss...), s.totalsLine())
+	if summary != "" {
+		lines = append(lines, summary)
+	}
 	if g.OffsetsExpireAfterMs != nil {
 		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
 			model.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")

@@ -28,6 +28,10 @@ const (
 	pcConsumer
 	pcPosition
 	pcMark
+	pcConsume // the time axis (docs/timeaxis.md): shown once a window exists
+	pcETA
+	pcEval
+	pcSpark
 	pcCount
 )
 
@@ -43,10 +47,12 @@ const compactBelow = 16
 
 // partitionColumns is the partitions table, left to right; drop is the
 // written priority of what goes when the terminal is narrow (highest first,
-// 0 never): POSITION (the gauge repeats the numbers), then CONSUMER,
-// EXPIRES-IN, TIME-LAG, HIGH, LOW. TOPIC, P, COMMITTED, LAG and STATUS stay.
-// To add a column: an id above, an entry here, its cell in cells.
-func partitionColumns(ps []model.GroupPartition, mark bool) []column {
+// 0 never): CONSUME, POSITION (the gauge repeats the numbers), TREND,
+// CONSUMER, ETA, EVAL, EXPIRES-IN, TIME-LAG, HIGH, LOW. TOPIC, P, COMMITTED,
+// LAG and STATUS stay. The time axis' columns (CONSUME, ETA, EVAL, TREND) are
+// there only when timed: one snapshot alone shows no rates. To add a column:
+// an id above, an entry here, its cell in cells.
+func partitionColumns(ps []model.GroupPartition, mark, timed bool) []column {
 	var wTopic, wLow, wCom, wHigh, wLag, wCons, wP int
 	for i := range ps {
 		p := &ps[i]
@@ -68,8 +74,11 @@ func partitionColumns(ps []model.GroupPartition, mark bool) []column {
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 4},
 		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", len("UNKNOWN"), 0)},
-		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 6},
-		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 5, middle: true},
+		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 9},
+		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 7, middle: true},
+	}
+	if timed {
+		cols = append(cols, partitionTimeColumns()...)
 	}
 	if mark {
 		cols = append([]column{{id: pcMark, width: 1}}, cols...)
@@ -109,7 +118,7 @@ func (s *groupScreen) rebuild() {
 		s.above, s.below = strings.Join(s.info, "\n"), ""
 		return
 	}
-	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.keys.Mark.Enabled()), s.width)
+	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, s.sortCol, s.sortArrow())
 	s.above = strings.Join(s.info, "\n") + gap + s.header
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))
@@ -182,6 +191,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
 	}
+	partitionTimeCells(st, p.Time, partitionLags(s.axis, s.name, p.TP()), cells)
 	return cells
 }
 

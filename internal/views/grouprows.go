@@ -21,14 +21,19 @@ const (
 	gcTimeLag
 	gcStatus
 	gcTrend
+	gcConsume // the time axis (docs/timeaxis.md): shown once a window exists
+	gcETA
+	gcEval
+	gcLoss
 	gcCount
 )
 
 // sortCycle is the order `s` walks the sort keys in, starting from the default.
-var sortCycle = []int{gcStatus, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
+var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
 
 // sortNames names the sort keys in the title line.
-var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first", "trend"}
+var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first",
+	"trend", "consume rate", "ETA", "evaluation", "time to loss"}
 
 // groupRow is one group with what sorting, filtering and drawing need,
 // computed once per snapshot so that a keystroke costs no more than a scan.
@@ -137,6 +142,10 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 			return -cmp.Compare(optMs(a.timeLag), optMs(b.timeLag))
 		case gcTrend:
 			return -cmp.Compare(a.delta, b.delta)
+		case gcETA:
+			return compareETA(a.g.Time, b.g.Time)
+		case gcLoss:
+			return compareLossIn(a.g.Time, b.g.Time)
 		}
 		return 0
 	}
@@ -155,11 +164,13 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 
 // groupColumns is the groups table, left to right. drop is the written
 // priority of what goes when the terminal is narrow (highest first; 0 never):
-// GROUP and STATUS stay, then LAG, TIME-LAG, STATE, TREND, MEMBERS,
-// PARTITIONS, TOPICS, TYPE. STATUS is as wide as its widest value and is
-// never cut; GROUP takes what is left and is shortened in the middle. To add
-// a column: an id above, an entry here, its cell in groupCells.
-func groupColumns(rows []groupRow) []column {
+// GROUP and STATUS stay, then LAG, TIME-LAG, LOSS-IN, STATE, EVAL, ETA,
+// TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
+// widest value and is never cut; GROUP takes what is left and is shortened in
+// the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
+// only when timed: one snapshot alone shows no rates. To add a column: an id
+// above, an entry here, its cell in groupCells.
+func groupColumns(rows []groupRow, timed bool) []column {
 	var wName, wType, wState, wLag, wStatus int
 	for i := range rows {
 		g := rows[i].g
@@ -169,18 +180,22 @@ func groupColumns(rows []groupRow) []column {
 		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
 		wStatus = max(wStatus, statusCountsWidth(g))
 	}
-	return []column{
+	cols := []column{
 		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
-		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 8},
-		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 3},
-		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 5},
-		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 7},
-		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 6},
+		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 11},
+		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 4},
+		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 8},
+		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 10},
+		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 9},
 		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 1},
 		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 2},
 		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
-		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 4},
+		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 7},
 	}
+	if timed {
+		cols = append(cols, timeColumns()...)
+	}
+	return cols
 }
 
 // statusCountsWidth is the plain width statusCounts needs for a group.
@@ -213,6 +228,7 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcStatus] = cell{fitted: func(w int) string { return statusCounts(st, g, w) }}
 	trend := sparkline(r.lags, trendSpark) + " " + trendArrow(r.lags)
 	cells[gcTrend] = cell{text: trend, style: &lagStyle}
+	timeCells(st, g.Time, cells)
 	return cells
 }
 

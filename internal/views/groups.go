@@ -46,6 +46,7 @@ type groupsScreen struct {
 func newGroupsScreen(c *common) *groupsScreen {
 	s := &groupsScreen{c: c, id: c.nextID(), keys: newGroupsKeys(), input: filterInput(c), sortCol: gcStatus, lines: map[int]string{}}
 	s.keys.ClearFilter.SetEnabled(false)
+	s.keys.Report.SetEnabled(c.reports)
 	return s
 }
 
@@ -175,6 +176,12 @@ func (s *groupsScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.SortReverse):
 		s.reverse = !s.reverse
 		s.resort()
+	case key.Matches(msg, s.keys.Report) && len(s.visible) > 0:
+		req := reportRequestedMsg{from: s.id, what: "groups"}
+		for _, i := range s.visible {
+			req.groups = append(req.groups, s.rows[i].g.Group)
+		}
+		s.c.post(req)
 	}
 	return nil
 }
@@ -238,7 +245,7 @@ func (s *groupsScreen) refilterKeeping(keep string) {
 
 // relayout fits the columns to the width and the data, and drops cached lines.
 func (s *groupsScreen) relayout() {
-	s.cols = layoutColumns(groupColumns(s.rows), s.width)
+	s.cols = layoutColumns(groupColumns(s.rows, s.snap != nil && s.snap.Window != nil), s.width)
 	s.lines = map[int]string{}
 }
 
@@ -353,7 +360,7 @@ func (s *groupsScreen) ShortHelp() []key.Binding {
 	if s.input.Focused() {
 		return []key.Binding{s.keys.FilterApply, s.keys.FilterCancel}
 	}
-	return []key.Binding{s.keys.Open, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext}
+	return []key.Binding{s.keys.Open, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.
@@ -370,6 +377,7 @@ func (s *groupsScreen) FullHelp() [][]key.Binding {
 			described(s.keys.Problems, "only groups with problems"),
 			described(s.keys.SortNext, "sort by the next column"),
 			s.keys.SortReverse,
+			described(s.keys.Report, "write the Markdown report of the groups listed"),
 		},
 	}
 }

@@ -182,7 +182,8 @@ func (s *helpScreen) legend() string {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
 	note := "time lag and expires-in come from the committed records' timestamps, read when a group is opened; " +
-		"at-risk looks " + model.HumanDuration(s.c.riskWindow) + " ahead (--risk-window)"
+		"at-risk looks " + model.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
+		"CONSUME, ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes: one snapshot alone shows no rates"
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(ansi.Wrap(note, helpTextWidth, ""), "\n")...)
 	return strings.Join(lines, "\n")

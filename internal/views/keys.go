@@ -95,6 +95,9 @@ type groupsKeys struct {
 	listKeys
 	filterKeys
 	Open key.Binding
+	// Report writes the Markdown incident report of the groups listed;
+	// disabled without a report writer.
+	Report key.Binding
 }
 
 func newGroupsKeys() groupsKeys {
@@ -102,7 +105,13 @@ func newGroupsKeys() groupsKeys {
 		listKeys:   newListKeys(),
 		filterKeys: newFilterKeys(),
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Report:     newReportKey(),
 	}
+}
+
+// newReportKey is w, which writes the Markdown incident report.
+func newReportKey() key.Binding {
+	return key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write report"))
 }
 
 // groupKeys are the group screen's own keys.
@@ -112,6 +121,8 @@ type groupKeys struct {
 	// Plan opens the reset planner, Mark selects partitions for it and
 	// Restore opens it on a backup; all are disabled until a planner is wired in.
 	Plan, Mark, Restore key.Binding
+	// Report writes the group's Markdown incident report.
+	Report key.Binding
 }
 
 func newGroupKeys(planner bool) groupKeys {
@@ -121,6 +132,7 @@ func newGroupKeys(planner bool) groupKeys {
 		Plan:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "plan a reset")),
 		Mark:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
 		Restore:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "restore a backup")),
+		Report:     newReportKey(),
 	}
 	k.Plan.SetEnabled(planner)
 	k.Mark.SetEnabled(planner)

@@ -119,6 +119,9 @@ func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 	}
 	m.lastErr = nil
 	snap := msg.snap
+	// The reply is ours alone until it is broadcast: annotate it in place.
+	m.axis.Add(&snap, msg.group == "")
+	m.axis.Annotate(&snap, m.c.timeOpt)
 	if msg.group == "" {
 		m.snap = &snap
 		m.hist.add(&snap)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 
@@ -42,7 +43,22 @@ type Options struct {
 	// Resetter plans and executes offset resets; nil leaves R (the reset
 	// planner) disabled. With ReadOnly set, plans are shown but never armed.
 	Resetter Resetter
+	// StallAfter is --stall-after (docs/timeaxis.md); 0 means the default.
+	StallAfter time.Duration
+	// WriteReport renders the Markdown incident report; nil leaves w (write
+	// the report) disabled. ReportDir is where w writes it ("" = the working
+	// directory).
+	WriteReport ReportWriter
+	ReportDir   string
+	// Context is the context in use, shown in the header; empty Name for none.
+	Context ContextInfo
+	// Contexts lists the contexts and connects to one (`:ctx`); nil disables it.
+	Contexts ContextSwitcher
 }
+
+// ReportWriter renders a snapshot as the Markdown incident report
+// (internal/report implements it; views does not import it).
+type ReportWriter func(w io.Writer, s model.Snapshot) error
 
 // Resetter plans and executes guarded offset resets. internal/reset implements
 // it (through an adapter in cmd/offsettui) and enforces every guard again on
@@ -73,13 +89,18 @@ func New(opts Options) tea.Model {
 		readOnly:   opts.ReadOnly,
 		riskWindow: opts.RiskWindow,
 		demo:       opts.Demo,
+		timeOpt:    model.TimeOptions{StallAfter: opts.StallAfter},
+		reports:    opts.WriteReport != nil,
 	}
 	return newApp(c, opts)
 }
 
-// queryAll is what the groups screen asks for: every group, no record fetches.
+// queryAll is what the groups screen asks for: every group, and the
+// committed-record timestamps of at-risk commits only, within the fetch
+// budget: enough for the time to loss of every group it can fall within the
+// risk window for (docs/timeaxis.md).
 func queryAll(window time.Duration) model.Query {
-	return model.Query{RiskWindow: window}
+	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: true}
 }
 
 // queryGroup is what the group screen asks for lazily: one group with the

@@ -114,6 +114,16 @@ func (s *styles) lag(n *int64) lipgloss.Style {
 	return s.ok
 }
 
+// contextBadge styles a context's label in the header: bold, in the context's own colour
+// (ContextInfo.Color, an ANSI number or #rrggbb from the user's config, not the theme).
+// Without colour it is bold text.
+func contextBadge(s *styles, c ContextInfo) lipgloss.Style {
+	if c.Color == "" {
+		return s.title
+	}
+	return s.title.Foreground(lipgloss.Color(c.Color))
+}
+
 // help returns a help model drawn with the theme.
 func (s *styles) help() help.Model {
 	h := help.New()

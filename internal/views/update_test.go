@@ -165,7 +165,7 @@ func TestQueries(t *testing.T) {
 	if len(qs) != 2 {
 		t.Fatalf("queries: %+v", qs)
 	}
-	if q := qs[0]; len(q.Groups) != 0 || q.FetchBudget != 0 || q.RiskWindow != 24*time.Hour {
+	if q := qs[0]; len(q.Groups) != 0 || q.FetchBudget != model.DefaultFetchBudget || !q.TimestampsAtRiskOnly || q.RiskWindow != 24*time.Hour {
 		t.Errorf("groups screen query: %+v", q)
 	}
 	if q := qs[1]; len(q.Groups) != 1 || q.Groups[0] != "fanout" || q.FetchBudget != model.DefaultFetchBudget || q.RiskWindow != 24*time.Hour {
@@ -289,6 +289,10 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 	want("worst first", "fanout", "replay", "audit-export", "new-svc", "billing", "ledger", "r11-trace", "ship-svc")
+	hs.send(keyRunes("s")) // time to loss: none here, so worst first stays
+	want("time to loss", "fanout", "replay", "audit-export", "new-svc", "billing", "ledger", "r11-trace", "ship-svc")
+	hs.send(keyRunes("s")) // ETA: never first, then caught up, then none
+	want("ETA", "fanout", "audit-export", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
 	hs.send(keyRunes("s")) // trend: growing lag first
 	want("trend", "ship-svc", "fanout", "replay", "audit-export", "new-svc", "ledger", "r11-trace", "billing")
 	hs.send(keyRunes("s"))

@@ -55,7 +55,8 @@ func newHarness(t testing.TB, opts Options, w, h int) *harness {
 // send delivers messages one after the other, running what they return.
 func (h *harness) send(msgs ...tea.Msg) *harness {
 	for _, msg := range msgs {
-		_, cmd := h.m.Update(msg)
+		next, cmd := h.m.Update(msg)
+		h.m = next.(*app) // a context switch (:ctx) replaces the root
 		h.run(cmd)
 	}
 	return h

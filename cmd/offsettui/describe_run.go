@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/sampler"
+)
+
+// snapshotter is what describe reads the cluster with (*kafka.Client).
+type snapshotter interface {
+	Snapshot(ctx context.Context, q model.Query) (model.Snapshot, error)
+}
+
+// describeRun takes the snapshots one describe needs — one, a --sample
+// series or a --watch stream — and writes them.
+type describeRun struct {
+	src      snapshotter
+	q        model.Query
+	out      io.Writer
+	errw     io.Writer
+	output   string
+	tf       timeFlags
+	groups   []string // --group, for what can be gone since the baseline
+	base     *model.Snapshot
+	baseFile string
+	clock    sampler.Clock
+	tty      bool // stdout is a terminal: --watch redraws in place
+}
+
+// once is a plain describe: one snapshot, plus the baseline as an earlier
+// sample when there is one.
+func (r *describeRun) once(ctx context.Context) int {
+	h := model.NewHistory(2, 0)
+	r.addBaseline(h)
+	snap, err := r.take(ctx, h)
+	if err != nil {
+		return r.failed(err)
+	}
+	return r.finish(snap)
+}
+
+// sample takes snapshots over --sample and writes the last, annotated. The
+// run is bounded by --sample plus the last snapshot's own duration.
+func (r *describeRun) sample(ctx context.Context) int {
+	last, err := r.sampleLast(ctx, "describe")
+	if err != nil {
+		return r.failed(err)
+	}
+	return r.finish(last)
+}
+
+// failed reports a snapshot that could not be taken or used: bad input (a
+// baseline of another cluster) is exit 2, anything else exit 1.
+func (r *describeRun) failed(err error) int {
+	fmt.Fprintf(r.errw, "offsettui describe: %s\n", strings.TrimPrefix(err.Error(), errBadInput.Error()+": "))
+	if errors.Is(err, errBadInput) {
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+// finish writes the final snapshot and says whether a named group does not
+// exist (docs/cli.md).
+func (r *describeRun) finish(snap model.Snapshot) int {
+	if code := r.write(snap); code != exitOK {
+		return code
+	}
+	if missing := notFoundGroups(snap); len(missing) > 0 {
+		fmt.Fprintf(r.errw, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
+		return exitNotFound
+	}
+	return exitOK
+}
+
+// sampleLast takes the snapshots of --sample and returns the last, annotated.
+func (r *describeRun) sampleLast(ctx context.Context, cmd string) (model.Snapshot, error) {
+	h := r.tf.sampleHistory()
+	r.addBaseline(h)
+	if isTerminal(r.errw) {
+		fmt.Fprintf(r.errw, "offsettui %s: sampling for %s, a snapshot every %s…\n",
+			cmd, model.HumanDuration(r.tf.sampleD), model.HumanDuration(r.tf.intervalD))
+	}
+	var last model.Snapshot
+	err := sampler.Run(ctx, sampler.Plan{For: r.tf.sampleD, Every: r.tf.intervalD}, r.clock, func(ctx context.Context, _ bool) error {
+		s, err := r.take(ctx, h)
+		last = s
+		return err
+	})
+	return last, err
+}
+
+// watch writes a snapshot every --interval until ctx ends (Ctrl-C). A failed
+// snapshot is reported and the watch goes on; the next frame says what the
+// cluster looks like then.
+func (r *describeRun) watch(ctx context.Context) int {
+	h := r.tf.watchHistory()
+	r.addBaseline(h)
+	code := exitOK
+	_ = sampler.Run(ctx, sampler.Plan{Every: r.tf.intervalD}, r.clock, func(ctx context.Context, _ bool) error {
+		s, err := r.take(ctx, h)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if errors.Is(err, errBadInput) {
+				code = r.failed(err)
+				return err
+			}
+			fmt.Fprintf(r.errw, "offsettui describe: %s: %v (still watching)\n", r.clock.Now().UTC().Format(model.StampLayout), err)
+			return nil
+		}
+		if r.tty && r.output != "json" {
+			fmt.Fprint(r.out, "\x1b[H\x1b[2J") // redraw in place
+		}
+		if code = r.write(s); code != exitOK {
+			return errors.New("output failed")
+		}
+		return nil
+	})
+	return code
+}
+
+// take reads one snapshot, records it in h, annotates it with h and the
+// baseline.
+func (r *describeRun) take(ctx context.Context, h *model.History) (model.Snapshot, error) {
+	snap, err := r.src.Snapshot(ctx, r.q)
+	if err != nil {
+		return snap, err
+	}
+	if r.base != nil {
+		if err := model.OtherCluster(&snap, r.base, r.baseFile); err != nil {
+			return snap, fmt.Errorf("%w: --baseline: %v", errBadInput, err)
+		}
+	}
+	h.Add(&snap, true)
+	h.Annotate(&snap, r.tf.options())
+	if r.base != nil {
+		model.CompareBaseline(&snap, r.base, r.baseFile, r.groups)
+	}
+	return snap, nil
+}
+
+// addBaseline makes the baseline the first sample, so rates run from it.
+func (r *describeRun) addBaseline(h *model.History) {
+	if r.base != nil {
+		h.Add(r.base, false)
+	}
+}
+
+func (r *describeRun) write(snap model.Snapshot) int {
+	var err error
+	switch r.output {
+	case "json":
+		err = report.DescribeJSON(r.out, snap)
+	case "markdown":
+		err = report.Markdown(r.out, snap)
+	default:
+		err = report.Describe(r.out, snap)
+	}
+	if err != nil {
+		fmt.Fprintf(r.errw, "offsettui describe: write output: %v\n", err)
+		return exitFailure
+	}
+	if b := r.base; b != nil && (b.Cluster.ID == nil || snap.Cluster.ID == nil) && b.Cluster.Bootstrap != snap.Cluster.Bootstrap {
+		fmt.Fprintf(r.errw, "offsettui describe: note: the baseline %s was taken of %s, this snapshot of %s\n",
+			r.baseFile, b.Cluster.Bootstrap, snap.Cluster.Bootstrap)
+	}
+	return exitOK
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/spf13/pflag"
+)
+
+// timeFlags are the time-axis flags (docs/timeaxis.md): how long and how often
+// to sample, and how long a commit must stand still to be stalled.
+type timeFlags struct {
+	sample, interval, stallAfter string
+	sampling                     bool // --sample and --interval are offered
+
+	sampleD, intervalD, stallAfterD time.Duration
+}
+
+func (t *timeFlags) register(fs *pflag.FlagSet, sampling bool) {
+	t.sampling = sampling
+	if sampling {
+		fs.StringVar(&t.sample, "sample", "", "take snapshots over this long (e.g. 30s) and show rates, ETA, evaluation and time to loss")
+		fs.StringVar(&t.interval, "interval", "5s", "time between the snapshots of --sample (and --watch)")
+	}
+	fs.StringVar(&t.stallAfter, "stall-after", model.DefaultStallAfter.String(),
+		"how long a committed offset must stand still, with lag, before the partition is stalled or stopped")
+}
+
+// parse checks the flags; the error names the flag.
+func (t *timeFlags) parse() error {
+	var err error
+	if t.stallAfterD, err = model.ParseDuration(t.stallAfter); err != nil {
+		return fmt.Errorf("--stall-after: %w", err)
+	}
+	if t.stallAfterD <= 0 {
+		return fmt.Errorf("--stall-after: must be positive, got %q", t.stallAfter)
+	}
+	if !t.sampling {
+		return nil
+	}
+	if t.intervalD, err = model.ParseDuration(t.interval); err != nil {
+		return fmt.Errorf("--interval: %w", err)
+	}
+	if t.intervalD <= 0 {
+		return fmt.Errorf("--interval: must be positive, got %q", t.interval)
+	}
+	if t.sample != "" {
+		if t.sampleD, err = model.ParseDuration(t.sample); err != nil {
+			return fmt.Errorf("--sample: %w", err)
+		}
+		if t.sampleD <= 0 {
+			return fmt.Errorf("--sample: must be positive (how long to sample, e.g. 30s), got %q", t.sample)
+		}
+	}
+	return nil
+}
+
+func (t *timeFlags) options() model.TimeOptions { return model.TimeOptions{StallAfter: t.stallAfterD} }
+
+// sampleHistory keeps up to 32 samples spread over --sample (docs/timeaxis.md).
+func (t *timeFlags) sampleHistory() *model.History {
+	return model.NewHistory(32, t.sampleD/16)
+}
+
+// watchHistory keeps 16 samples reaching back about 2 × --stall-after, as the
+// TUI does.
+func (t *timeFlags) watchHistory() *model.History {
+	return model.NewHistory(16, t.stallAfterD/4)
+}

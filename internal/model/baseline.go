@@ -1,0 +1,140 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+)
+
+// BaselineInfo names the earlier snapshot a snapshot is compared with
+// (describe --baseline).
+type BaselineInfo struct {
+	File      string  `json:"file"`
+	TakenAt   Stamp   `json:"takenAt"`
+	Bootstrap string  `json:"bootstrap"`
+	ClusterID *string `json:"clusterId"`
+	// GoneGroups are groups the baseline had that are no longer there.
+	GoneGroups []string `json:"goneGroups"`
+}
+
+// GroupChange is what changed in a group since the baseline.
+type GroupChange struct {
+	// New is set when the baseline did not have the group.
+	New            bool       `json:"new"`
+	StateWas       *string    `json:"stateWas"`
+	WorstStatusWas *Status    `json:"worstStatusWas"`
+	TotalLagBy     Opt[int64] `json:"totalLagBy"`
+	// GonePartitions are partitions the baseline had for the group that it no
+	// longer has.
+	GonePartitions []PartitionRef `json:"gonePartitions"`
+}
+
+// PartitionChange is what changed in a group partition since the baseline.
+type PartitionChange struct {
+	New bool `json:"new"`
+	// CommittedBy is how far the committed offset moved (negative: back);
+	// null when either side has no commit or could not be read.
+	CommittedBy Opt[int64] `json:"committedBy"`
+	LagBy       Opt[int64] `json:"lagBy"`
+	StatusWas   *Status    `json:"statusWas"`
+}
+
+// PartitionRef names a partition in JSON.
+type PartitionRef struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+}
+
+// ReadBaseline reads an earlier `describe -o json` document; name is the file
+// the errors name.
+func ReadBaseline(r io.Reader, name string) (Snapshot, error) {
+	var s Snapshot
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&s); err != nil {
+		return Snapshot{}, fmt.Errorf("%s: not a describe -o json document: %w", name, err)
+	}
+	if s.Cluster.TakenAt.IsZero() || s.Groups == nil {
+		return Snapshot{}, fmt.Errorf("%s: not a describe -o json document (no cluster.takenAt or groups)", name)
+	}
+	return s, nil
+}
+
+// OtherCluster reports, as an error naming both, a baseline of another
+// cluster than now: comparing them would be nonsense. Clusters whose id was
+// not read cannot be told apart and pass.
+func OtherCluster(now, base *Snapshot, file string) error {
+	a, b := now.Cluster.ID, base.Cluster.ID
+	if a == nil || b == nil || *a == *b {
+		return nil
+	}
+	return fmt.Errorf("%s is a snapshot of cluster %s (%s), this is cluster %s (%s)", file, *b, base.Cluster.Bootstrap, *a, now.Cluster.Bootstrap)
+}
+
+// CompareBaseline records in now what changed since base: per group and
+// partition, and the groups base had that now lacks. groups limits which of
+// base's groups can be gone (describe --group); empty means all.
+func CompareBaseline(now *Snapshot, base *Snapshot, file string, groups []string) {
+	info := &BaselineInfo{File: file, TakenAt: base.Cluster.TakenAt, Bootstrap: base.Cluster.Bootstrap, ClusterID: base.Cluster.ID,
+		GoneGroups: []string{}}
+	was := make(map[string]*Group, len(base.Groups))
+	for i := range base.Groups {
+		was[base.Groups[i].Group] = &base.Groups[i]
+	}
+	seen := make(map[string]bool, len(now.Groups))
+	for i := range now.Groups {
+		g := &now.Groups[i]
+		seen[g.Group] = true
+		compareGroup(g, was[g.Group])
+	}
+	for i := range base.Groups {
+		name := base.Groups[i].Group
+		if !seen[name] && (len(groups) == 0 || slices.Contains(groups, name)) {
+			info.GoneGroups = append(info.GoneGroups, name)
+		}
+	}
+	slices.Sort(info.GoneGroups)
+	now.Baseline = info
+}
+
+func compareGroup(g, b *Group) {
+	ch := &GroupChange{GonePartitions: []PartitionRef{}}
+	g.Change = ch
+	if b == nil {
+		ch.New = true
+		for i := range g.Partitions {
+			g.Partitions[i].Change = &PartitionChange{New: true}
+		}
+		return
+	}
+	ch.StateWas, ch.WorstStatusWas = Ptr(b.State), Ptr(b.WorstStatus)
+	if g.TotalLag != nil && b.TotalLag != nil {
+		ch.TotalLagBy = Some(*g.TotalLag - *b.TotalLag) // only whole totals are compared
+	}
+	old := make(map[TP]*GroupPartition, len(b.Partitions))
+	for i := range b.Partitions {
+		old[b.Partitions[i].TP()] = &b.Partitions[i]
+	}
+	changes := make([]PartitionChange, len(g.Partitions)) // one allocation per group
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		bp := old[p.TP()]
+		delete(old, p.TP())
+		p.Change = &changes[i]
+		if bp == nil {
+			changes[i].New = true
+			continue
+		}
+		changes[i].StatusWas = &bp.Status
+		if p.Committed != nil && bp.Committed != nil {
+			changes[i].CommittedBy = Some(*p.Committed - *bp.Committed)
+		}
+		if p.Lag != nil && bp.Lag != nil {
+			changes[i].LagBy = Some(*p.Lag - *bp.Lag)
+		}
+	}
+	for _, tp := range slices.SortedFunc(maps.Keys(old), CompareTP) {
+		ch.GonePartitions = append(ch.GonePartitions, PartitionRef(tp))
+	}
+}

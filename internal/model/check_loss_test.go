@@ -1,0 +1,42 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckTimeToLoss: with a time axis, a predicted loss within the risk
+// window fails the partition with its sentence; beyond the window, or
+// without a time axis, it adds nothing.
+func TestCheckTimeToLoss(t *testing.T) {
+	snap := func(lossIn int64, timed bool) Snapshot {
+		p := GroupPartition{Topic: "events", Partition: 0, Low: Ptr(int64(0)), High: Ptr(int64(3090)), Committed: Ptr(int64(100)),
+			Lag: Ptr(int64(2990)), Status: StatusOK}
+		if timed {
+			p.Time = &PartitionTime{ETA: ETAStopped, Evaluation: EvalStopped,
+				Loss: &Loss{InMs: lossIn, NextExpiresInMs: lossIn, NeededRate: 2}}
+		}
+		return Snapshot{
+			Cluster: Cluster{TakenAt: Stamp{t0}},
+			Groups:  []Group{{Group: "audit", State: "Empty", Members: []Member{}, Partitions: []GroupPartition{p}}},
+			Topics: []Topic{{Topic: "events", Partitions: 1, CleanupPolicy: "delete", RetentionMs: Ptr(int64(3_600_000)),
+				RetentionBytes: Ptr(int64(-1))}},
+		}
+	}
+	opts := CheckOptions{RiskWindow: time.Hour}
+	r := Check(snap(600_000, true), "audit", opts)
+	p := r.Partitions[0]
+	if r.Verdict != VerdictFail || len(p.Reasons) != 1 || p.Reasons[0].Code != CodeTimeToLoss ||
+		!strings.HasPrefix(p.Reasons[0].Message, "events-0: the group is stopped") || !strings.HasSuffix(p.Reasons[0].Message, "(within the 1h risk window)") {
+		t.Fatalf("verdict %s, reasons %+v", r.Verdict, p.Reasons)
+	}
+	if p.Time == nil || p.Time.Loss.InMs != 600_000 {
+		t.Errorf("the partition's time axis is not in the result: %+v", p.Time)
+	}
+	for _, tc := range []Snapshot{snap(2*3_600_000, true), snap(600_000, false)} {
+		if r := Check(tc, "audit", opts); r.Verdict != VerdictPass {
+			t.Errorf("verdict %s, reasons %+v", r.Verdict, r.Partitions[0].Reasons)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// Markdown writes the incident report (describe -o markdown): the cluster and
+// the time, the groups with problems first with their rows, their evaluation
+// and the time-to-loss sentence, then one line per group without problems,
+// then the errors. It streams through a buffer, group by group.
+func Markdown(w io.Writer, s model.Snapshot) error {
+	bw := bufio.NewWriter(w)
+	var problems, fine []int
+	for i := range s.Groups {
+		if HasProblem(&s.Groups[i]) {
+			problems = append(problems, i)
+		} else {
+			fine = append(fine, i)
+		}
+	}
+	slices.SortStableFunc(problems, func(a, b int) int { return compareLoss(&s.Groups[a], &s.Groups[b]) })
+	markdownHeader(bw, s, len(problems))
+	if len(problems) > 0 {
+		fmt.Fprint(bw, "\n## Groups with problems\n")
+		for _, i := range problems {
+			markdownGroup(bw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+		}
+	}
+	if len(fine) > 0 {
+		fmt.Fprint(bw, "\n## Groups without problems\n\n| group | state | members | lag | ETA | evaluation |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, i := range fine {
+			g := &s.Groups[i]
+			eta, ev := "-", "-"
+			if t := g.Time; t != nil {
+				eta, ev = model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge()
+			}
+			fmt.Fprintf(bw, "| %s | %s | %d | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), model.TotalLagText(g), eta, ev)
+		}
+	}
+	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
+		fmt.Fprintf(bw, "\nGone since the baseline: %s\n", codes(b.GoneGroups))
+	}
+	if len(s.Errors) > 0 {
+		fmt.Fprint(bw, "\n## Errors\n\n")
+		for _, e := range s.Errors {
+			fmt.Fprintf(bw, "- %s\n", e.Error())
+		}
+	}
+	return bw.Flush()
+}
+
+// HasProblem reports whether a group belongs in the "problems" part of an
+// incident report: an error, a status other than ok, an evaluation of warn or
+// worse, or a predicted loss.
+func HasProblem(g *model.Group) bool {
+	if g.Error != nil || g.WorstStatus != model.StatusOK {
+		return true
+	}
+	return g.Time != nil && (g.Time.Evaluation.Problem() || g.Time.Loss != nil)
+}
+
+// compareLoss puts groups that will lose data first, soonest first.
+func compareLoss(a, b *model.Group) int {
+	la, lb := groupLoss(a), groupLoss(b)
+	switch {
+	case la == nil && lb == nil:
+		return 0
+	case la == nil:
+		return 1
+	case lb == nil:
+		return -1
+	}
+	return int(min(max(la.InMs-lb.InMs, -1), 1))
+}
+
+func groupLoss(g *model.Group) *model.GroupLoss {
+	if g.Time == nil {
+		return nil
+	}
+	return g.Time.Loss
+}
+
+func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
+	fmt.Fprintf(w, "# offsettui report: %s\n\n| | |\n| --- | --- |\n", code(s.Cluster.Bootstrap))
+	fmt.Fprintf(w, "| cluster | %s, %d brokers |\n", cell(code(s.Cluster.Bootstrap)), s.Cluster.Brokers)
+	fmt.Fprintf(w, "| taken | %s |\n", s.Cluster.TakenAt.UTC().Format(model.StampLayout))
+	if win := s.Window; win != nil {
+		fmt.Fprintf(w, "| rates | over %s (%d snapshots from %s) |\n", model.HumanDuration(win.To.Sub(win.From.Time)),
+			win.Samples, win.From.UTC().Format(model.StampLayout))
+	} else {
+		fmt.Fprint(w, "| rates | none: one snapshot (describe --sample 30s measures them) |\n")
+	}
+	if b := s.Baseline; b != nil {
+		fmt.Fprintf(w, "| baseline | %s, taken %s (%s earlier) of %s |\n", cell(code(b.File)), b.TakenAt.UTC().Format(model.StampLayout),
+			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)), cell(code(b.Bootstrap)))
+	}
+	fmt.Fprintf(w, "| groups | %d, %d with problems |\n", len(s.Groups), problems)
+	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
+		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(v))
+	}
+}
+
+func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, model.Plural(len(g.Members), "member"))
+	if l := groupLoss(g); l != nil {
+		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
+	}
+	status := "OK"
+	if c := g.Counts.Text(); c != "" {
+		status = c
+	}
+	fmt.Fprintf(w, "- status: %s; total lag %s\n", status, model.TotalLagText(g))
+	if t := g.Time; t != nil {
+		fmt.Fprintf(w, "- evaluation: %s; ETA %s; consume %s, produce %s, lag %s\n", t.Evaluation.Badge(), model.ETAText(t.ETA, t.ETAMs),
+			model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate), model.TrendText(t.LagRate))
+	}
+	if ch := g.Change; ch != nil {
+		fmt.Fprintf(w, "- %s\n", changeText(ch, *g))
+		if len(ch.GonePartitions) > 0 {
+			fmt.Fprintf(w, "- gone since the baseline: %s\n", partitionList(ch.GonePartitions))
+		}
+	}
+	if g.OffsetsExpireAfterMs != nil {
+		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", model.HumanMs(g.OffsetsExpireAfterMs))
+	}
+	if g.Error != nil {
+		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
+	}
+	if len(g.Partitions) == 0 {
+		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, allVisible))
+		return
+	}
+	markdownRows(w, g, timed, based)
+}
+
+func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
+	head := []string{"topic", "partition", "low", "committed", "high", "lag", "status", "time lag", "expires in"}
+	if timed {
+		head = append(head, "consume", "produce", "lag/s", "ETA", "evaluation")
+	}
+	if based {
+		head = append(head, "committed Δ", "lag Δ", "was")
+	}
+	head = append(head, "member")
+	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+	for _, p := range g.Partitions {
+		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs)}
+		if timed {
+			cells = append(cells, timeCells(p.Time)...)
+		}
+		if based {
+			cells = append(cells, changeCells(p.Change, p.Status)...)
+		}
+		member := "-"
+		if p.Member != nil {
+			member = cell(p.Member.ClientID + " " + p.Member.Host)
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(cells, " | "), member)
+	}
+	sep := "\n"
+	for _, p := range g.Partitions {
+		if p.Error != nil {
+			fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, p.Error.Error())
+			sep = ""
+		}
+	}
+}
+
+// code renders a name as inline code that survives any character in it,
+// backticks included; inside a table row, pass it through cell too.
+func code(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		pad = " "
+	}
+	return fence + pad + strings.NewReplacer("\n", " ", "\r", " ").Replace(s) + pad + fence
+}
+
+func codes(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = code(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// cell escapes what would break a Markdown table row.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,310 @@
+package views
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// The time axis on screen (docs/timeaxis.md): rates, ETA, evaluation and time
+// to loss come from the history the root keeps across refreshes; a snapshot
+// without a window (the first one) shows none of their columns.
+
+// historyGapDivisor spreads the kept samples: a sample closer than
+// --stall-after/4 to the one before the newest replaces the newest, so fast
+// refreshes still leave a window of about 2 × --stall-after (docs/timeaxis.md).
+const historyGapDivisor = 4
+
+// axisKeep is how many samples per group the TUI keeps.
+const axisKeep = 16
+
+func newAxis(stallAfter time.Duration) *model.History {
+	return model.NewHistory(axisKeep, stallAfter/historyGapDivisor)
+}
+
+// evalStyle colours an evaluation like the status it is closest to.
+func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {
+	switch ev {
+	case model.EvalOK:
+		return st.ok
+	case model.EvalWarn:
+		return st.atRisk
+	case model.EvalNone:
+		return st.muted
+	case model.EvalUnknown:
+		return st.unknown
+	}
+	return st.expired // stalled, stopped, rewound: nobody is reading
+}
+
+// lossText is the LOSS-IN cell: when retention overtakes the group, "-" when
+// it does not at these rates.
+func lossText(l *model.Loss) string {
+	if l == nil {
+		return "-"
+	}
+	if l.InMs <= 0 {
+		return "now"
+	}
+	return model.HumanMs(&l.InMs)
+}
+
+// partitionLags returns the lags kept for one group partition, oldest first,
+// for its sparkline; samples without a position are left out.
+func partitionLags(axis *model.History, group string, tp model.TP) []int64 {
+	if axis == nil {
+		return nil
+	}
+	var out []int64
+	for _, s := range axis.Series(group, tp) {
+		if s.Committed >= 0 && s.High >= 0 {
+			out = append(out, s.High-s.Committed)
+		}
+	}
+	return out
+}
+
+// reportRequestedMsg asks the root to write the Markdown incident report of
+// these groups (the group screen's one, or the list as filtered).
+type reportRequestedMsg struct {
+	from   int // the screen that asked: the flash is its
+	groups []string
+	// what names the report in the file name and the flash: a group or "groups".
+	what string
+}
+
+// reportWrittenMsg says where the report went, or why it could not.
+type reportWrittenMsg struct {
+	from int
+	path string
+	n    int
+	err  error
+}
+
+// reportSnapshot narrows s to the named groups and their topics; the cluster,
+// window, baseline and errors stay.
+func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
+	out := *s
+	out.Groups = make([]model.Group, 0, len(groups))
+	used := map[string]bool{}
+	for _, g := range s.Groups {
+		if slices.Contains(groups, g.Group) {
+			out.Groups = append(out.Groups, g)
+			for _, t := range g.Topics() {
+				used[t] = true
+			}
+		}
+	}
+	out.Topics = slices.DeleteFunc(slices.Clone(s.Topics), func(t model.Topic) bool { return !used[t.Topic] })
+	return out
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe
+// for any file system.
+func reportPath(dir, what string, at time.Time) string {
+	what = unsafeName.ReplaceAllString(what, "_")
+	if len(what) > 60 {
+		what = what[:60]
+	}
+	return filepath.Join(dir, "offsettui-report-"+what+"-"+at.UTC().Format("20060102-150405")+".md")
+}
+
+// writeReportCmd renders and writes a report off the update loop. It takes
+// everything as arguments: the snapshot is never mutated once sent.
+func writeReportCmd(ctx context.Context, write ReportWriter, snap model.Snapshot, path string, from int) tea.Cmd {
+	return func() tea.Msg {
+		done := reportWrittenMsg{from: from, path: path, n: len(snap.Groups)}
+		var b bytes.Buffer
+		if done.err = write(&b, snap); done.err != nil {
+			return done
+		}
+		if done.err = ctx.Err(); done.err != nil {
+			return done
+		}
+		// O_EXCL: a report never overwrites a file, not even an earlier report.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			done.err = err
+			return done
+		}
+		_, done.err = f.Write(b.Bytes())
+		if cerr := f.Close(); done.err == nil {
+			done.err = cerr
+		}
+		return done
+	}
+}
+
+// reportFlash says where the report went, with its absolute path.
+func reportFlash(msg reportWrittenMsg) string {
+	path := msg.path
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if msg.err != nil {
+		return fmt.Sprintf("report not written: %v", msg.err)
+	}
+	return fmt.Sprintf("report of %s written to %s", model.Plural(msg.n, "group"), path)
+}
+
+// timeCells fills the groups table's time-axis cells of a group.
+func timeCells(st *styles, t *model.GroupTime, cells []cell) {
+	muted := st.muted
+	for _, id := range []int{gcConsume, gcETA, gcEval, gcLoss} {
+		cells[id] = cell{text: "-", style: &muted}
+	}
+	if t == nil {
+		return
+	}
+	cells[gcConsume] = cell{text: model.RateText(t.ConsumeRate)}
+	etaStyle := etaStyleOf(st, t.ETA)
+	cells[gcETA] = cell{text: model.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
+	ev := evalStyle(st, t.Evaluation)
+	cells[gcEval] = cell{text: t.Evaluation.Badge(), style: &ev}
+	if t.Loss != nil {
+		cells[gcLoss] = cell{text: lossText(&t.Loss.Loss), style: &st.expired}
+	}
+}
+
+// etaStyleOf colours an ETA: caught up or catching up is fine, never is a
+// warning, standing still or rewound is the worst.
+func etaStyleOf(st *styles, e model.ETAState) lipgloss.Style {
+	switch e {
+	case model.ETACaughtUp, model.ETACatchingUp:
+		return st.ok
+	case model.ETANever:
+		return st.atRisk
+	case model.ETANone:
+		return st.muted
+	}
+	return st.expired
+}
+
+// compareETA orders worst first: rewound, stalled, stopped, never, then the
+// longest ETA, then caught up; no ETA last.
+func compareETA(a, b *model.GroupTime) int {
+	ea, eb := model.ETANone, model.ETANone
+	var ma, mb int64
+	if a != nil {
+		ea, ma = a.ETA, a.ETAMs.V
+	}
+	if b != nil {
+		eb, mb = b.ETA, b.ETAMs.V
+	}
+	if ea != eb {
+		return -cmp.Compare(ea, eb)
+	}
+	return -cmp.Compare(ma, mb)
+}
+
+// compareLossIn orders the soonest loss first; groups with none come last.
+func compareLossIn(a, b *model.GroupTime) int {
+	la, lb := groupLossOf(a), groupLossOf(b)
+	switch {
+	case la == nil && lb == nil:
+		return 0
+	case la == nil:
+		return 1
+	case lb == nil:
+		return -1
+	}
+	return cmp.Compare(la.InMs, lb.InMs)
+}
+
+func groupLossOf(t *model.GroupTime) *model.GroupLoss {
+	if t == nil {
+		return nil
+	}
+	return t.Loss
+}
+
+// timeColumns are the groups table's time-axis columns (their drop
+// priorities are listed with groupColumns).
+func timeColumns() []column {
+	return []column{
+		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 12},
+		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
+		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
+		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 3},
+	}
+}
+
+// lossLines is the room of the time-to-loss sentence: its end (the rate
+// that avoids the loss) still fits at 80 columns.
+const lossLines = 3
+
+// sparkKeep is how many samples the partitions' TREND sparkline shows.
+const sparkKeep = 8
+
+// partitionTimeColumns are the group screen's time-axis columns (their drop
+// priorities are listed with partitionColumns).
+func partitionTimeColumns() []column {
+	return []column{
+		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 10},
+		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
+		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
+		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 8},
+	}
+}
+
+// partitionTimeCells fills a partition's time-axis cells; lags is its lag
+// history for the sparkline.
+func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells []cell) {
+	muted := st.muted
+	for _, id := range []int{pcConsume, pcETA, pcEval} {
+		cells[id] = cell{text: "-", style: &muted}
+	}
+	cells[pcSpark] = cell{text: sparkline(lags, sparkKeep)}
+	if pt == nil {
+		return
+	}
+	cells[pcConsume] = cell{text: model.RateText(pt.ConsumeRate)}
+	etaStyle := etaStyleOf(st, pt.ETA)
+	cells[pcETA] = cell{text: model.ETAText(pt.ETA, pt.ETAMs), style: &etaStyle}
+	ev := evalStyle(st, pt.Evaluation)
+	cells[pcEval] = cell{text: pt.Evaluation.Badge(), style: &ev}
+}
+
+// timeLines are the group screen's time-axis lines above the table: the
+// time-to-loss sentence (the headline when it applies, wrapped on lossLines
+// lines at most, one on a compact screen) and a summary of the group's
+// evaluation, ETA and rates (not on a compact screen).
+func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []string, summary string) {
+	if t == nil {
+		return nil, ""
+	}
+	room := lossLines
+	if compact {
+		room = 1 // a short screen keeps its rows: the sentence is cut, the summary left out
+	}
+	if t.Loss != nil {
+		loss = wrapLines(st.expired.Render("TIME TO LOSS")+"  "+t.Loss.Sentence, width, "", room)
+	}
+	if compact {
+		return loss, ""
+	}
+	ev := evalStyle(st, t.Evaluation)
+	sep := st.muted.Render(" · ")
+	return loss, strings.Join([]string{
+		ev.Render(t.Evaluation.Badge()),
+		"ETA " + model.ETAText(t.ETA, t.ETAMs),
+		"consume " + model.RateText(t.ConsumeRate),
+		"produce " + model.RateText(t.ProduceRate),
+		"lag " + model.TrendText(t.LagRate),
+		st.muted.Render("over " + model.HumanMs(&t.WindowMs) + ", " + model.Plural(t.Samples, "snapshot")),
+	}, sep)
+}

@@ -20,8 +20,13 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 	if err != nil {
 		return model.Snapshot{}, err
 	}
+	return c.assemble(obs, q), nil
+}
+
+// assemble classifies an observation as q asked.
+func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	markNotFound(&obs)
-	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics}), nil
+	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
 }
 
 // markNotFound gives a named group that does not exist a not-found error: no
@@ -50,14 +55,19 @@ func markNotFound(obs *model.Observation) {
 // timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
 // commit cannot look ahead of a high watermark read a moment earlier.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
-	return c.observe(ctx, q, time.Time{})
+	return c.observe(ctx, q, timeNone, nil)
 }
+
+// timeNone is no lookup time: the at-risk threshold is looked up.
+var timeNone time.Time
 
 // observe is Observe; when lookupAt is set, the per-leader timestamp lookup asks
 // for the first offset at or after lookupAt on every partition (a reset to a
 // datetime) instead of the at-risk threshold, and PartitionOffsets.RiskOffset
 // holds that answer. One pass, no second round of Metadata and ListOffsets.
-func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time) (model.Observation, error) {
+// listed, when not nil, is given the groups as soon as they are listed and
+// described (see SnapshotStaged).
+func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time, listed func(model.Snapshot)) (model.Observation, error) {
 	if q.RiskWindow == 0 {
 		q.RiskWindow = model.DefaultRiskWindow
 	}
@@ -70,13 +80,13 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
 	phase := c.phaseLogger()
-	groups, err := c.observeGroups(ctx, &obs, q.Groups)
+	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed)
 	if err != nil {
 		return obs, err
 	}
 	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
 	topics := queryTopics(groups, q)
-	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt)
+	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
 		return obs, err
 	}
@@ -111,8 +121,9 @@ func (c *Client) phaseLogger() func(format string, args ...any) {
 
 // observeGroups lists the groups (reconnecting brokers a failure dropped),
 // keeps the ones asked for and describes them and reads their commits, in
-// parallel. It fails only when no broker answers.
-func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string) ([]*model.GroupObservation, error) {
+// parallel; onListed, when not nil, gets them once described. It fails only
+// when no broker answers.
+func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string, onListed func(model.Snapshot)) ([]*model.GroupObservation, error) {
 	if len(c.lostBrokers()) > 0 {
 		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
@@ -145,9 +156,10 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		}
 		groups[i] = g
 	}
+	sendListed := listedSender(*obs, groups, onListed)
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
+	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord); sendListed() }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
 	wg.Wait()
 	for _, g := range groups {
@@ -173,10 +185,11 @@ func queryTopics(groups []*model.GroupObservation, q model.Query) []string {
 	return topics
 }
 
-// observeTopics reads the topics' layout and configs in parallel and returns
-// the layout and, per topic, the time the timestamp lookup asks for: lookupAt
-// when set, else the at-risk threshold.
-func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time) (topicLayout, map[string]time.Time, error) {
+// observeTopics reads the topics' layout and configs (reusing those read
+// within configMaxAge) in parallel and returns the layout and, per topic, the
+// time the timestamp lookup asks for: lookupAt when set, else the at-risk
+// threshold.
+func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time, configMaxAge time.Duration) (topicLayout, map[string]time.Time, error) {
 	var (
 		lay    topicLayout
 		layErr error
@@ -185,7 +198,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
-	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics) }()
+	go func() { defer wg.Done(); cfgs = c.topicConfigs(ctx, topics, configMaxAge) }()
 	wg.Wait()
 	if layErr != nil {
 		return lay, nil, fmt.Errorf("read topic metadata: %w", layErr)

@@ -244,6 +244,8 @@ func (s *groupScreen) View() string {
 		}
 	}
 	switch {
+	case s.loading:
+		b.WriteString("\n" + s.c.styles.muted.Render("  "+loadingNote))
 	case len(s.g.Partitions) == 0:
 		b.WriteString("\n" + s.c.styles.muted.Render("  no partitions: the group has no commits and no assignments"))
 	case len(s.visible) == 0:

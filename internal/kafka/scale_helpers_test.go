@@ -27,7 +27,7 @@ var (
 	// scale1k: 200 topics, 1,000 groups, 50,000 rows.
 	scale1k = scaleSpec{topics: 200, groupsPerTopic: 5, oneGroup: "g0500"}
 	// scale10k: 400 topics, 10,000 groups, 500,000 rows.
-	scale10k = scaleSpec{topics: 400, groupsPerTopic: 25, oneGroup: "g05000"}
+	scale10k = scaleSpec{topics: 400, groupsPerTopic: 25, oneGroup: "g5000"}
 )
 
 const (

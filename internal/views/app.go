@@ -44,7 +44,7 @@ type app struct {
 
 	snap      *model.Snapshot
 	hist      *lagHistory
-	axis      *model.History // the time axis: rates, ETA, evaluation, loss
+	axis      *timeAxis // the time axis: rates, ETA, evaluation, loss
 	detailed  map[string]time.Time
 	detailErr map[string]error
 	ref       refresher
@@ -85,7 +85,7 @@ func newApp(c *common, opts Options) *app {
 	m := &app{
 		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(), cmds: builtinCommands(),
 		ctx: ctx, stop: stop, tick: tickCmd,
-		hist: newLagHistory(historyKeep), axis: newAxis(c.timeOpt.StallAfter),
+		hist: newLagHistory(historyKeep), axis: newTimeAxis(c.timeOpt),
 		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(),

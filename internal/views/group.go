@@ -28,7 +28,7 @@ type groupScreen struct {
 	g         *model.Group // nil when the group is not in the snapshot
 	loading   bool         // the group is listed, its offsets still being read
 	topics    map[string]*model.Topic
-	axis      *model.History // the time axis' history, read in Update only
+	axis      *timeAxis    // the time axis' history, read in Update only
 	detailed  bool           // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error

@@ -191,7 +191,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
 	}
-	partitionTimeCells(st, p.Time, partitionLags(s.axis, s.name, p.TP()), cells)
+	partitionTimeCells(st, p.Time, s.axis.lags(s.name, p.TP()), cells)
 	return cells
 }
 

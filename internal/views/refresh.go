@@ -90,7 +90,7 @@ func (m *app) maybeRefresh() tea.Cmd {
 	// Until a whole snapshot is in, the groups are shown as soon as they are
 	// listed; later refreshes keep the last snapshot on screen instead.
 	staged := kind == "" && (m.snap == nil || m.snap.Loading)
-	return loadSnapshotCmd(m.ctx, m.src, q, kind, gen, m.c.now, staged)
+	return loadSnapshotCmd(m.ctx, m.src, q, kind, gen, m.c.now, staged, m.axis)
 }
 
 // refreshNow is `r`: the read of the top screen, as soon as the backoff allows.
@@ -137,10 +137,7 @@ func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 		return
 	}
 	m.lastErr = nil
-	snap := msg.snap
-	// The reply is ours alone until it is broadcast: annotate it in place.
-	m.axis.Add(&snap, msg.group == "")
-	m.axis.Annotate(&snap, m.c.timeOpt)
+	snap := msg.snap // recorded on the time axis and annotated by the command that read it
 	if msg.group == "" {
 		m.snap = &snap
 		m.hist.add(&snap)

@@ -127,14 +127,18 @@ type StagedSource interface {
 // model field, so the closure cannot race with Update. group is "" for a full
 // snapshot and the group's name for a group snapshot. staged asks a
 // StagedSource for the groups first: the reply is then a snapshotListedMsg
-// whose rest brings the snapshotLoadedMsg.
-func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group string, gen uint64, now func() time.Time, staged bool) tea.Cmd {
+// whose rest brings the snapshotLoadedMsg. The snapshot read is recorded on
+// axis and annotated here, off the program's loop.
+func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group string, gen uint64, now func() time.Time, staged bool, axis *timeAxis) tea.Cmd {
 	if ss, ok := src.(StagedSource); ok && staged {
-		return loadStagedCmd(ctx, ss, q, gen, now)
+		return loadStagedCmd(ctx, ss, q, gen, now, axis)
 	}
 	return func() tea.Msg {
 		started := now()
 		snap, err := src.Snapshot(ctx, q)
+		if err == nil {
+			axis.record(&snap, group == "")
+		}
 		return snapshotLoadedMsg{gen: gen, group: group, snap: snap, err: err, started: started, ended: now()}
 	}
 }
@@ -142,13 +146,16 @@ func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group strin
 // loadStagedCmd reads a full snapshot in two stages: its reply is the groups
 // (snapshotListedMsg), or the snapshot itself when it came first (the groups
 // could not be listed).
-func loadStagedCmd(ctx context.Context, src StagedSource, q model.Query, gen uint64, now func() time.Time) tea.Cmd {
+func loadStagedCmd(ctx context.Context, src StagedSource, q model.Query, gen uint64, now func() time.Time, axis *timeAxis) tea.Cmd {
 	return func() tea.Msg {
 		started := now()
 		listed := make(chan model.Snapshot, 1)
 		loaded := make(chan tea.Msg, 1)
 		go func() {
 			snap, err := src.SnapshotStaged(ctx, q, func(s model.Snapshot) { listed <- s })
+			if err == nil {
+				axis.record(&snap, true)
+			}
 			loaded <- snapshotLoadedMsg{gen: gen, snap: snap, err: err, started: started, ended: now()}
 		}()
 		select {

@@ -28,8 +28,8 @@ type groupScreen struct {
 	g         *model.Group // nil when the group is not in the snapshot
 	loading   bool         // the group is listed, its offsets still being read
 	topics    map[string]*model.Topic
-	axis      *timeAxis    // the time axis' history, read in Update only
-	detailed  bool           // the data includes committed-record timestamps
+	axis      *timeAxis // the time axis' history, read in Update only
+	detailed  bool      // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error
 

@@ -40,6 +40,7 @@ type pending struct {
 	version int16
 	action  Action
 	delay   time.Duration
+	release <-chan struct{}
 }
 
 // serveRequests reads the client's requests until the connection ends.
@@ -73,7 +74,7 @@ func (c *conn) serveRequests() {
 		case CutBefore:
 			return
 		case DelayRequest:
-			if !c.p.sleep(rule.Delay) {
+			if !c.p.hold(rule.Delay, rule.Release) {
 				return
 			}
 		}
@@ -93,7 +94,7 @@ func (c *conn) forward(frame []byte, h requestHeader, rule Rule) error {
 		return err
 	}
 	c.mu.Lock()
-	c.pending[h.corrID] = pending{key: h.key, version: h.version, action: rule.Action, delay: rule.Delay}
+	c.pending[h.corrID] = pending{key: h.key, version: h.version, action: rule.Action, delay: rule.Delay, release: rule.Release}
 	c.mu.Unlock()
 	_, err = up.Write(frame)
 	return err
@@ -155,7 +156,7 @@ func (c *conn) serveAnswers(up net.Conn) {
 		case CutAfter:
 			return
 		case DelayResponse:
-			if !c.p.sleep(req.delay) {
+			if !c.p.hold(req.delay, req.release) {
 				return
 			}
 		}

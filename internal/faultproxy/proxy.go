@@ -252,12 +252,22 @@ func (p *Proxy) rewriteEndpoint(id int32, host *string, port *int32) error {
 	return nil
 }
 
-// sleep waits d, or less if the proxy closes; it reports whether d passed.
-func (p *Proxy) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+// hold waits d, or until release is closed when it is set (with d 0: only
+// until then); it reports false when the proxy closed first.
+func (p *Proxy) hold(d time.Duration, release <-chan struct{}) bool {
+	var timeout <-chan time.Time
+	switch {
+	case d > 0:
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	case release == nil:
+		return true
+	}
 	select {
-	case <-t.C:
+	case <-timeout:
+		return true
+	case <-release:
 		return true
 	case <-p.ctx.Done():
 		return false

@@ -34,12 +34,14 @@ const (
 	// closes the client's connection: the request took effect but its answer was
 	// lost.
 	CutAfter
-	// DelayRequest holds the request for Rule.Delay, then forwards it. Later
+	// DelayRequest holds the request for Rule.Delay (or until Rule.Release is
+	// closed), then forwards it. Later
 	// requests on the same connection wait behind it, as a broker answers one
 	// connection's requests in order.
 	DelayRequest
 	// DelayResponse forwards the request at once and holds its answer for
-	// Rule.Delay (later answers on the connection wait behind it).
+	// Rule.Delay or until Rule.Release is closed (later answers on the
+	// connection wait behind it).
 	DelayResponse
 )
 
@@ -66,6 +68,10 @@ type Rule struct {
 	Key    kmsg.Key // an API key (kmsg.OffsetCommit, ...), or AnyKey
 	Action Action
 	Delay  time.Duration // how long DelayRequest and DelayResponse hold
+	// Release, when set, ends a DelayRequest or DelayResponse hold as soon as
+	// it is closed; with Delay 0 the hold lasts until then (or Close). A test
+	// holds a request this way until something else has happened.
+	Release <-chan struct{}
 	// Times is how many requests the rule acts on before it stops matching;
 	// 0 means no limit.
 	Times int

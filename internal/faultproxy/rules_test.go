@@ -98,6 +98,7 @@ func testRules(t *testing.T, u upstream) {
 	}
 	t.Run("delay-request", func(t *testing.T) { t.Parallel(); testDelay(t, u, DelayRequest) })
 	t.Run("delay-response", func(t *testing.T) { t.Parallel(); testDelay(t, u, DelayResponse) })
+	t.Run("release", func(t *testing.T) { t.Parallel(); testRelease(t, u) })
 	t.Run("times", func(t *testing.T) { t.Parallel(); testTimes(t, u) })
 	t.Run("stall-broker", func(t *testing.T) { t.Parallel(); testStallBroker(t, u) })
 	t.Run("close-releases", func(t *testing.T) { t.Parallel(); testCloseReleases(t, u) })
@@ -233,5 +234,42 @@ func testCloseReleases(t *testing.T, u upstream) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatalf("still waiting 5s after Close: %s", p.Summary())
+	}
+}
+
+// testRelease: a DelayRequest without a duration holds the commit until the
+// test closes Release, then forwards it at once.
+func testRelease(t *testing.T, u upstream) {
+	p := New(t, u.addrs, u.opts...)
+	group := realkafka.Name("release")
+	coord := u.coordinator(t, group)
+	release := make(chan struct{})
+	p.Add(Rule{Broker: AnyBroker, Key: kmsg.OffsetCommit, Action: DelayRequest, Release: release})
+	cl, _ := client(t, p.Addrs(), u.opts...)
+	answered := make(chan error, 1)
+	go func() {
+		answered <- commitErr(cl.Broker(int(coord)).Request(ctxFor(t, 20*time.Second), u.commitReq(group, 1)))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Requests(coord, kmsg.OffsetCommit) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the commit never reached the proxy")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(holdFor)
+	if got := u.committed(t, group); got != -1 {
+		t.Fatalf("committed %d while the commit is held; want none", got)
+	}
+	released := time.Now()
+	close(release)
+	if err := <-answered; err != nil {
+		t.Fatalf("commit after release: %v", err)
+	}
+	if took := time.Since(released); took > 5*time.Second {
+		t.Errorf("answered %v after the release", took)
+	}
+	if got := u.committed(t, group); got != 1 {
+		t.Errorf("committed %d after the release; want 1", got)
 	}
 }

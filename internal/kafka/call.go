@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
 	"time"
 
 	"github.com/IBM/sarama"
@@ -37,13 +39,25 @@ func call[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (
 	var err error
 	select {
 	case r := <-done:
-		return r.v, c.check(b, r.err)
+		err = r.err
+		if isNetTimeout(err) {
+			// sarama's own read deadline is --timeout too: the same wait, in
+			// the same words (not "read tcp …: i/o timeout").
+			err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
+		}
+		return r.v, c.check(b, err)
 	case <-ctx.Done():
 		err = deadlineErr(ctx.Err())
 	case <-timer.C:
 		err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
 	}
 	return zero, c.check(b, err)
+}
+
+// isNetTimeout reports whether err is a connection's deadline passing.
+func isNetTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // deadlineErr words a context error for the operator: the deadline is the

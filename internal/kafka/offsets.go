@@ -59,9 +59,20 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	for _, g := range gs {
 		req.Groups = append(req.Groups, sarama.OffsetFetchRequestGroup{GroupId: g.Group})
 	}
-	resp, err := call(ctx, c, b, func() (*sarama.OffsetFetchResponse, error) { return b.FetchOffset(req) })
-	if req.Version < 8 && len(gs) > 1 {
-		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), req.Version)
+	// The version sarama settled on is read from the send's own result: after a
+	// timeout the send may still be running, and req is then its, not ours.
+	type fetched struct {
+		resp    *sarama.OffsetFetchResponse
+		version int16
+		done    bool
+	}
+	f, err := call(ctx, c, b, func() (fetched, error) {
+		resp, err := b.FetchOffset(req)
+		return fetched{resp, req.Version, true}, err
+	})
+	resp := f.resp
+	if f.done && f.version < 8 && len(gs) > 1 {
+		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), f.version)
 		// One after another inside the slot this call already holds: taking
 		// more slots here could deadlock with the batches waiting for them.
 		for _, g := range gs {
@@ -80,7 +91,7 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 		}
 		return
 	}
-	if req.Version < 8 {
+	if f.version < 8 {
 		applyOffsets(gs[0], resp.Err, resp.Blocks)
 		return
 	}

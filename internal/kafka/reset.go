@@ -27,10 +27,8 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 	if err != nil {
 		return model.PlanInput{}, err
 	}
-	for _, e := range obs.Errors {
-		if e.Broker != nil && e.Group == nil && e.Topic == nil {
-			return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, e.Error())
-		}
+	if len(obs.ListingErrors) > 0 {
+		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
 	}
 	if len(obs.Groups) != 1 {
 		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))

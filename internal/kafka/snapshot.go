@@ -30,21 +30,23 @@ func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 }
 
 // markNotFound gives a named group that does not exist a not-found error: no
-// broker lists it, it has no commits and no members. A group stays without that
-// verdict when a broker's listing failed (it may be the one that knows it).
+// broker lists it, it has no commits and no members. When a broker's listing
+// failed (it may be the one that knows the group), existence cannot be ruled
+// out: the group carries that failure instead, so it is unknown, never ok.
 func markNotFound(obs *model.Observation) {
-	for _, e := range obs.Errors {
-		if e.Broker != nil && e.Group == nil && e.Topic == nil {
-			return
-		}
-	}
 	for i := range obs.Groups {
 		g := &obs.Groups[i]
 		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
 			continue
 		}
-		g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
-			Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
+		if len(obs.ListingErrors) > 0 {
+			e := obs.ListingErrors[0]
+			e.Message = "cannot tell whether the group exists: " + e.Message
+			g.Error = e.WithGroup(g.Group)
+		} else {
+			g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
+				Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
+		}
 		obs.Errors = append(obs.Errors, *g.Error)
 	}
 }
@@ -130,11 +132,12 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	brokers := c.brokers()
 	lost := c.lostBrokers()
 	for id, err := range lost {
-		obs.Errors = append(obs.Errors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
+		obs.ListingErrors = append(obs.ListingErrors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
 	}
 	obs.Brokers = len(brokers) + len(lost)
 	listed, errs := c.listGroups(ctx)
-	obs.Errors = append(obs.Errors, errs...)
+	obs.ListingErrors = append(obs.ListingErrors, errs...)
+	obs.Errors = append(obs.Errors, obs.ListingErrors...)
 	if len(brokers) == 0 {
 		return nil, fmt.Errorf("no broker reachable (%d dropped after failures)", len(lost))
 	}

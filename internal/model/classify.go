@@ -363,10 +363,13 @@ func rollup(g *Group) {
 }
 
 // partialLag marks the group's total lag as a lower bound: what could be read is
-// kept in TotalLagAtLeast and TotalLag becomes null. A group whose offsets could
-// not be read at all has neither.
+// kept in TotalLagAtLeast and TotalLag becomes null. A group of which nothing
+// could be read (its offsets, or every partition) has neither.
 func (g *Group) partialLag() {
-	if g.TotalLag != nil && g.Error == nil {
+	read := slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool {
+		return p.Lag != nil || p.Status != StatusUnknown
+	})
+	if g.TotalLag != nil && g.Error == nil && read {
 		g.TotalLagAtLeast = g.TotalLag
 	}
 	g.TotalLag = nil

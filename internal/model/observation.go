@@ -16,9 +16,13 @@ type Observation struct {
 	// RiskWindow is the window the risk offsets were looked up for.
 	RiskWindow              time.Duration
 	OffsetsRetentionMinutes *int64
-	Groups                  []GroupObservation
-	Topics                  map[string]Topic
-	Offsets                 map[TP]PartitionOffsets
+	// ListingErrors say why some broker's groups are not listed (its ListGroups
+	// failed, or it was dropped after a failure and not asked): a group no answer
+	// named may still exist, coordinated by that broker. They are in Errors too.
+	ListingErrors []Error
+	Groups        []GroupObservation
+	Topics        map[string]Topic
+	Offsets       map[TP]PartitionOffsets
 	// CommittedTimestamps holds the timestamp of the record at a committed offset,
 	// keyed by partition and offset, for the ones that were fetched.
 	CommittedTimestamps map[TPO]time.Time

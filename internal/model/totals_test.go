@@ -32,6 +32,17 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 	}{
 		{"every partition read", func(*Observation) {}, Ptr(int64(100 + 215 + 8)), nil},
 		{"one leader stalled", func(o *Observation) { o.Offsets[tp(1)] = PartitionOffsets{Error: &stalled} }, nil, Ptr(int64(108))},
+		{"every leader stalled", func(o *Observation) {
+			for p := range int32(3) {
+				o.Offsets[tp(p)] = PartitionOffsets{Error: &stalled}
+			}
+		}, nil, nil},
+		{"every leader stalled, topics may be hidden", func(o *Observation) {
+			o.AllTopicsVisible = Ptr(false)
+			for p := range int32(3) {
+				o.Offsets[tp(p)] = PartitionOffsets{Error: &stalled}
+			}
+		}, nil, nil},
 		{"offsets of the group unreadable", func(o *Observation) {
 			o.Groups[0].Committed, o.Groups[0].Error = nil, stalled.WithGroup("g")
 		}, nil, nil},

@@ -116,7 +116,10 @@ func NewSeed(t testing.TB, addr string) *Seed {
 }
 
 // CreateTopic creates a topic with n partitions (replication 1) and configs
-// (nil: the broker's defaults), and deletes it when the test ends.
+// (nil: the broker's defaults), waits until the broker's metadata shows every
+// partition with a leader (CreateTopics answers once the controller has the
+// topic, a moment before the broker serves it), and deletes it when the test
+// ends.
 func (s *Seed) CreateTopic(name string, n int32, configs map[string]*string) {
 	s.t.Helper()
 	if _, err := s.Adm.CreateTopic(Ctx(s.t, 30*time.Second), n, 1, configs, name); err != nil {
@@ -126,6 +129,29 @@ func (s *Seed) CreateTopic(name string, n int32, configs map[string]*string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, _ = s.Adm.DeleteTopics(ctx, name)
+	})
+	WaitUntil(s.t, 15*time.Second, "topic "+name+" served", func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m, err := s.Adm.Metadata(ctx, name)
+		if err != nil {
+			return false, err.Error()
+		}
+		td, ok := m.Topics[name]
+		switch {
+		case !ok:
+			return false, "not in metadata"
+		case td.Err != nil:
+			return false, td.Err.Error()
+		case len(td.Partitions) != int(n):
+			return false, fmt.Sprintf("%d of %d partitions", len(td.Partitions), n)
+		}
+		for _, p := range td.Partitions {
+			if p.Err != nil || p.Leader < 0 {
+				return false, fmt.Sprintf("partition %d: leader %d, %v", p.Partition, p.Leader, p.Err)
+			}
+		}
+		return true, ""
 	})
 }
 

@@ -194,7 +194,9 @@ func readJSON(t *testing.T, name string, v any) {
 // rows), on 3 brokers, in one process with the cluster:
 //
 //   - snapshot-cold: a new client per snapshot, as one `offsettui describe`;
-//   - snapshot-warm: one client, repeated snapshots (the TUI's refresh);
+//   - snapshot-warm: one client, repeated snapshots;
+//   - refresh-tui: snapshot-warm with the TUI's query (configs reused for a
+//     minute, timestamps only of at-risk commits);
 //   - describe-json: snapshot-cold plus the JSON document, written to nowhere;
 //   - reference: the reference describe (reference_test.go) plus its JSON.
 //
@@ -217,6 +219,9 @@ func BenchmarkFleet(b *testing.B) {
 	})
 	b.Run("snapshot-warm", func(b *testing.B) {
 		benchWarm(b, rc, addrs, scale10k, model.Query{})
+	})
+	b.Run("refresh-tui", func(b *testing.B) {
+		benchWarm(b, rc, addrs, scale10k, model.Query{ConfigMaxAge: time.Minute, TimestampsAtRiskOnly: true, FetchBudget: model.DefaultFetchBudget})
 	})
 	b.Run("describe-json", func(b *testing.B) {
 		b.ReportAllocs()

@@ -123,6 +123,11 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 		g.Committed = nil
 		return
 	}
+	n := 0
+	for _, ps := range blocks {
+		n += len(ps)
+	}
+	g.Committed = make(map[model.TP]int64, n) // sized once: no growth for thousands of groups
 	for topic, ps := range blocks {
 		for p, blk := range ps {
 			if blk.Err != sarama.ErrNoError {

@@ -38,11 +38,9 @@ const (
 func (s scaleSpec) groups() int { return s.topics * s.groupsPerTopic }
 func (s scaleSpec) rows() int   { return s.groups() * scalePartitions }
 
-// topic names topic i; group names group i with as many digits as the largest.
+// topic names topic i, group group i (g0000 to g9999).
 func (s scaleSpec) topic(i int) string { return fmt.Sprintf("t%03d", i) }
-func (s scaleSpec) group(i int) string {
-	return fmt.Sprintf("g%0*d", len(fmt.Sprint(s.groups()-1)), i)
-}
+func (s scaleSpec) group(i int) string { return fmt.Sprintf("g%04d", i) }
 
 // groupTopic is the topic group i commits on.
 func (s scaleSpec) groupTopic(g int) string { return s.topic(g / s.groupsPerTopic) }

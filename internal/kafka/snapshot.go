@@ -97,11 +97,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskOnly)
-	for _, tp := range sortedTPs(obs.Offsets) {
-		if e := obs.Offsets[tp].Error; e != nil {
-			obs.Errors = append(obs.Errors, *e)
-		}
-	}
+	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
@@ -324,8 +320,11 @@ func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names [
 func groupTopics(groups []*model.GroupObservation, only []string) []string {
 	set := map[string]bool{}
 	for _, g := range groups {
+		last := ""
 		for tp := range g.Committed {
-			set[tp.Topic] = true
+			if tp.Topic != last || last == "" { // a group's commits are mostly on few topics
+				set[tp.Topic], last = true, tp.Topic
+			}
 		}
 		for _, m := range g.Members {
 			for _, a := range m.Assignments {
@@ -382,6 +381,22 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 		out = append(out, tp)
 	}
 	slices.SortFunc(out, model.CompareTP)
+	return out
+}
+
+// offsetErrors lists the watermark errors, by partition.
+func offsetErrors(offsets map[model.TP]model.PartitionOffsets) []model.Error {
+	var failed []model.TP
+	for tp, po := range offsets {
+		if po.Error != nil {
+			failed = append(failed, tp)
+		}
+	}
+	slices.SortFunc(failed, model.CompareTP)
+	out := make([]model.Error, len(failed))
+	for i, tp := range failed {
+		out[i] = *offsets[tp].Error
+	}
 	return out
 }
 

@@ -102,18 +102,22 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 			results[tp] = &model.PartitionOffsets{}
 		}
 	}
-	// Per leader, the four lookups are sent at once on its connection (sarama
-	// pipelines them): a leader that times out costs one --timeout, not four.
-	// Their answers are applied in kind order, as if asked one after another,
-	// and a request that failed is given the cause of the leader's failure.
-	// Leaders are asked concurrently.
+	// Per leader, the first lookup goes alone: a leader that does not answer
+	// it is asked nothing more in this snapshot (it costs one --timeout and
+	// one request). Once it has answered, the other three are sent at once on
+	// its connection (sarama pipelines them). Their answers are applied in
+	// kind order, as if asked one after another, and a request that failed is
+	// given the cause of the leader's failure. Leaders are asked concurrently.
 	run(ctx, c, leaders, func(leader int32) {
 		var answers [lookupRisk + 1]offsetsAnswer
-		var wg sync.WaitGroup
-		for k := range answers {
-			wg.Go(func() { answers[k] = c.listOffsets(ctx, leader, k, byLeader[leader], risk) })
+		answers[lookupEarliest] = c.listOffsets(ctx, leader, lookupEarliest, byLeader[leader], risk)
+		if answers[lookupEarliest].err == nil {
+			var wg sync.WaitGroup
+			for k := lookupEarliest + 1; k <= lookupRisk; k++ {
+				wg.Go(func() { answers[k] = c.listOffsets(ctx, leader, k, byLeader[leader], risk) })
+			}
+			wg.Wait()
 		}
-		wg.Wait()
 		cause := failureCause(answers[:])
 		mu.Lock()
 		defer mu.Unlock()

@@ -83,8 +83,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-		if errors.Is(err, kafka.ErrCannotProveInactive) {
-			return exitBlocked // a guard refused: nothing is planned on guesses
+		var denied *model.Error
+		if errors.Is(err, kafka.ErrCannotProveInactive) || errors.As(err, &denied) && denied.Kind == model.KindDenied {
+			return exitBlocked // a guard refused: nothing is planned on guesses or past a denial
 		}
 		return exitFailure
 	}

@@ -35,10 +35,10 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 	}
 	g := obs.Groups[0]
 	if g.Error != nil {
-		return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, g.Error.Error())
+		return model.PlanInput{}, fmt.Errorf("read group %s: %w", group, g.Error)
 	}
 	in := model.PlanInput{
-		Group: group, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
+		Group: group, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID, AllTopicsVisible: obs.AllTopicsVisible,
 		Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
 	}
@@ -87,7 +87,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
 		ConsumerID: "", RetentionTime: -1}
@@ -132,7 +132,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
 	req := &sarama.DeleteOffsetsRequest{Group: group}
 	for _, tp := range tps {

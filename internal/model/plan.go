@@ -45,6 +45,10 @@ type PlanInput struct {
 	AssumeReset string
 	// ClusterID is the id the brokers report (nil when not read).
 	ClusterID *string
+	// AllTopicsVisible is whether the principal may describe every topic (nil:
+	// not known). When not true, --all-topics may miss the group's commits on
+	// hidden topics, and is refused.
+	AllTopicsVisible *bool
 }
 
 // Reason says how a row's target was chosen. The zero value (JSON null) marks a row
@@ -87,6 +91,8 @@ const (
 	BlockBackupFailed BlockerKind = "backup-failed"
 	// BlockBackupMismatch: a restore's backup is of another group or cluster.
 	BlockBackupMismatch BlockerKind = "backup-mismatch"
+	// BlockHiddenTopics: --all-topics when topics may be hidden from the principal.
+	BlockHiddenTopics BlockerKind = "topics-may-be-hidden"
 )
 
 // Blocker is one reason the plan must not be executed, with the partition it is

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // What became of an executed plan. The broker answers a commit per partition,
 // and the offsets are read back afterwards on a fresh connection; a row's result
@@ -64,6 +67,10 @@ func (w WriteResult) MarshalJSON() ([]byte, error) {
 	}
 	return []byte(`"` + string(w) + `"`), nil
 }
+
+// ErrNotSent marks a write request that failed before it was sent (its
+// coordinator could not be found): nothing of it can land later.
+var ErrNotSent = errors.New("not sent")
 
 // CommitAnswer is what the broker said to the commit and delete requests.
 type CommitAnswer struct {

@@ -305,6 +305,11 @@ func (s Scope) Partitions(in PlanInput) ([]TP, []Blocker) {
 		}
 	}
 	if s.AllTopics {
+		if v := in.AllTopicsVisible; v == nil || !*v {
+			blockers = append(blockers, Blocker{Kind: BlockHiddenTopics, Message: "--all-topics means every partition the group has " +
+				"a commit on, but topics may be hidden from this principal (Kafka leaves their commits out without a word): " +
+				"name the topics with --topic, or run as a principal that may describe every topic"})
+		}
 		for tp := range in.Committed {
 			add(tp)
 		}

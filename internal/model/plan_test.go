@@ -19,7 +19,7 @@ var planNow = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 func fixture() PlanInput {
 	wm := func(lo, hi int64) PartitionOffsets { return PartitionOffsets{Low: Ptr(lo), High: Ptr(hi)} }
 	return PlanInput{
-		Group: "g", State: "Empty", GroupExists: true,
+		Group: "g", State: "Empty", GroupExists: true, AllTopicsVisible: Ptr(true),
 		Committed:  map[TP]int64{{"orders", 0}: 50, {"orders", 1}: 10, {"ahead", 0}: 30},
 		Partitions: map[string]int{"orders": 3, "ahead": 1},
 		Offsets: map[TP]PartitionOffsets{
@@ -330,5 +330,22 @@ func TestPlanJSON(t *testing.T) {
 	var back Plan
 	if err := json.Unmarshal(b, &back); err != nil || back.Strategy.Kind != ToEarliest || len(back.Blockers) != 2 {
 		t.Errorf("unmarshal: %v, %+v", err, back)
+	}
+}
+
+// TestAllTopicsRefusedWhenTopicsMayBeHidden: --all-topics means every partition
+// with a commit, which a principal that may not see every topic cannot list
+// (Kafka leaves the hidden commits out): the plan is blocked, naming --topic.
+func TestAllTopicsRefusedWhenTopicsMayBeHidden(t *testing.T) {
+	for _, v := range []*bool{Ptr(false), nil} {
+		in := fixture()
+		in.AllTopicsVisible = v
+		p := MakePlan(Scope{AllTopics: true}, mustStrategy(t, ToEarliest, ""), in)
+		if p.Executable() || p.Blockers[0].Kind != BlockHiddenTopics || !strings.Contains(p.Blockers[0].Message, "--topic") {
+			t.Errorf("visible %v: blockers %+v", v, p.Blockers)
+		}
+		if q := MakePlan(Scope{Topics: []TopicScope{{Topic: "orders"}}}, mustStrategy(t, ToEarliest, ""), in); !q.Executable() {
+			t.Errorf("visible %v: --topic blocked too: %+v", v, q.Blockers)
+		}
 	}
 }

@@ -78,7 +78,7 @@ func TestPlanGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := model.PlanInput{Group: "fanout", State: "Empty", GroupExists: true,
+	in := model.PlanInput{Group: "fanout", State: "Empty", GroupExists: true, AllTopicsVisible: model.Ptr(true),
 		Committed:  map[model.TP]int64{{Topic: "outbox", Partition: 0}: 12, {Topic: "orders", Partition: 0}: 50},
 		Partitions: map[string]int{"outbox": 1, "orders": 1},
 		Offsets: map[model.TP]model.PartitionOffsets{

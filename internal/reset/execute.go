@@ -2,7 +2,11 @@ package reset
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -133,10 +137,15 @@ func (s *Service) write(ctx context.Context, p model.Plan) model.CommitAnswer {
 	ans := model.CommitAnswer{Rejected: map[model.TP]model.Error{}}
 	commit, del := p.Commits()
 	rejected, err := s.Cluster.CommitOffsets(ctx, p.Group, commit)
+	if errors.Is(err, model.ErrNotSent) {
+		rejected, err = notSent(p.Group, slices.Collect(maps.Keys(commit)), err), nil
+	}
 	if err == nil && len(del) > 0 {
-		var rejDel []model.Error
-		rejDel, err = s.Cluster.DeleteOffsets(ctx, p.Group, del)
-		rejected = append(rejected, rejDel...)
+		rejDel, derr := s.Cluster.DeleteOffsets(ctx, p.Group, del)
+		if errors.Is(derr, model.ErrNotSent) {
+			rejDel, derr = notSent(p.Group, del, derr), nil
+		}
+		rejected, err = append(rejected, rejDel...), derr
 	}
 	ans.RequestErr = err
 	for _, e := range rejected {
@@ -145,6 +154,24 @@ func (s *Service) write(ctx context.Context, p model.Plan) model.CommitAnswer {
 		}
 	}
 	return ans
+}
+
+// firstRejection is the message of one refusal, for the summary note.
+func firstRejection(ans model.CommitAnswer) string {
+	for _, e := range ans.Rejected {
+		return e.Message
+	}
+	return ""
+}
+
+// notSent is a refusal of each partition of a request that was never sent.
+func notSent(group string, tps []model.TP, err error) []model.Error {
+	out := make([]model.Error, 0, len(tps))
+	for _, tp := range tps {
+		e := model.Error{Kind: model.KindUnreachable, Message: "not sent: " + err.Error()}
+		out = append(out, *e.WithPartition(tp).WithGroup(group))
+	}
+	return out
 }
 
 // conclude sets each row's result, the outcome, the undo and the notes, removes
@@ -165,12 +192,16 @@ func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[mod
 		}
 	}
 	for _, e := range res.Plan.Rejected {
-		res.Notes = append(res.Notes, "refused by the broker: "+e.Error())
+		res.Notes = append(res.Notes, "not written: "+e.Error())
 	}
 	switch {
 	case res.Outcome == Refused:
 		res.Plan.Backup = nil
-		res.Notes = append(res.Notes, "nothing written: the broker refused every partition")
+		why := "the broker refused every partition"
+		if ans.RequestErr == nil && len(ans.Rejected) > 0 && strings.Contains(firstRejection(ans), "not sent:") {
+			why = "the request was never sent"
+		}
+		res.Notes = append(res.Notes, "nothing written: "+why)
 		if err := removeBackup(backup); err != nil {
 			res.Notes = append(res.Notes, "the unused backup "+backup+" could not be removed: "+err.Error())
 		}

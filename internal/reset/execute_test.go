@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ var (
 
 // twoPartitions is group g, Empty, committed at 5 on t-0 and t-1 (low 0, high 10).
 func twoPartitions() model.PlanInput {
-	return model.PlanInput{Group: "g", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+	return model.PlanInput{Group: "g", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
 		Committed:  map[model.TP]int64{tpA: 5, tpB: 5},
 		Partitions: map[string]int{"t": 2},
 		Offsets: map[model.TP]model.PartitionOffsets{
@@ -276,5 +277,34 @@ func TestLongGroupNameCanBeBackedUp(t *testing.T) {
 	}
 	if a, b := backupName(long, "x", ""), backupName(long+"b", "x", ""); a == b {
 		t.Errorf("two long names share the backup name %s", a)
+	}
+}
+
+// notSentCluster fails the commit before sending it: its coordinator could not
+// be found.
+type notSentCluster struct{ fakeCluster }
+
+func (f *notSentCluster) CommitOffsets(context.Context, string, map[model.TP]int64) ([]model.Error, error) {
+	f.commits++
+	return nil, fmt.Errorf("%w: find the coordinator of g: i/o timeout", model.ErrNotSent)
+}
+
+// TestCommitNeverSentIsNothingWritten: a commit request that never left (no
+// coordinator) wrote nothing and can never land: refused, exit 3, no undo, no
+// backup left — not "unknown, may still be applied".
+func TestCommitNeverSentIsNothingWritten(t *testing.T) {
+	dir := t.TempDir()
+	f := &notSentCluster{fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 5, tpB: 5}}}
+	s := &Service{Cluster: f, BackupDir: dir, UndoCommand: func(g, b string) string { return "undo " + b }}
+	st, _ := model.ParseStrategy(model.ToOffset, "1", time.Now())
+	sc, _ := model.NewScope(true, nil, model.ToOffset)
+	p, err := s.Plan(context.Background(), "g", sc, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Execute(context.Background(), p)
+	if res.Outcome != Refused || res.Plan.Undo != nil || res.Plan.Backup != nil ||
+		!strings.Contains(strings.Join(res.Notes, "\n"), "the request was never sent") {
+		t.Errorf("outcome %s undo %v backup %v notes %v", res.Outcome, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
 }

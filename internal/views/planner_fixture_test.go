@@ -98,7 +98,7 @@ func appliedResult(p model.Plan) model.ResetResult {
 // on the demo cluster the fixture mirrors.
 func fixturePlanInput(group string, st model.Strategy) model.PlanInput {
 	snap := fixtureSnapshot(fixtureNow, false)
-	in := model.PlanInput{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{},
+	in := model.PlanInput{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{}, AllTopicsVisible: model.Ptr(true),
 		Offsets: map[model.TP]model.PartitionOffsets{}, TimeOffsets: map[model.TP]int64{}}
 	for _, t := range snap.Topics {
 		in.Partitions[t.Topic] = t.Partitions

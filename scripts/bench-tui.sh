@@ -25,11 +25,18 @@ command -v tmux >/dev/null || { echo "bench-tui.sh needs tmux" >&2; exit 2; }
 start_scale_cluster
 session=offsettui-bench-$$
 
+# tui ARGS...: starts the TUI in a detached tmux session (once more after a
+# moment if the tmux server was just going away).
+tui() {
+  tmux new-session -d -s "$session" -x 200 -y 50 "$*" 2>/dev/null ||
+    { sleep 0.5; tmux new-session -d -s "$session" -x 200 -y 50 "$*"; }
+}
+
 # first_screen: prints "ms-to-first-row ms-to-whole-snapshot".
 first_screen() {
   local t0 now screen first="" whole=""
   t0=$(date +%s%N)
-  tmux new-session -d -s "$session" -x 200 -y 50 "$tmp/offsettui --bootstrap-server $addr --refresh 0 2>/dev/null"
+  tui "$tmp/offsettui --bootstrap-server $addr --refresh 0 2>/dev/null"
   for _ in $(seq 3000); do
     screen=$(tmux capture-pane -p -t "$session" 2>/dev/null || true)
     now=$(date +%s%N)
@@ -48,8 +55,7 @@ printf 'median: first group row %s ms, whole snapshot %s ms\n' "$(cut -d' ' -f1 
 
 [ "$soak" -gt 0 ] || exit 0
 echo "== soak: $soak s of refreshes every 5 s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-tmux new-session -d -s "$session" -x 200 -y 50 \
-  "GODEBUG=gctrace=1 $tmp/offsettui --bootstrap-server $addr --refresh 5s 2>$tmp/gctrace"
+tui "GODEBUG=gctrace=1 $tmp/offsettui --bootstrap-server $addr --refresh 5s 2>$tmp/gctrace"
 pid=""
 for _ in $(seq 50); do
   pid=$(pgrep -n -f "^$tmp/offsettui --bootstrap-server") && break

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -11,6 +12,14 @@ import (
 // Plan writes a reset plan: Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
 // what the move does, then totals, blockers and, once executed, the result.
 func Plan(w io.Writer, p model.Plan, notes []string) error {
+	bw := bufio.NewWriterSize(w, outputBuffer)
+	if err := plan(bw, p, notes); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func plan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, model.OrDash(p.State), p.Strategy)
 	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT")

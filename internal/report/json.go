@@ -24,18 +24,7 @@ func DescribeJSON(w io.Writer, s model.Snapshot) error {
 	jw.raw(`{"cluster":`)
 	jw.value(s.Cluster)
 	jw.raw(`,"groups":`)
-	if s.Groups == nil {
-		jw.raw("null")
-	} else {
-		jw.raw("[")
-		for i := range s.Groups {
-			if i > 0 {
-				jw.raw(",")
-			}
-			jw.group(&s.Groups[i])
-		}
-		jw.raw("]")
-	}
+	jw.array(s.Groups == nil, len(s.Groups), func(i int) { jw.group(&s.Groups[i]) })
 	jw.raw(`,"topics":`)
 	jw.value(s.Topics)
 	jw.raw(`,"errors":`)
@@ -75,6 +64,23 @@ func (j *jsonWriter) bytes(b []byte) {
 	}
 }
 
+// array writes a JSON array of n items, each by item, or null for a nil
+// slice, as encoding/json writes slices.
+func (j *jsonWriter) array(isNil bool, n int, item func(i int)) {
+	if isNil {
+		j.raw("null")
+		return
+	}
+	j.raw("[")
+	for i := range n {
+		if i > 0 {
+			j.raw(",")
+		}
+		item(i)
+	}
+	j.raw("]")
+}
+
 // value writes v as encoding/json does (without HTML escaping).
 func (j *jsonWriter) value(v any) {
 	if j.err != nil {
@@ -112,18 +118,7 @@ func (j *jsonWriter) group(g *model.Group) {
 	}
 	j.bytes(b[:at])
 	j.raw(`"partitions":`)
-	if g.Partitions == nil {
-		j.raw("null")
-	} else {
-		j.raw("[")
-		for i := range g.Partitions {
-			if i > 0 {
-				j.raw(",")
-			}
-			j.partition(&g.Partitions[i])
-		}
-		j.raw("]")
-	}
+	j.array(g.Partitions == nil, len(g.Partitions), func(i int) { j.partition(&g.Partitions[i]) })
 	j.bytes(b[at+len(partitionsKey):])
 }
 

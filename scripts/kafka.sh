@@ -10,7 +10,11 @@
 #   scripts/kafka.sh fetch               only fetch the jars
 #
 # Environment (all optional):
-#   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.1.1)
+#   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.4.0, the newest on Maven Central that
+#                                  CI runs; 4.0.0 and 4.1.1 are the older 4.x lines the suite is
+#                                  also run on, see docs/testing.md). Share and streams groups are
+#                                  enabled wherever the version has them (share.version is raised
+#                                  to 1 at format time where it defaults to 0).
 #   OFFSETTUI_KAFKA_PORT           base port on 127.0.0.1 (default 19092, below the ephemeral port range so no client socket can hold it):
 #                                    port    PLAINTEXT, principal ANONYMOUS (a super user: no ACL applies)
 #                                    port+1  CONTROLLER
@@ -25,7 +29,9 @@
 #                                  and bob/bob-secret (only what ACLs grant them).
 #                                  Test certificates, stores and the OAuth signing key are made at start
 #                                  (openssl, keytool) under <state>/pki; 'env' prints their paths.
-#   OFFSETTUI_KAFKA_HOME           jar cache (default ~/.cache/offsettui-kafka); jars in <home>/<version>/lib
+#   OFFSETTUI_KAFKA_HOME           jar cache (default ~/.cache/offsettui-kafka); jars in
+#                                  <home>/<version>/<pom digest>/lib, so checkouts with different
+#                                  poms never replace each other's jars
 #   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
 #   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
 #   OFFSETTUI_KAFKA_EXTRA_CONFIG   extra server.properties lines, appended last (newline separated)
@@ -44,7 +50,7 @@ POM="$KAFKA_CONF_DIR/pom.xml"
 BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
 TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
 
-VERSION="${OFFSETTUI_KAFKA_VERSION:-4.1.1}"
+VERSION="${OFFSETTUI_KAFKA_VERSION:-4.4.0}"
 HOST=127.0.0.1
 PORT="${OFFSETTUI_KAFKA_PORT:-19092}"
 if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
@@ -61,7 +67,8 @@ SASL_BOOTSTRAP="$HOST:$SASL_PORT"
 # SASL users: name:password. admin is a super user; the others get only what a test grants.
 SASL_USERS=(admin:admin-secret alice:alice-secret bob:bob-secret)
 CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
-LIB="$CACHE_HOME/$VERSION/lib"
+POM_SUM="$(sha256sum "$POM" | cut -c1-12)"
+LIB="$CACHE_HOME/$VERSION/$POM_SUM/lib"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
@@ -93,8 +100,8 @@ fetch_jars() {
     return 0
   fi
   need mvn "needed once to fetch the Kafka jars from Maven Central"
-  mkdir -p "$CACHE_HOME/$VERSION"
-  tmp="$(mktemp -d "$CACHE_HOME/$VERSION/lib.tmp.XXXXXX")"
+  mkdir -p "$(dirname "$LIB")"
+  tmp="$(mktemp -d "$LIB.tmp.XXXXXX")"
   chmod 755 "$tmp"
   t0="$(now)"
   log "fetching Kafka $VERSION jars into $LIB (mvn dependency:copy-dependencies) ..."
@@ -225,9 +232,9 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 share.coordinator.state.topic.num.partitions=3
 
-# Groups. Both protocols are on by default in Kafka 4.x (classic and consumer, KIP-848);
-# stated here so the tests do not depend on a default.
-group.coordinator.rebalance.protocols=classic,consumer
+# Groups. group.coordinator.rebalance.protocols is left at its default: every protocol the
+# version has (classic, consumer and, from 4.1, streams); share groups are switched on by the
+# share.version feature (see features_args).
 group.initial.rebalance.delay.ms=0
 # Let tests use short session timeouts: classic clients via session.timeout.ms, consumer-protocol
 # groups via the per-group configs consumer.session.timeout.ms / consumer.heartbeat.interval.ms
@@ -235,6 +242,17 @@ group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=1000
 group.consumer.min.session.timeout.ms=1000
 group.consumer.min.heartbeat.interval.ms=500
+# Share and streams members join and leave within a second or two instead of 5-45 s. Versions
+# without these groups ignore the keys (with a warning in the log).
+group.share.min.heartbeat.interval.ms=500
+group.share.heartbeat.interval.ms=1000
+group.share.min.session.timeout.ms=1000
+group.share.session.timeout.ms=10000
+group.streams.min.heartbeat.interval.ms=500
+group.streams.heartbeat.interval.ms=1000
+group.streams.min.session.timeout.ms=1000
+group.streams.session.timeout.ms=10000
+group.streams.initial.rebalance.delay.ms=0
 
 # Fast retention for tests: a topic with a tiny retention.ms empties within about a second.
 log.retention.check.interval.ms=1000
@@ -243,6 +261,18 @@ log.segment.delete.delay.ms=1000
 EOF
   if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
     printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG" >>"$STATE/server.properties"
+  fi
+}
+
+# features_args: the --feature argument for StorageTool format that switches share groups on
+# where the version knows share.version but leaves it at 0 (4.1). Newer versions have share and
+# streams groups on by default (4.4: share.version=2, streams.version=1); 4.0 has neither, and
+# 4.1's streams.version=1 is not a stable level (format refuses it), so streams groups need 4.2+.
+features_args() {
+  local mapping
+  mapping="$(run_tool kafka.tools.StorageTool version-mapping 2>/dev/null)" || return 0
+  if grep -qx 'share.version=0' <<<"$mapping"; then
+    printf '%s\n%s\n' --feature share.version=1
   fi
 }
 
@@ -342,9 +372,10 @@ cmd_start() {
 
   t0="$(now)"
   cluster_id="$(run_tool kafka.tools.StorageTool random-uuid)" || die "StorageTool random-uuid failed"
-  local scram=()
+  local scram=() features=()
   mapfile -t scram < <(scram_args)
-  run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" "${scram[@]}" \
+  mapfile -t features < <(features_args)
+  run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" "${scram[@]}" "${features[@]}" \
     >"$STATE/format.out" 2>&1 || { cat "$STATE/format.out" >&2; die "StorageTool format failed"; }
 
   # setsid: the broker must outlive this script (and the shell that ran it).
@@ -422,6 +453,7 @@ cmd_env() {
   echo "export OFFSETTUI_KAFKA_LIB=$LIB"
   echo "export OFFSETTUI_IT_KAFKA_VERSION=$VERSION"
   echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
+  echo "export OFFSETTUI_KAFKA_STREAMS_APP=$KAFKA_CONF_DIR/StreamsApp.java"
 }
 
 cmd_status() {

@@ -47,6 +47,8 @@ func TestDescribeDemoJSON(t *testing.T) {
 		"ledger payments-0":     {n(10), n(10), nil, nil, "ok"},
 		"ledger payments-1":     {n(15), n(5), nil, nil, "ok"},
 		"ledger payments-2":     {n(20), n(0), nil, nil, "ok"},
+		// The share group: its position is a start offset (committed null), lag the broker's.
+		"mail-queue outbox-0": {n(20), n(20), n(10), nil, "expired"},
 	}
 	for p := int64(0); p < 6; p++ {
 		want["billing orders-"+string(rune('0'+p))] = row{n(95 + p), n(5 - p), nil, nil, "ok"}
@@ -73,7 +75,10 @@ func TestDescribeDemoJSON(t *testing.T) {
 				continue
 			}
 			seen++
-			got := row{v(p.Committed), v(p.Lag), v(p.Lost), v(p.Beyond), p.Status.String()}
+			got := row{v(p.Position()), v(p.Lag), v(p.Lost), v(p.Beyond), p.Status.String()}
+			if g.Type == model.TypeShare && p.Committed != nil {
+				t.Errorf("%s: committed %d on a share group, want null (its start offset is %v)", key, *p.Committed, v(p.StartOffset))
+			}
 			if got != w {
 				t.Errorf("%s = %+v, want %+v", key, got, w)
 			}

@@ -119,6 +119,30 @@ func (l *lazyClient) Committed(ctx context.Context, group string) (map[model.TP]
 }
 
 // contextName names the context for the undo command ("" without one).
+func (l *lazyClient) AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cl.AlterShareOffsets(ctx, group, offsets)
+}
+
+func (l *lazyClient) DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cl.DeleteShareOffsets(ctx, group, tps)
+}
+
+func (l *lazyClient) ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cl.ShareStartOffsets(ctx, group)
+}
+
 func (l *lazyClient) contextName() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -136,7 +136,7 @@ func TestTUIFanoutFlowDemo(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // keep the filter; the only match opens
 	waitFor("groups › fanout", "EXPIRED", "18 records (12..29) were deleted before fanout read them")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-	waitFor("Groups 1 of 8")
+	waitFor("Groups 1 of 9")
 	tm.Type("q")
 	final := ansi.Strip(tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View())
 	if !strings.Contains(final, "fanout") || strings.Contains(final, "groups › fanout") {

@@ -82,7 +82,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	defer s.close()
-	if err := s.seed(ctx, start, scenarioTopics(), scenarioGroups()); err != nil {
+	if err := s.seed(ctx, fake, start, scenarioTopics(), scenarioGroups()); err != nil {
 		return nil, fmt.Errorf("seed demo cluster: %w", err)
 	}
 	for _, g := range scenarioGroups() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/offsettui/offsettui/internal/demo"
 )
@@ -340,4 +341,56 @@ func BenchmarkStart(b *testing.B) {
 	}
 	b.ReportMetric(float64(starting.Milliseconds())/float64(b.N), "start-ms/op")
 	b.ReportMetric(float64(closing.Milliseconds())/float64(b.N), "close-ms/op")
+}
+
+// TestShareGroupIndependentClient reads the demo's share group back with franz-go's own
+// requests, not internal/kafka: Empty, its start offset 20 on outbox (below the log start
+// of 30, so expired), share.auto.offset.reset=earliest.
+func TestShareGroupIndependentClient(t *testing.T) {
+	wantShare := map[string]map[string]map[int32]int64{"mail-queue": {"outbox": {0: 20}}}
+	if got := demo.ShareGroups(); !equalCommits(got, wantShare) {
+		t.Errorf("ShareGroups() = %v, want %v", got, wantShare)
+	}
+	c := startDemo(t)
+	_, cl := newAdmin(t, c)
+	ctx := t.Context()
+	coord := cl.Broker(int(c.Fake().CoordinatorFor("mail-queue")))
+
+	desc := kmsg.NewPtrShareGroupDescribeRequest()
+	desc.GroupIDs = []string{"mail-queue"}
+	dr, err := coord.Request(ctx, desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := dr.(*kmsg.ShareGroupDescribeResponse).Groups[0]; g.ErrorCode != 0 || g.GroupState != "Empty" || len(g.Members) != 0 {
+		t.Errorf("mail-queue: error %d state %q members %d, want an Empty share group", g.ErrorCode, g.GroupState, len(g.Members))
+	}
+	offs := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
+	rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
+	rg.GroupID = "mail-queue"
+	offs.Groups = append(offs.Groups, rg)
+	or, err := coord.Request(ctx, offs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, tp := range or.(*kmsg.DescribeShareGroupOffsetsResponse).Groups[0].Topics {
+		for _, p := range tp.Partitions {
+			got[tp.Topic+"-"+strconv.Itoa(int(p.Partition))] = p.StartOffset
+		}
+	}
+	if len(got) != 1 || got["outbox-0"] != 20 {
+		t.Errorf("start offsets %v, want outbox-0 at 20", got)
+	}
+	cfg := kmsg.NewPtrDescribeConfigsRequest()
+	r := kmsg.NewDescribeConfigsRequestResource()
+	r.ResourceType, r.ResourceName, r.ConfigNames = kmsg.ConfigResourceTypeGroupConfig, "mail-queue", []string{"share.auto.offset.reset"}
+	cfg.Resources = append(cfg.Resources, r)
+	cr, err := cfg.RequestWith(ctx, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := cr.Resources[0]; res.ErrorCode != 0 || len(res.Configs) != 1 || res.Configs[0].Value == nil || *res.Configs[0].Value != "earliest" {
+		t.Errorf("share.auto.offset.reset of mail-queue: %+v, want earliest", res)
+	}
 }

@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -30,11 +31,12 @@ func (s *seeder) close() { s.Close() }
 // seed creates and fills the topics, commits the groups' offsets while they
 // are empty and then moves log starts, so the commits below the new log
 // start are "expired" the way retention would have left them.
-func (s *seeder) seed(ctx context.Context, start time.Time, topics []topicSpec, groups []groupSpec) error {
+func (s *seeder) seed(ctx context.Context, fake *kfake.Cluster, start time.Time, topics []topicSpec, groups []groupSpec) error {
 	steps := []func() error{
 		func() error { return s.createTopics(ctx, topics) },
 		func() error { return s.produce(ctx, start, topics) },
 		func() error { return s.commitAll(ctx, groups) },
+		func() error { return s.seedShareGroups(ctx, fake) },
 		func() error { return s.deleteRecords(ctx, topics) },
 	}
 	for _, step := range steps {

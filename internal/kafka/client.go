@@ -47,6 +47,8 @@ type Client struct {
 	conf *sarama.Config
 	sem  chan struct{}
 	logf func(string, ...any)
+	// wire sends what sarama does not speak (wire.go), authenticated from conf.
+	wire *wireClient
 
 	mu    sync.Mutex
 	known map[int32]*sarama.Broker
@@ -103,6 +105,7 @@ func New(cfg Config) (*Client, error) {
 	if len(ignored) > 0 {
 		c.logf("client properties ignored (not used by offsettui): %s", strings.Join(ignored, ", "))
 	}
+	c.wire = newWireClient(conf, cfg.Timeout, c.logf)
 	for _, a := range cfg.Bootstrap {
 		c.seeds = append(c.seeds, sarama.NewBroker(a))
 	}
@@ -362,6 +365,7 @@ func (c *Client) coordinator(ctx context.Context, group string) (*sarama.Broker,
 // due, so the brokers are closed concurrently and Close returns after at most the
 // request timeout, leaving any straggler to finish in the background.
 func (c *Client) Close() error {
+	c.wire.close()
 	c.mu.Lock()
 	all := append(slices.Clone(c.seeds), slices.Collect(maps.Values(c.known))...)
 	c.mu.Unlock()

@@ -61,6 +61,9 @@ func TestDemoSnapshot(t *testing.T) {
 		{"ledger", "payments", 0, 0, 20, i(10), i(10), model.StatusOK, nil, nil},
 		{"ledger", "payments", 1, 0, 20, i(15), i(5), model.StatusOK, nil, nil},
 		{"ledger", "payments", 2, 0, 20, i(20), i(0), model.StatusOK, nil, nil},
+		// The share group: no committed offset (its start offset, 20, is checked below); its
+		// lag is the broker's.
+		{"mail-queue", "outbox", 0, 30, 40, nil, i(20), model.StatusExpired, i(10), nil},
 	}
 	for p := int32(0); p < 6; p++ {
 		low := int64(0)
@@ -102,6 +105,12 @@ func TestDemoSnapshot(t *testing.T) {
 		if g.State != "Empty" || g.OffsetsExpireAfterMs == nil || *g.OffsetsExpireAfterMs != 10080*60000 {
 			t.Errorf("%s: state %s, offsetsExpireAfterMs %v; want Empty with 7d", name, g.State, val(g.OffsetsExpireAfterMs))
 		}
+	}
+	mq := findGroup(t, snap, "mail-queue")
+	if p := findPartition(t, mq, "outbox", 0); mq.Type != model.TypeShare || mq.State != "Empty" || val(p.StartOffset) != int64(20) ||
+		mq.ShareAutoOffsetReset == nil || *mq.ShareAutoOffsetReset != "earliest" || mq.OffsetsExpireAfterMs != nil {
+		t.Errorf("mail-queue: type %s state %s start %v reset %v expiry %v; want an Empty share group, start 20, earliest, no expiry",
+			mq.Type, mq.State, val(p.StartOffset), mq.ShareAutoOffsetReset, val(mq.OffsetsExpireAfterMs))
 	}
 	if w := snap.Groups[0].Group; w != "fanout" {
 		t.Errorf("worst group first: got %s, want fanout", w)

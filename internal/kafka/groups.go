@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -10,18 +11,22 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// listedGroup is one group as ListGroups reported it.
+// listedGroup is one group as ListGroups reported it. rawType is the type as the broker
+// wrote it, kept for the message on a type offsettui does not know.
 type listedGroup struct {
-	name, protocolType, state, typ string
-	coordinator                    *sarama.Broker
-	listed                         bool
+	name, protocolType, state, typ, rawType string
+	coordinator                             *sarama.Broker
+	listed                                  bool
 	// findErr is why FindCoordinator could not locate an unlisted group.
 	findErr *model.Error
 }
 
 // listGroups asks every broker for the groups it coordinates (ListGroups v5 gives
-// type and state, so no FindCoordinator round is needed). Only consumer groups are
-// kept: protocol type "consumer" or "" (offsets-only), as Kafka's CLI lists them.
+// type and state, so no FindCoordinator round is needed). Every consumer, share and
+// streams group is kept, and any group of a type offsettui does not know (as
+// unknown); classic groups only when they are consumer groups (protocol type
+// "consumer" or "" for offsets-only groups), as Kafka's CLI lists them: Kafka
+// Connect's worker groups are classic groups of another protocol type.
 func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) {
 	var (
 		mu   sync.Mutex
@@ -44,15 +49,12 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 			return
 		}
 		for name, pt := range resp.Groups {
-			if pt != "consumer" && pt != "" {
-				continue
-			}
-			lg := listedGroup{name: name, protocolType: pt, typ: "classic", coordinator: b, listed: true}
+			lg := listedGroup{name: name, protocolType: pt, typ: model.TypeClassic, coordinator: b, listed: true}
 			if d, ok := resp.GroupsData[name]; ok {
-				lg.state = d.GroupState
-				if d.GroupType != "" {
-					lg.typ = lowerType(d.GroupType)
-				}
+				lg.state, lg.rawType, lg.typ = d.GroupState, d.GroupType, model.ParseGroupType(d.GroupType)
+			}
+			if lg.typ == model.TypeClassic && pt != "consumer" && pt != "" {
+				continue
 			}
 			out = append(out, lg)
 		}
@@ -69,16 +71,6 @@ func findCoordinatorErr(err error, group string) *model.Error {
 	return e.WithGroup(group)
 }
 
-func lowerType(t string) string {
-	switch t {
-	case "Classic", "classic":
-		return "classic"
-	case "Consumer", "consumer":
-		return "consumer"
-	}
-	return t
-}
-
 // findGroups locates groups that ListGroups did not report (a group that does not
 // exist, or one coordinated by a broker whose listing failed) with FindCoordinator.
 func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
@@ -87,7 +79,7 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 		out []listedGroup
 	)
 	run(ctx, c, names, func(name string) {
-		lg := listedGroup{name: name, typ: "classic", state: "Dead"}
+		lg := listedGroup{name: name, typ: model.TypeClassic, state: "Dead"}
 		b, err := c.coordinator(ctx, name)
 		if err == nil {
 			lg.coordinator = b
@@ -102,44 +94,91 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 	return out
 }
 
-// describeGroups fills members, assignments, protocol and state for every group:
-// DescribeGroups for classic groups and ConsumerGroupDescribe for consumer-protocol
-// groups, one request of each kind per coordinator.
+// describeGroups fills members, assignments, protocol and state for every group,
+// each type with its own API, one request per kind per coordinator: DescribeGroups
+// (classic), ConsumerGroupDescribe (consumer), ShareGroupDescribe (share) and
+// StreamsGroupDescribe (streams). A group of a type offsettui does not know is not
+// described: its DescribeError says so, so it is never shown with 0 members.
 func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObservation, coord map[string]*sarama.Broker) {
 	type batch struct {
-		b        *sarama.Broker
-		classic  []*model.GroupObservation
-		consumer []*model.GroupObservation
+		b      *sarama.Broker
+		byType map[string][]*model.GroupObservation
 	}
 	byBroker := map[int32]*batch{}
 	var order []*batch
 	for _, g := range groups {
+		if g.Type == model.TypeUnknown {
+			g.DescribeError = (&model.Error{Kind: model.KindUnsupported, Message: fmt.Sprintf(
+				"group type %q (ListGroups) is not known to offsettui: not described, not reset", g.RawType)}).WithGroup(g.Group)
+			continue
+		}
 		b := coord[g.Group]
-		if b == nil {
+		if b == nil { // not located: its members are unknown, not none
+			if g.DescribeError = g.Error; g.DescribeError == nil {
+				g.DescribeError = (&model.Error{Kind: model.KindUnreachable, Message: "no coordinator found for the group"}).WithGroup(g.Group)
+			}
 			continue
 		}
 		bt := byBroker[b.ID()]
 		if bt == nil {
-			bt = &batch{b: b}
+			bt = &batch{b: b, byType: map[string][]*model.GroupObservation{}}
 			byBroker[b.ID()] = bt
 			order = append(order, bt)
 		}
-		if g.Type == "consumer" {
-			bt.consumer = append(bt.consumer, g)
-		} else {
-			bt.classic = append(bt.classic, g)
-		}
+		bt.byType[g.Type] = append(bt.byType[g.Type], g)
+	}
+	describe := map[string]func(context.Context, *sarama.Broker, []*model.GroupObservation){
+		model.TypeClassic:  c.describeClassic,
+		model.TypeConsumer: c.describeConsumer,
+		model.TypeShare:    c.describeShare,
+		model.TypeStreams:  c.describeStreams,
 	}
 	var jobs []func()
 	for _, bt := range order {
-		if len(bt.classic) > 0 {
-			jobs = append(jobs, func() { c.describeClassic(ctx, bt.b, bt.classic) })
-		}
-		if len(bt.consumer) > 0 {
-			jobs = append(jobs, func() { c.describeConsumer(ctx, bt.b, bt.consumer) })
+		for _, typ := range model.GroupTypes {
+			if gs := bt.byType[typ]; len(gs) > 0 {
+				jobs = append(jobs, func() { describe[typ](ctx, bt.b, gs) })
+			}
 		}
 	}
 	run(ctx, c, jobs, func(f func()) { f() })
+}
+
+// pickDescribed chooses, for every group, the entry of a describe reply to use, as Kafka's
+// admin client does: a data entry wins over any error entry for the same group, whatever
+// the order (Kafka 4.0 answers ConsumerGroupDescribe with the group twice, once with
+// GROUP_ID_NOT_FOUND from a coordinator shard that does not own it); with no data entry,
+// the first error entry.
+func pickDescribed[E any](entries []E, id func(*E) string, code func(*E) int16) map[string]*E {
+	out := map[string]*E{}
+	for i := range entries {
+		e := &entries[i]
+		if prev, ok := out[id(e)]; !ok || (code(prev) != 0 && code(e) == 0) {
+			out[id(e)] = e
+		}
+	}
+	return out
+}
+
+// describeFailed reports why a group's describe entry gives no data, or nil when it does.
+// A group left out of the reply, or answered with an error, gets the error; only a group
+// no broker listed (it does not exist) may come back GROUP_ID_NOT_FOUND without one.
+func describeFailed(g *model.GroupObservation, found bool, code int16, msg *string, api string) *model.Error {
+	switch {
+	case !found:
+		return (&model.Error{Kind: model.KindBroker, Message: api + ": the broker's reply left the group out"}).WithGroup(g.Group)
+	case code == 0, !g.Listed && sarama.KError(code) == sarama.ErrGroupIDNotFound:
+		return nil
+	}
+	k := sarama.KError(code)
+	text := kerrText(k)
+	if msg != nil && *msg != "" {
+		text = *msg
+	}
+	if k == sarama.ErrGroupIDNotFound {
+		text += fmt.Sprintf(" (the group was listed as a %s group; deleted or converted since?)", g.Type)
+	}
+	return kerrError(k, api+": "+text).WithGroup(g.Group)
 }
 
 func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
@@ -155,28 +194,25 @@ func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*mo
 		}
 		return
 	}
-	byName := map[string]*sarama.GroupDescription{}
-	for _, d := range resp.Groups {
-		byName[d.GroupId] = d
-	}
+	byName := pickDescribed(resp.Groups, func(d **sarama.GroupDescription) string { return (*d).GroupId },
+		func(d **sarama.GroupDescription) int16 { return int16((*d).Err) })
 	for _, g := range gs {
-		d := byName[g.Group]
-		if d == nil {
-			continue
+		d, found := byName[g.Group]
+		var code int16
+		if found {
+			code = int16((*d).Err)
 		}
-		if d.Err != sarama.ErrNoError && d.Err != sarama.ErrGroupIDNotFound {
-			e := kerrError(d.Err, "describe group: "+d.Err.Error())
-			g.DescribeError = e.WithGroup(g.Group)
+		if g.DescribeError = describeFailed(g, found, code, nil, "describe group"); g.DescribeError != nil {
 			continue
 		}
 		if g.State == "" {
-			g.State = d.State
+			g.State = (*d).State
 		}
-		g.Protocol = d.Protocol
+		g.Protocol = (*d).Protocol
 		if g.ProtocolType == "" {
-			g.ProtocolType = d.ProtocolType
+			g.ProtocolType = (*d).ProtocolType
 		}
-		g.Members = classicMembers(d)
+		g.Members = classicMembers(*d)
 	}
 }
 
@@ -189,16 +225,12 @@ func classicMembers(d *sarama.GroupDescription) []model.Member {
 		}
 		if a, err := m.GetMemberAssignment(); err == nil && a != nil {
 			for t, ps := range a.Topics {
-				ps = slices.Clone(ps)
-				slices.Sort(ps)
-				mem.Assignments = append(mem.Assignments, model.Assignment{Topic: t, Partitions: ps})
+				mem.Assignments = append(mem.Assignments, assignment(t, ps))
 			}
 		}
-		slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return strings.Compare(a.Topic, b.Topic) })
-		out = append(out, mem)
+		out = append(out, sortedMember(mem))
 	}
-	slices.SortFunc(out, func(a, b model.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
-	return out
+	return sortedMembers(out)
 }
 
 func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
@@ -214,21 +246,18 @@ func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*m
 		}
 		return
 	}
-	byName := map[string]*sarama.ConsumerGroupDescription{}
-	for i := range resp.Groups {
-		byName[resp.Groups[i].GroupID] = &resp.Groups[i]
-	}
+	byName := pickDescribed(resp.Groups, func(d *sarama.ConsumerGroupDescription) string { return d.GroupID },
+		func(d *sarama.ConsumerGroupDescription) int16 { return int16(d.ErrorCode) })
 	for _, g := range gs {
-		d := byName[g.Group]
-		if d == nil {
-			continue
+		d, found := byName[g.Group]
+		var (
+			code int16
+			msg  *string
+		)
+		if found {
+			code, msg = int16(d.ErrorCode), d.ErrorMessage
 		}
-		if d.ErrorCode != sarama.ErrNoError && d.ErrorCode != sarama.ErrGroupIDNotFound {
-			msg := d.ErrorCode.Error()
-			if d.ErrorMessage != nil {
-				msg = *d.ErrorMessage
-			}
-			g.DescribeError = kerrError(d.ErrorCode, "describe consumer group: "+msg).WithGroup(g.Group)
+		if g.DescribeError = describeFailed(g, found, code, msg, "describe consumer group"); g.DescribeError != nil {
 			continue
 		}
 		if g.State == "" {
@@ -242,13 +271,29 @@ func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*m
 				Assignments: []model.Assignment{},
 			}
 			for _, tp := range m.Assignment.TopicPartitions {
-				ps := slices.Clone(tp.Partitions)
-				slices.Sort(ps)
-				mem.Assignments = append(mem.Assignments, model.Assignment{Topic: tp.TopicName, Partitions: ps})
+				mem.Assignments = append(mem.Assignments, assignment(tp.TopicName, tp.Partitions))
 			}
-			slices.SortFunc(mem.Assignments, func(a, b model.Assignment) int { return strings.Compare(a.Topic, b.Topic) })
-			g.Members = append(g.Members, mem)
+			g.Members = append(g.Members, sortedMember(mem))
 		}
-		slices.SortFunc(g.Members, func(a, b model.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
+		g.Members = sortedMembers(g.Members)
 	}
+}
+
+// assignment is one topic's assigned partitions, sorted (a copy).
+func assignment(topic string, ps []int32) model.Assignment {
+	ps = slices.Clone(ps)
+	slices.Sort(ps)
+	return model.Assignment{Topic: topic, Partitions: ps}
+}
+
+// sortedMember sorts a member's assignments by topic.
+func sortedMember(m model.Member) model.Member {
+	slices.SortFunc(m.Assignments, func(a, b model.Assignment) int { return strings.Compare(a.Topic, b.Topic) })
+	return m
+}
+
+// sortedMembers sorts members by id.
+func sortedMembers(ms []model.Member) []model.Member {
+	slices.SortFunc(ms, func(a, b model.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
+	return ms
 }

@@ -13,19 +13,26 @@ import (
 // under sarama's 100 MB limit even at a thousand partitions per group.
 const offsetFetchBatch = 2000
 
-// fetchCommitted reads the committed offsets of every group from its coordinator:
-// OffsetFetch v8 with many groups per request where the broker supports it, one
-// group per request otherwise. Coordinators are asked concurrently; an error on one
-// group goes on that group only. A group the broker does not know has no commits.
+// fetchCommitted reads the positions of every group from its coordinator: for
+// classic, consumer and streams groups the committed offsets, with OffsetFetch v8
+// and many groups per request where the broker supports it, one group per request
+// otherwise; for share groups the start offsets (share.go). Coordinators are asked
+// concurrently; an error on one group goes on that group only. A group the broker
+// does not know has no commits; a group of an unknown type is not asked.
 func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObservation, coord map[string]*sarama.Broker) {
 	type job struct {
-		b  *sarama.Broker
-		gs []*model.GroupObservation
+		b     *sarama.Broker
+		gs    []*model.GroupObservation
+		share bool
 	}
 	byBroker := map[int32][]*model.GroupObservation{}
+	shareBy := map[int32][]*model.GroupObservation{}
 	brokers := map[int32]*sarama.Broker{}
 	var ids []int32
 	for _, g := range groups {
+		if g.Type == model.TypeUnknown {
+			continue
+		}
 		b := coord[g.Group]
 		if b == nil {
 			if g.Error == nil {
@@ -37,18 +44,33 @@ func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObserv
 			brokers[b.ID()] = b
 			ids = append(ids, b.ID())
 		}
-		byBroker[b.ID()] = append(byBroker[b.ID()], g)
+		if g.Type == model.TypeShare {
+			shareBy[b.ID()] = append(shareBy[b.ID()], g)
+		} else {
+			byBroker[b.ID()] = append(byBroker[b.ID()], g)
+		}
 	}
 	var jobs []job
 	for _, id := range ids {
-		gs := byBroker[id]
-		for len(gs) > 0 {
-			n := min(len(gs), offsetFetchBatch)
-			jobs = append(jobs, job{brokers[id], gs[:n]})
-			gs = gs[n:]
+		for _, share := range []bool{false, true} {
+			gs := byBroker[id]
+			if share {
+				gs = shareBy[id]
+			}
+			for len(gs) > 0 {
+				n := min(len(gs), offsetFetchBatch)
+				jobs = append(jobs, job{brokers[id], gs[:n], share})
+				gs = gs[n:]
+			}
 		}
 	}
-	run(ctx, c, jobs, func(j job) { c.offsetFetch(ctx, j.b, j.gs) })
+	run(ctx, c, jobs, func(j job) {
+		if j.share {
+			c.fetchShareOffsets(ctx, j.b, j.gs)
+		} else {
+			c.offsetFetch(ctx, j.b, j.gs)
+		}
+	})
 }
 
 // offsetFetch sends one request for groups gs. The request is built for v8; if

@@ -183,35 +183,9 @@ func TestRealKafkaOAuthBearer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	claims := map[string]any{"iss": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_ISSUER"), "aud": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_AUDIENCE"),
-		"sub": "offsettui-oauth", "scope": "kafka"}
-	kid := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KID")
 	var issued atomic.Int32
-	endpoint := func(signKey *rsa.PrivateKey) string {
-		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			id, secret, ok := r.BasicAuth()
-			if !ok || id != "offsettui" || secret != "oidc-secret" || r.FormValue("grant_type") != "client_credentials" {
-				http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
-				return
-			}
-			now := time.Now()
-			c := map[string]any{"iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
-			for k, v := range claims {
-				c[k] = v
-			}
-			issued.Add(1)
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, signRS256(t, signKey, kid, c))
-		}))
-		t.Cleanup(s.Close)
-		return s.URL + "/oauth2/token"
-	}
-	props := func(url, secret string) map[string]string {
-		return kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "OAUTHBEARER",
-			"sasl.login.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
-			"sasl.oauthbearer.token.endpoint.url", url,
-			"sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="offsettui" clientSecret="`+secret+`" scope="kafka";`)
-	}
+	endpoint := func(signKey *rsa.PrivateKey) string { return oidcEndpoint(t, signKey, &issued) }
+	props := oauthProps
 	if err := connect(addr, props(endpoint(key), "oidc-secret")); err != nil {
 		t.Fatalf("OAUTHBEARER with a token the broker can verify: %v", err)
 	}
@@ -230,6 +204,41 @@ func TestRealKafkaOAuthBearer(t *testing.T) {
 	if err := connect(addr, props(endpoint(key), "wrong")); err == nil || !strings.Contains(err.Error(), "invalid_client") {
 		t.Fatalf("refused client credentials: error %v", err)
 	}
+}
+
+// oidcEndpoint serves an OIDC token endpoint for client offsettui/oidc-secret that signs
+// RS256 JWTs with signKey (the broker verifies them against scripts/kafka.sh's JWKS), counts
+// the tokens it issues, and returns its URL.
+func oidcEndpoint(t *testing.T, signKey *rsa.PrivateKey, issued *atomic.Int32) string {
+	t.Helper()
+	claims := map[string]any{"iss": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_ISSUER"), "aud": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_AUDIENCE"),
+		"sub": "offsettui-oauth", "scope": "kafka"}
+	kid := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KID")
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, secret, ok := r.BasicAuth()
+		if !ok || id != "offsettui" || secret != "oidc-secret" || r.FormValue("grant_type") != "client_credentials" {
+			http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+			return
+		}
+		now := time.Now()
+		c := map[string]any{"iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
+		for k, v := range claims {
+			c[k] = v
+		}
+		issued.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, signRS256(t, signKey, kid, c))
+	}))
+	t.Cleanup(s.Close)
+	return s.URL + "/oauth2/token"
+}
+
+// oauthProps are client properties for OAUTHBEARER with OIDC client credentials at url.
+func oauthProps(url, secret string) map[string]string {
+	return kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "OAUTHBEARER",
+		"sasl.login.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+		"sasl.oauthbearer.token.endpoint.url", url,
+		"sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="offsettui" clientSecret="`+secret+`" scope="kafka";`)
 }
 
 func readRSAKey(t *testing.T, path string) *rsa.PrivateKey {

@@ -34,13 +34,28 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
 	}
 	g := obs.Groups[0]
+	in := model.PlanInput{
+		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
+		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
+		Partitions: map[string]int{}, Offsets: obs.Offsets,
+	}
+	if g.Type == model.TypeUnknown {
+		return in, nil // refused by the plan: nothing more is read of a type offsettui does not know
+	}
 	if g.Error != nil {
 		return model.PlanInput{}, fmt.Errorf("read group %s: %w", group, g.Error)
 	}
-	in := model.PlanInput{
-		Group: group, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID, AllTopicsVisible: obs.AllTopicsVisible,
-		Members: g.Members, Committed: g.Committed,
-		Partitions: map[string]int{}, Offsets: obs.Offsets,
+	switch g.Type {
+	case model.TypeShare:
+		for _, e := range g.PartitionErrors {
+			return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, e.Error())
+		}
+		in.Committed, in.Uninitialized = g.StartOffsets, g.Uninitialized
+		in.Unwritable = c.shareUnwritable(ctx, g.Coordinator)
+	case model.TypeStreams:
+		if g.Topology != nil {
+			in.SourceTopics = g.Topology.SourceTopics()
+		}
 	}
 	for name, t := range obs.Topics {
 		if t.Partitions > 0 {

@@ -146,21 +146,30 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	listed = c.selectGroups(ctx, listed, names)
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
+	var shares []*model.GroupObservation
 	for i, lg := range listed {
-		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, State: lg.state, ProtocolType: lg.protocolType,
+		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
 			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
 			g.Coordinator = lg.coordinator.ID()
 			coord[lg.name] = lg.coordinator
 		}
+		if g.Type == model.TypeShare {
+			shares = append(shares, g)
+		}
 		groups[i] = g
 	}
 	sendListed := listedSender(*obs, groups, onListed)
-	var wg sync.WaitGroup
-	wg.Add(2)
+	var (
+		wg        sync.WaitGroup
+		configErr []model.Error
+	)
+	wg.Add(3)
 	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord); sendListed() }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
+	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()
+	obs.Errors = append(obs.Errors, configErr...)
 	for _, g := range groups {
 		if g.Error == nil && g.DescribeError != nil {
 			g.Error = g.DescribeError
@@ -252,7 +261,7 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay top
 			slots  [][]int64
 			looked bool
 		)
-		for tp, off := range g.Committed {
+		for tp, off := range positions(g) {
 			if !looked || tp.Topic != to.Name() {
 				to, looked = offsets.Topic(tp.Topic), true
 				if slots = apply[tp.Topic]; slots == nil {
@@ -316,15 +325,26 @@ func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names [
 	return append(out, c.findGroups(ctx, missing)...)
 }
 
+// positions returns a group's positions: committed offsets, or a share group's start offsets.
+func positions(g *model.GroupObservation) map[model.TP]int64 {
+	if g.Type == model.TypeShare {
+		return g.StartOffsets
+	}
+	return g.Committed
+}
+
 // groupTopics returns every topic a group commits on or is assigned, sorted.
 func groupTopics(groups []*model.GroupObservation, only []string) []string {
 	set := map[string]bool{}
 	for _, g := range groups {
 		last := ""
-		for tp := range g.Committed {
+		for tp := range positions(g) {
 			if tp.Topic != last || last == "" { // a group's commits are mostly on few topics
 				set[tp.Topic], last = true, tp.Topic
 			}
+		}
+		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+			set[tp.Topic] = true
 		}
 		for _, m := range g.Members {
 			for _, a := range m.Assignments {
@@ -359,11 +379,16 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 	for _, g := range groups {
 		// One lookup per topic run: a group's commits are mostly on few topics.
 		last, n, wanted := "", 0, false
-		for tp := range g.Committed {
+		for tp := range positions(g) {
 			if tp.Topic != last || last == "" {
 				last, n, wanted = tp.Topic, lay.partitions[tp.Topic], in[tp.Topic]
 			}
 			if wanted && (tp.Partition < 0 || int(tp.Partition) >= n) {
+				extra[tp] = true
+			}
+		}
+		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+			if beyond(tp.Topic, tp.Partition) {
 				extra[tp] = true
 			}
 		}
@@ -396,6 +421,14 @@ func offsetErrors(offsets map[model.TP]model.PartitionOffsets) []model.Error {
 	out := make([]model.Error, len(failed))
 	for i, tp := range failed {
 		out[i] = *offsets[tp].Error
+	}
+	return out
+}
+
+func mapKeys[V any](m map[model.TP]V) []model.TP {
+	out := make([]model.TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
 	}
 	return out
 }

@@ -38,8 +38,9 @@ func listedSender(obs model.Observation, groups []*model.GroupObservation, liste
 	return func() {
 		obs.Groups = make([]model.GroupObservation, len(groups))
 		for i, g := range groups {
-			obs.Groups[i] = model.GroupObservation{Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
-				Protocol: g.Protocol, Coordinator: g.Coordinator, Listed: g.Listed, Members: g.Members, Error: found[i]}
+			obs.Groups[i] = model.GroupObservation{Group: g.Group, Type: g.Type, RawType: g.RawType, State: g.State,
+				ProtocolType: g.ProtocolType, Protocol: g.Protocol, Coordinator: g.Coordinator, Listed: g.Listed,
+				Members: g.Members, Topology: g.Topology, DescribeError: g.DescribeError, Error: found[i]}
 			if found[i] == nil {
 				obs.Groups[i].Error = g.DescribeError
 			}

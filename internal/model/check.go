@@ -125,6 +125,7 @@ type CheckPartition struct {
 	Low         *int64        `json:"low"`
 	High        *int64        `json:"high"`
 	Committed   *int64        `json:"committed"`
+	StartOffset *int64        `json:"startOffset"`
 	Status      Status        `json:"status"`
 	Lost        *int64        `json:"lost"`
 	Beyond      *int64        `json:"beyond"`
@@ -163,7 +164,9 @@ type CheckCounts struct {
 // CheckResult is the proof for one group. Problems are what keeps the proof
 // incomplete beyond single partitions (nothing to check, a read error).
 type CheckResult struct {
-	Group      string           `json:"group"`
+	Group string `json:"group"`
+	// Type is the group's type ("" when the group could not be read).
+	Type       string           `json:"type"`
 	State      string           `json:"state"`
 	Members    int              `json:"members"`
 	TakenAt    Stamp            `json:"takenAt"`
@@ -215,7 +218,10 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 		return r
 	}
 	g := s.Groups[gi]
-	r.State, r.Members = g.State, len(g.Members)
+	r.Type, r.State, r.Members = g.Type, g.State, len(g.Members)
+	if g.Type == TypeShare {
+		r.Notes = append(r.Notes, shareCheckNote(g))
+	}
 	notFound := g.Error.IsGroupNotFound()
 	if notFound {
 		// A group that does not exist has no commits and no members: with --topic
@@ -231,7 +237,7 @@ func Check(s Snapshot, group string, opts CheckOptions) CheckResult {
 			continue
 		}
 		checked[gp.TP()] = true
-		r.Partitions = append(r.Partitions, checkPartition(gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
+		r.Partitions = append(r.Partitions, checkPartition(g, gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
 	}
 	p.namedTopics(opts.Topics, topics, checked)
 	p.snapshotErrors(s.Errors, checked, notFound, group, len(opts.Topics) > 0)
@@ -318,7 +324,7 @@ func (r *CheckResult) groupNotes(g Group, offsetsRetentionMinutes *int64, p *pro
 	opts := r.Options
 	if len(r.Partitions) == 0 && g.Error == nil && (len(opts.Topics) == 0 || len(r.Problems) == 0) {
 		p.add(CodeNothingToCheck, nothingToCheck(g, offsetsRetentionMinutes, len(opts.Topics) > 0), nil)
-	} else if len(r.Partitions) > 0 && g.Error == nil && len(g.Members) == 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Committed != nil }) {
+	} else if len(r.Partitions) > 0 && g.Error == nil && len(g.Members) == 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Position() != nil }) {
 		r.Notes = append(r.Notes, CheckReason{Code: CodeGroupMissing, Result: VerdictPass,
 			Message: fmt.Sprintf("group %s has no commits and no members: every partition is judged as a first start", g.Group)})
 	}

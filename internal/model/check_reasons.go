@@ -7,13 +7,17 @@ import (
 
 // The reasons a partition passes or fails the check, in words an operator acts on.
 
-// checkPartition judges one partition: its status, then its topic's retention.
-func checkPartition(gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
+// checkPartition judges one partition of g: its status, then its topic's retention.
+func checkPartition(g Group, gp GroupPartition, t *Topic, opts CheckOptions, now time.Time) CheckPartition {
 	p := CheckPartition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
 		Reasons: []CheckReason{}, Notes: []CheckReason{}, Error: gp.Error, Time: gp.Time}
-	checkStatus(&p, gp, opts, now)
-	checkLoss(&p, gp, opts)
+	if g.Type == TypeShare {
+		checkShareStatus(&p, gp, g.ShareAutoOffsetReset, opts, now)
+	} else {
+		checkStatus(&p, gp, opts, now)
+		checkLoss(&p, gp, opts)
+	}
 	switch {
 	case t == nil:
 		p.add(VerdictIncomplete, CodeTopicConfig, fmt.Sprintf("the configs of topic %s were not read", gp.Topic), nil)

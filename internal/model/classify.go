@@ -201,12 +201,17 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	grp := Group{
 		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
 		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
+		ShareAutoOffsetReset: g.ShareAutoOffsetReset, Topology: g.Topology,
 		Counts: Counts{}, Error: g.Error,
 	}
-	if grp.Members == nil {
+	switch {
+	case g.DescribeError != nil:
+		grp.Members = nil // unknown: JSON null, never "0 members"
+	case grp.Members == nil:
 		grp.Members = []Member{}
 	}
-	if g.State == "Empty" && obs.OffsetsRetentionMinutes != nil {
+	// Share-group start offsets never expire; committed offsets of an Empty group do.
+	if g.State == "Empty" && g.Type != TypeShare && obs.OffsetsRetentionMinutes != nil {
 		grp.OffsetsExpireAfterMs = Ptr(*obs.OffsetsRetentionMinutes * 60_000)
 	}
 	var owner map[TP]*MemberRef
@@ -225,7 +230,13 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	if opt.WholeTopics {
 		whole = opt.Topics
 	}
-	tps := groupPartitions(g, owner, obs.Topics, whole)
+	// A share group's position in a partition is its start offset; every other type's is
+	// its committed offset. Both are classified alike (docs/statuses.md).
+	positions := g.Committed
+	if g.Type == TypeShare {
+		positions = g.StartOffsets
+	}
+	tps := groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole)
 	grp.Partitions = make([]GroupPartition, 0, len(tps))
 	groupErr := g.Error
 	if g.Error.IsGroupNotFound() {
@@ -247,7 +258,10 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 			topic, offsets, stamped = ix.topics[tp.Topic], ix.offsets.Topic(tp.Topic), ix.stamped[tp.Topic]
 		}
 		in := PartitionInput{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic}
-		if c, ok := g.Committed[tp]; ok {
+		if e, ok := g.PartitionErrors[tp]; ok && in.GroupError == nil {
+			in.GroupError = &e
+		}
+		if c, ok := positions[tp]; ok {
 			in.Committed = Ptr(c)
 			if stamped {
 				if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
@@ -257,6 +271,9 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		}
 		p := Classify(in)
 		p.Topic, p.Partition, p.Member = tp.Topic, tp.Partition, owner[tp]
+		if g.Type == TypeShare {
+			shareFields(&p, g.ShareLag, tp)
+		}
 		if p.Error != nil && p.Error.Partition == nil && p.Error.Group == nil {
 			p.Error = p.Error.WithPartition(tp)
 		}
@@ -266,19 +283,35 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	return grp
 }
 
-// groupPartitions returns the sorted partition set of a group: every
-// partition of each topic it has a commit on, its commits (also those beyond
-// the partitions metadata knows), its assigned partitions and every partition
-// of the whole topics.
-func groupPartitions(g *GroupObservation, owner map[TP]*MemberRef, topics map[string]Topic, whole []string) []TP {
+// shareFields turns a share partition classified by its start offset into what a share
+// group shows: the start offset in its own field and the broker's lag. A lag of 0 means
+// every record from the start offset on was delivered and acknowledged (the start offset is
+// persisted lazily and can trail), so the partition is caught up: not at risk, no time lag.
+func shareFields(p *GroupPartition, lag map[TP]int64, tp TP) {
+	p.StartOffset, p.Committed, p.Lag = p.Committed, nil, nil
+	l, ok := lag[tp]
+	if !ok {
+		return
+	}
+	p.Lag = Ptr(l)
+	if l == 0 && (p.Status == StatusAtRisk || p.Status == StatusOK) {
+		p.Status, p.TimeLagMs, p.ExpiresInMs = StatusOK, Ptr(int64(0)), nil
+	}
+}
+
+// groupPartitions returns the sorted partition set of a group: every partition of each
+// topic it has a position on, its positions (also those beyond the partitions metadata
+// knows), extra (share partitions the broker lists without a start offset), the assigned
+// ones and every partition of the whole topics.
+func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef, topics map[string]Topic, whole []string) []TP {
 	var (
-		names []string
-		extra []TP
-		seen  map[string]bool // only for a group on several topics
-		last  string
-		n     int
+		names  []string
+		beyond []TP
+		seen   map[string]bool // only for a group on several topics
+		last   string
+		n      int
 	)
-	for tp := range g.Committed {
+	for tp := range positions {
 		if tp.Topic != last || len(names) == 0 {
 			last, n = tp.Topic, topics[tp.Topic].Partitions
 			switch {
@@ -296,11 +329,11 @@ func groupPartitions(g *GroupObservation, owner map[TP]*MemberRef, topics map[st
 			}
 		}
 		if tp.Partition < 0 || int(tp.Partition) >= n {
-			extra = append(extra, tp) // beyond what metadata knows
+			beyond = append(beyond, tp) // beyond what metadata knows
 		}
 	}
 	slices.Sort(names)
-	size := len(extra) + len(owner)
+	size := len(beyond) + len(extra) + len(owner)
 	for _, name := range names {
 		size += topics[name].Partitions
 	}
@@ -312,6 +345,7 @@ func groupPartitions(g *GroupObservation, owner map[TP]*MemberRef, topics map[st
 	}
 	// So far sorted and distinct; anything else is added, then sorted once.
 	sorted := len(out)
+	out = append(out, beyond...)
 	out = append(out, extra...)
 	for _, name := range whole {
 		for i := 0; i < topics[name].Partitions; i++ {

@@ -232,20 +232,23 @@ func TestGroupPartitionsSet(t *testing.T) {
 		owner  []TP
 		whole  []string
 		want   []TP
+		extra  []TP
 	}{
-		{"one topic, every partition", []TP{tp("a", 1), tp("a", 0)}, nil, nil, []TP{tp("a", 0), tp("a", 1)}},
-		{"one commit expands its topic", []TP{tp("b", 0), tp("a", 1)}, nil, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}},
+		{"one topic, every partition", []TP{tp("a", 1), tp("a", 0)}, nil, nil, []TP{tp("a", 0), tp("a", 1)}, nil},
+		{"one commit expands its topic", []TP{tp("b", 0), tp("a", 1)}, nil, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}, nil},
 		{"beyond metadata and unknown topic", []TP{tp("a", 5), tp("z", 0), tp("a", 0)}, nil, nil,
-			[]TP{tp("a", 0), tp("a", 1), tp("a", 5), tp("z", 0)}},
-		{"assigned, no commit", nil, []TP{tp("b", 0), tp("a", 1)}, nil, []TP{tp("a", 1), tp("b", 0)}},
-		{"assigned and committed", []TP{tp("a", 0)}, []TP{tp("a", 1), tp("b", 0)}, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}},
-		{"whole topics", []TP{tp("a", 0)}, nil, []string{"w", "a"}, []TP{tp("a", 0), tp("a", 1), tp("w", 0), tp("w", 1)}},
-		{"nothing", nil, nil, nil, []TP{}},
+			[]TP{tp("a", 0), tp("a", 1), tp("a", 5), tp("z", 0)}, nil},
+		{"assigned, no commit", nil, []TP{tp("b", 0), tp("a", 1)}, nil, []TP{tp("a", 1), tp("b", 0)}, nil},
+		{"assigned and committed", []TP{tp("a", 0)}, []TP{tp("a", 1), tp("b", 0)}, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}, nil},
+		{"whole topics", []TP{tp("a", 0)}, nil, []string{"w", "a"}, []TP{tp("a", 0), tp("a", 1), tp("w", 0), tp("w", 1)}, nil},
+		{"nothing", nil, nil, nil, []TP{}, nil},
+		{"extra partitions, their topics not expanded", []TP{tp("b", 0)}, nil, nil, []TP{tp("a", 1), tp("b", 0), tp("z", 3)},
+			[]TP{tp("z", 3), tp("a", 1), tp("b", 0)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := &GroupObservation{Committed: map[TP]int64{}}
+			positions := map[TP]int64{}
 			for _, c := range tc.commit {
-				g.Committed[c] = 1
+				positions[c] = 1
 			}
 			var owner map[TP]*MemberRef
 			for _, o := range tc.owner {
@@ -254,7 +257,7 @@ func TestGroupPartitionsSet(t *testing.T) {
 				}
 				owner[o] = &MemberRef{}
 			}
-			got := groupPartitions(g, owner, topics, tc.whole)
+			got := groupPartitions(positions, tc.extra, owner, topics, tc.whole)
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}

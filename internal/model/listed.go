@@ -24,10 +24,13 @@ func ListedSnapshot(obs Observation) Snapshot {
 	for _, g := range obs.Groups {
 		grp := Group{
 			Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
-			Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
+			Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members, Topology: g.Topology,
 			WorstStatus: StatusUnknown, Counts: Counts{}, Partitions: []GroupPartition{}, Error: g.Error,
 		}
-		if grp.Members == nil {
+		switch {
+		case g.DescribeError != nil:
+			grp.Members = nil // unknown, as Assemble has it: never "0 members"
+		case grp.Members == nil:
 			grp.Members = []Member{}
 		}
 		s.Groups = append(s.Groups, grp)

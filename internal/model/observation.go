@@ -37,8 +37,11 @@ type TPO struct {
 
 // GroupObservation is one group as listed, described and offset-fetched.
 type GroupObservation struct {
-	Group        string
-	Type         string
+	Group string
+	Type  string
+	// RawType is the type as ListGroups wrote it ("Share"), kept for messages about a
+	// type offsettui does not know.
+	RawType      string
 	State        string
 	ProtocolType string
 	Protocol     string
@@ -54,6 +57,18 @@ type GroupObservation struct {
 	// DescribeError is set when members and state could not be read; it is kept
 	// apart from Error because describing and offset fetching run concurrently.
 	DescribeError *Error
+
+	// Share groups: StartOffsets holds the share-partition start offsets
+	// (DescribeShareGroupOffsets) in place of Committed; Uninitialized the partitions the
+	// broker lists without one; ShareLag the broker's lag where it gives one (4.2+);
+	// PartitionErrors a partition the broker could not answer for.
+	StartOffsets         map[TP]int64
+	Uninitialized        []TP
+	ShareLag             map[TP]int64
+	PartitionErrors      map[TP]Error
+	ShareAutoOffsetReset *string
+	// Topology is a streams group's topology.
+	Topology *Topology
 }
 
 // PartitionOffsets are the watermarks of one partition and the result of the

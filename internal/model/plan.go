@@ -16,14 +16,27 @@ import (
 // PlanInput is the state a plan is made from, read by the I/O side.
 type PlanInput struct {
 	Group string
+	// Type is the group's type (grouptypes.go); "" for a group that does not exist.
+	// RawType is the type as ListGroups wrote it, for the message on an unknown one.
+	Type, RawType string
 	// State is the group's state from ListGroups ("Empty", "Stable", ...).
 	State string
 	// GroupExists is false when ListGroups does not list the group: such a group
 	// has no members and may be reset.
 	GroupExists bool
 	Members     []Member
-	// Committed holds the group's committed offsets.
+	// Committed holds the group's committed offsets; for a share group, its
+	// share-partition start offsets.
 	Committed map[TP]int64
+	// Uninitialized lists a share group's partitions the broker lists without a start
+	// offset (kafka-share-groups.sh --all-topics resets them too).
+	Uninitialized []TP
+	// SourceTopics are a streams group's input topics from its topology; nil when the
+	// topology is not known.
+	SourceTopics []string
+	// Unwritable says why the broker cannot take this group's reset (a write API it does
+	// not support); "" when it can.
+	Unwritable string
 	// Partitions is the partition count of each topic the scope names (and of the
 	// topics with commits, for --all-topics); a topic absent here does not exist.
 	Partitions map[string]int
@@ -151,7 +164,10 @@ type Totals struct {
 // whole `reset -o json` document. MakePlan fills the plan; the executor sets
 // Executed, Backup, Undo, Verified and Rejected.
 type Plan struct {
-	Group    string   `json:"group"`
+	Group string `json:"group"`
+	// Type is the group's type; it chooses whose reset semantics apply and how the
+	// offsets are written (docs/resets.md).
+	Type     string   `json:"type"`
 	State    string   `json:"state"`
 	Strategy Strategy `json:"strategy"`
 	// AssumeReset is the auto.offset.reset assumed for rows without a commit.
@@ -182,13 +198,25 @@ func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
 	if err != nil {
 		assume = ResetLatest
 	}
-	p := Plan{Group: in.Group, State: in.State, Strategy: st, AssumeReset: assume,
-		Rows: []PlanRow{}, Blockers: guardBlockers(in), Rejected: []Error{}}
+	if in.Type == "" {
+		in.Type = TypeClassic // an offset commit to a group that does not exist makes a classic one
+	}
+	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
+		Rows: []PlanRow{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Rejected: []Error{}}
+	if in.Type == TypeUnknown {
+		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
+		// the one blocker says so.
+		p.Blockers = typeBlockers(in, st)
+		return p
+	}
 	var tps []TP
 	var scopeBlockers []Blocker
 	fileOffset := map[TP]*int64{}
 	if st.Kind.FromFileKind() {
 		tps, scopeBlockers = fileScope(st, in, fileOffset)
+		scopeBlockers = append(scopeBlockers, shareRestoreBlockers(in, st)...)
+	} else if t, b, ok := typeScope(scope, in); ok {
+		tps, scopeBlockers = t, b
 	} else {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
@@ -236,6 +264,10 @@ func nothingToReset(scope Scope, st Strategy, in PlanInput) Blocker {
 	switch {
 	case st.Kind.FromFileKind():
 		msg = fmt.Sprintf("no reset plan for group %s found in %s (its rows name other groups)", in.Group, st.Raw)
+	case scope.AllTopics && in.Type == TypeShare:
+		msg = fmt.Sprintf("share group %s has no share partitions yet, and --all-topics selects those; name them with --topic", in.Group)
+	case scope.AllTopics && in.Type == TypeStreams:
+		msg = fmt.Sprintf("streams group %s has no committed offsets on its input topics, and --all-topics selects the partitions with one; name them with --topic", in.Group)
 	case scope.AllTopics:
 		msg = fmt.Sprintf("group %s has no committed offsets, and --all-topics selects the partitions with one; name them with --topic", in.Group)
 	}

@@ -305,11 +305,7 @@ func (s Scope) Partitions(in PlanInput) ([]TP, []Blocker) {
 		}
 	}
 	if s.AllTopics {
-		if v := in.AllTopicsVisible; v == nil || !*v {
-			blockers = append(blockers, Blocker{Kind: BlockHiddenTopics, Message: "--all-topics means every partition the group has " +
-				"a commit on, but topics may be hidden from this principal (Kafka leaves their commits out without a word): " +
-				"name the topics with --topic, or run as a principal that may describe every topic"})
-		}
+		blockers = append(blockers, hiddenTopicsBlockers(in)...)
 		for tp := range in.Committed {
 			add(tp)
 		}
@@ -335,6 +331,17 @@ func (s Scope) Partitions(in PlanInput) ([]TP, []Blocker) {
 	}
 	slices.SortFunc(out, CompareTP)
 	return out, dedupeBlockers(blockers)
+}
+
+// hiddenTopicsBlockers refuses --all-topics when topics may be hidden from the principal:
+// Kafka leaves their commits (and a share group's start offsets) out without a word.
+func hiddenTopicsBlockers(in PlanInput) []Blocker {
+	if v := in.AllTopicsVisible; v != nil && *v {
+		return nil
+	}
+	return []Blocker{{Kind: BlockHiddenTopics, Message: "--all-topics means every partition the group has " +
+		"a commit on, but topics may be hidden from this principal (Kafka leaves their commits out without a word): " +
+		"name the topics with --topic, or run as a principal that may describe every topic"}}
 }
 
 func topicBlocker(topic string) Blocker {

@@ -303,7 +303,7 @@ func TestPlanJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"group":"ship-svc","state":"Empty","strategy":{"name":"shift-by","value":"-3"},"assumeReset":"latest","executed":false,` +
+	want := `{"group":"ship-svc","type":"classic","state":"Empty","strategy":{"name":"shift-by","value":"-3"},"assumeReset":"latest","executed":false,` +
 		`"rows":[{"topic":"shipments","partition":0,"committed":5,"low":0,"high":9,"target":2,` +
 		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null,` +
 		`"resetStart":null,"result":null,"readBack":null}],` +

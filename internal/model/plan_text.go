@@ -67,6 +67,20 @@ func (r PlanRow) Note() string {
 	return ""
 }
 
+// NoteFor is Note for a group of type typ. A share group has start offsets, not commits,
+// and a partition without one starts where the group's share.auto.offset.reset config
+// says (docs/kafka.md), not a consumer's auto.offset.reset: the note says so.
+func (r PlanRow) NoteFor(typ string) string {
+	n := r.Note()
+	if typ != TypeShare || n == "" {
+		return n
+	}
+	n = strings.NewReplacer("the consumer's auto.offset.reset", "the group's share.auto.offset.reset",
+		"auto.offset.reset", "share.auto.offset.reset", "the commit", "the start offset",
+		"no commit today: committing", "no start offset today: setting").Replace(n)
+	return strings.ReplaceAll(n, "share.share.", "share.")
+}
+
 // noCommitNote says what a first commit does to a partition the group never
 // committed on, against what its consumer would do without it.
 func noCommitNote(r PlanRow) string {

@@ -75,9 +75,10 @@ type Cluster struct {
 	AllTopicsVisible *bool `json:"allTopicsVisible"`
 }
 
-// Group is one consumer group with its classified partitions and rollups.
+// Group is one group (of any type, model.Type*) with its classified partitions and rollups.
 type Group struct {
-	Group        string `json:"group"`
+	Group string `json:"group"`
+	// Type is classic, consumer, share, streams or unknown (grouptypes.go).
 	Type         string `json:"type"`
 	State        string `json:"state"`
 	ProtocolType string `json:"protocolType"`
@@ -95,9 +96,15 @@ type Group struct {
 	Counts          Counts `json:"counts"`
 	// OffsetsExpireAfterMs is set for Empty groups: after this long without members
 	// the broker may delete the group's commits (offsets.retention.minutes).
-	OffsetsExpireAfterMs *int64           `json:"offsetsExpireAfterMs"`
-	Partitions           []GroupPartition `json:"partitions"`
-	Error                *Error           `json:"error"`
+	OffsetsExpireAfterMs *int64 `json:"offsetsExpireAfterMs"`
+	// ShareAutoOffsetReset is a share group's share.auto.offset.reset, a group config the
+	// broker applies where a share partition has no start offset yet; null for other types
+	// and when it could not be read (the snapshot's errors say why).
+	ShareAutoOffsetReset *string `json:"shareAutoOffsetReset"`
+	// Topology is a streams group's topology; null for other types.
+	Topology   *Topology        `json:"topology"`
+	Partitions []GroupPartition `json:"partitions"`
+	Error      *Error           `json:"error"`
 	// Time is the group on the time axis; nil for one snapshot.
 	Time *GroupTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
@@ -124,10 +131,14 @@ type MemberRef struct {
 	Host     string `json:"host"`
 }
 
-// Member is a live group member and what it is assigned.
+// Member is a live group member and what it is assigned. A streams member's assignments
+// are the source-topic partitions of its active tasks.
 type Member struct {
 	MemberRef
 	Assignments []Assignment `json:"assignments"`
+	// ProcessID and Tasks are set for streams members only.
+	ProcessID *string `json:"processId"`
+	Tasks     *Tasks  `json:"tasks"`
 }
 
 // Assignment lists the partitions of one topic assigned to a member.
@@ -139,12 +150,16 @@ type Assignment struct {
 // GroupPartition is one partition as one group sees it. Pointers are null in JSON
 // when the value is absent or could not be read; they are never zero-filled.
 type GroupPartition struct {
-	Topic              string     `json:"topic"`
-	Partition          int32      `json:"partition"`
-	Low                *int64     `json:"low"`
-	High               *int64     `json:"high"`
-	LastStable         *int64     `json:"lastStable"`
-	Committed          *int64     `json:"committed"`
+	Topic      string `json:"topic"`
+	Partition  int32  `json:"partition"`
+	Low        *int64 `json:"low"`
+	High       *int64 `json:"high"`
+	LastStable *int64 `json:"lastStable"`
+	Committed  *int64 `json:"committed"`
+	// StartOffset is a share group's share-partition start offset (the first record not yet
+	// delivered and acknowledged); share groups have it instead of Committed, and Lag is then
+	// the broker's own count (Kafka 4.2+), null where it gives none.
+	StartOffset        *int64     `json:"startOffset"`
 	Lag                *int64     `json:"lag"`
 	Status             Status     `json:"status"`
 	Lost               *int64     `json:"lost"`

@@ -436,11 +436,21 @@ func DescribeOutput(t testing.TB, addr string, extra []string, groups ...string)
 // groups with the given scope and strategy flags and returns its NEW-OFFSET rows.
 func ResetDryRun(t testing.TB, addr string, flags []string, groups ...string) Offsets {
 	t.Helper()
+	out, _ := ResetDryRunWith(t, ConsumerGroupCommand, addr, flags, groups...)
+	return out
+}
+
+// ResetDryRunWith is ResetDryRun with another group tool's main class
+// (ShareGroupCommand, StreamsGroupCommand); it also returns the tool's stdout, whose
+// "Error:" lines say why it planned nothing.
+func ResetDryRunWith(t testing.TB, main, addr string, flags []string, groups ...string) (Offsets, string) {
+	t.Helper()
 	args := []string{"--bootstrap-server", addr, "--reset-offsets", "--dry-run"}
 	for _, g := range groups {
 		args = append(args, "--group", g)
 	}
-	return offsetRows(t, Tool(t, ConsumerGroupCommand, append(args, flags...)...), "NEW-OFFSET", groups)
+	out := Tool(t, main, append(args, flags...)...)
+	return offsetRows(t, out, "NEW-OFFSET", groups), out
 }
 
 func offsetRows(t testing.TB, out, col string, groups []string) Offsets {

@@ -30,7 +30,11 @@ func check(w io.Writer, r model.CheckResult) error {
 			continue
 		}
 		if !header {
-			fmt.Fprintln(tw, "TOPIC\tPARTITION\tLOW\tCOMMITTED\tHIGH\tSTATUS\tRESULT\tWHY")
+			col := "COMMITTED"
+			if r.Type == model.TypeShare {
+				col = "START-OFFSET"
+			}
+			fmt.Fprintf(tw, "TOPIC\tPARTITION\tLOW\t%s\tHIGH\tSTATUS\tRESULT\tWHY\n", col)
 			header = true
 		}
 		why := make([]string, 0, len(p.Reasons))
@@ -38,7 +42,7 @@ func check(w io.Writer, r model.CheckResult) error {
 			why = append(why, model.Label(rs.Code)+": "+rs.Message)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, model.Num(p.Low),
-			model.Num(p.Committed), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
+			model.Num(orStart(p.Committed, p.StartOffset)), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -55,4 +59,11 @@ func check(w io.Writer, r model.CheckResult) error {
 	}
 	_, err := fmt.Fprintln(w, r.Summary)
 	return err
+}
+
+func orStart(committed, start *int64) *int64 {
+	if committed != nil {
+		return committed
+	}
+	return start
 }

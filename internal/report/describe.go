@@ -26,7 +26,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
 	}
 	if len(s.Groups) == 0 {
-		fmt.Fprintln(tw, "\nno consumer groups matched")
+		fmt.Fprintln(tw, "\nno groups matched")
 	}
 	var rows aligned
 	for i := range s.Groups {
@@ -73,11 +73,14 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
 		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
 	}
+	for _, line := range typeLines(*g) {
+		fmt.Fprintf(tw, "  %s\n", line)
+	}
 	if len(g.Partitions) == 0 {
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", model.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
 	if timed {
 		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
@@ -96,7 +99,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		rows.text = strconv.AppendInt(rows.text, int64(p.Partition), 10)
 		rows.endCell()
 		rows.num(p.Low)
-		rows.num(p.Committed)
+		rows.num(p.Position())
 		rows.num(p.High)
 		rows.num(p.Lag)
 		rows.add(model.StatusText(p.Status, p.Lost, p.Beyond))
@@ -149,7 +152,7 @@ func changeCells(ch *model.PartitionChange, now model.Status) []string {
 
 func groupHeading(g model.Group) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Consumer group '%s' · %s · %s · %s", g.Group, g.Type, g.State, model.Plural(len(g.Members), "member"))
+	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", model.Noun(g.Type), g.Group, g.Type, g.StateText(), g.MembersText())
 	if l := model.TotalLagText(&g); l != "0" {
 		b.WriteString(" · lag " + l)
 	}
@@ -167,6 +170,40 @@ func groupHeading(g model.Group) string {
 		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
+}
+
+// typeLines says what a group's type adds: a share group's reset config and that its start
+// offsets never expire; a streams group's topology and each member's tasks.
+func typeLines(g model.Group) []string {
+	var out []string
+	switch g.Type {
+	case model.TypeShare:
+		reset := "unknown (could not be read; see the errors)"
+		if g.ShareAutoOffsetReset != nil {
+			reset = *g.ShareAutoOffsetReset
+		}
+		out = append(out, "share.auto.offset.reset="+reset+" (a group config on the broker: where a partition without a start offset begins); share-group start offsets do not expire")
+	case model.TypeStreams:
+		if g.Topology == nil {
+			out = append(out, "topology: none reported")
+			break
+		}
+		for _, st := range g.Topology.Subtopologies {
+			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
+				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
+		}
+		for _, m := range g.Members {
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+		}
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // changeText says what changed in a group since the baseline.

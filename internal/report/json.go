@@ -135,6 +135,7 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 	b = appendNum(b, `,"high":`, p.High)
 	b = appendNum(b, `,"lastStable":`, p.LastStable)
 	b = appendNum(b, `,"committed":`, p.Committed)
+	b = appendNum(b, `,"startOffset":`, p.StartOffset)
 	b = appendNum(b, `,"lag":`, p.Lag)
 	b = append(b, `,"status":`...)
 	b = appendString(b, p.Status.String())

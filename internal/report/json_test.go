@@ -126,7 +126,7 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			OffsetsExpireAfterMs: num(), Partitions: []model.GroupPartition{}}
 		for pi := range r.IntN(6) {
 			p := model.GroupPartition{Topic: fmt.Sprintf("topic.%d", r.IntN(3)), Partition: int32(pi), Low: num(), High: num(),
-				LastStable: num(), Committed: num(), Lag: num(), Status: model.Status(r.IntN(6)), Lost: num(), Beyond: num(),
+				LastStable: num(), Committed: num(), StartOffset: num(), Lag: num(), Status: model.Status(r.IntN(6)), Lost: num(), Beyond: num(),
 				TimeLagMs: num(), ExpiresInMs: num()}
 			if r.IntN(2) == 0 {
 				p.CommittedTimestamp = model.StampOf(time.UnixMilli(r.Int64N(1 << 42)).In(time.FixedZone("x", 3600)))
@@ -142,6 +142,10 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			}
 			g.Counts[p.Status]++
 			g.Partitions = append(g.Partitions, p)
+		}
+		if r.IntN(4) == 0 {
+			g.Members = nil // not described: null
+			g.Topology = &model.Topology{Epoch: 3, Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}}}}
 		}
 		if r.IntN(3) == 0 {
 			g.Time = &model.GroupTime{Samples: r.IntN(9), WindowMs: r.Int64N(1 << 20)}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -21,8 +22,11 @@ func Plan(w io.Writer, p model.Plan, notes []string) error {
 
 func plan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Reset plan for group '%s' (%s) · %s\n\n", p.Group, model.OrDash(p.State), p.Strategy)
-	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT")
+	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, model.OrDash(p.State), p.Strategy)
+	for _, line := range planTypeLines(p.Type) {
+		fmt.Fprintln(tw, line)
+	}
+	fmt.Fprintf(tw, "\nGROUP\tTOPIC\tPARTITION\t%s\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\n", model.PositionColumn(p.Type))
 	for _, r := range p.Rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Group, r.Topic, r.Partition,
 			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), r.TargetText(), r.ReasonText(), r.Effect())
@@ -31,7 +35,7 @@ func plan(w io.Writer, p model.Plan, notes []string) error {
 		return err
 	}
 	for _, r := range p.Rows {
-		if n := r.Note(); n != "" {
+		if n := r.NoteFor(p.Type); n != "" {
 			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
 		}
 	}
@@ -66,6 +70,28 @@ func plan(w io.Writer, p model.Plan, notes []string) error {
 	}
 	for _, n := range notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// planNoun names the group in a plan's heading: "group" for consumer groups, as before
+// share and streams groups existed, else "share group" or "streams group".
+func planNoun(typ string) string {
+	switch typ {
+	case model.TypeShare, model.TypeStreams, model.TypeUnknown:
+		return strings.ToLower(model.Noun(typ))
+	}
+	return "group"
+}
+
+// planTypeLines says whose semantics a share or streams plan follows and what it does not do.
+func planTypeLines(typ string) []string {
+	switch typ {
+	case model.TypeShare:
+		return []string{"as kafka-share-groups.sh --reset-offsets: share-partition start offsets, written with AlterShareGroupOffsets"}
+	case model.TypeStreams:
+		return []string{"as kafka-streams-groups.sh --reset-offsets: committed offsets of the input topics; offsettui deletes no internal topic " +
+			"and no local state (kafka-streams-groups.sh --delete-all-internal-topics and the application's state directories do)"}
 	}
 	return nil
 }

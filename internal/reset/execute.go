@@ -2,10 +2,7 @@ package reset
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -67,8 +64,9 @@ func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
 		s.beforeWrite()
 	}
 	write := context.WithoutCancel(ctx)
-	ans := s.write(write, res.Plan)
-	readBack, readErr := s.Cluster.Committed(write, res.Plan.Group)
+	w := s.writerFor(res.Plan.Type)
+	ans := s.write(write, w, res.Plan)
+	readBack, readErr := w.readBack(write, res.Plan.Group)
 	s.conclude(&res, ans, readBack, readErr, backup, in.ClusterID)
 	return res
 }
@@ -132,21 +130,12 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 	return backup, true
 }
 
-// write commits the plan's offsets and deletes the commits restore rows drop.
-func (s *Service) write(ctx context.Context, p model.Plan) model.CommitAnswer {
+// write commits the plan's offsets and deletes the commits restore rows drop, through
+// the writer of the group's type (writer.go).
+func (s *Service) write(ctx context.Context, w writer, p model.Plan) model.CommitAnswer {
 	ans := model.CommitAnswer{Rejected: map[model.TP]model.Error{}}
 	commit, del := p.Commits()
-	rejected, err := s.Cluster.CommitOffsets(ctx, p.Group, commit)
-	if errors.Is(err, model.ErrNotSent) {
-		rejected, err = notSent(p.Group, slices.Collect(maps.Keys(commit)), err), nil
-	}
-	if err == nil && len(del) > 0 {
-		rejDel, derr := s.Cluster.DeleteOffsets(ctx, p.Group, del)
-		if errors.Is(derr, model.ErrNotSent) {
-			rejDel, derr = notSent(p.Group, del, derr), nil
-		}
-		rejected, err = append(rejected, rejDel...), derr
-	}
+	rejected, err := w.write(ctx, p.Group, commit, del)
 	ans.RequestErr = err
 	for _, e := range rejected {
 		if e.Topic != nil && e.Partition != nil {

@@ -49,6 +49,15 @@ func (f *fakeCluster) DeleteOffsets(context.Context, string, []model.TP) ([]mode
 func (f *fakeCluster) Committed(context.Context, string) (map[model.TP]int64, error) {
 	return f.readBack, f.readErr
 }
+func (f *fakeCluster) AlterShareOffsets(context.Context, string, map[model.TP]int64) ([]model.Error, error) {
+	panic("a share-group write for a consumer group")
+}
+func (f *fakeCluster) DeleteShareOffsets(context.Context, string, []model.TP) ([]model.Error, error) {
+	panic("a share-group delete for a consumer group")
+}
+func (f *fakeCluster) ShareStartOffsets(context.Context, string) (map[model.TP]int64, error) {
+	panic("a share-group read-back for a consumer group")
+}
 
 var (
 	tpA = model.TP{Topic: "t", Partition: 0}

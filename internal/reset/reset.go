@@ -25,6 +25,9 @@ type Cluster interface {
 	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
+	AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
+	DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
+	ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error)
 }
 
 // Service plans and executes resets on one cluster.

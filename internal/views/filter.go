@@ -22,8 +22,16 @@ var filterKeywords = func() map[string]bool {
 		m[st.String()] = true
 	}
 	for _, s := range []string{"empty", "stable", "dead", "preparingrebalance", "completingrebalance", "assigning",
-		"reconciling", "classic", "consumer"} {
+		"reconciling", "notready"} {
 		m[s] = true
+	}
+	// A group type: type:share for every type, and the bare word for all but "unknown",
+	// which as a bare word is the status.
+	for _, t := range model.GroupTypes {
+		m["type:"+t] = true
+		if t != model.TypeUnknown {
+			m[t] = true
+		}
 	}
 	return m
 }()
@@ -85,7 +93,8 @@ func (f filterSpec) keep(t *filterTarget) bool {
 func filterNames(names ...string) string { return strings.ToLower(strings.Join(names, "\x00")) }
 
 // groupTags are a group's keywords: each status it has (ok only when nothing
-// is wrong), "error" when it could not be read, its state and its type.
+// is wrong), "error" when it could not be read, its state and its type (bare,
+// and as type:TYPE).
 func groupTags(g *model.Group) []string {
 	var tags []string
 	for _, sc := range g.Counts.Ordered() {
@@ -95,7 +104,11 @@ func groupTags(g *model.Group) []string {
 		tags = slices.DeleteFunc(tags, func(s string) bool { return s == model.StatusOK.String() })
 		tags = append(tags, "error")
 	}
-	return append(tags, strings.ToLower(g.State), strings.ToLower(g.Type))
+	tags = append(tags, strings.ToLower(g.State), "type:"+g.Type)
+	if g.Type != model.TypeUnknown {
+		tags = append(tags, g.Type)
+	}
+	return tags
 }
 
 // partitionTarget is what the group screen's filter sees of a partition.
@@ -115,6 +128,6 @@ func partitionTarget(p *model.GroupPartition) filterTarget {
 // are what names says.
 func filterHelp(names string) []string {
 	return []string{"/ filters as you type. Every word must match; !word must not. A status (expired ahead missing " +
-		"at-risk unknown ok), error, a state (empty stable dead …) or a type (classic consumer) matches that field; " +
+		"at-risk unknown ok), error, a state (empty stable dead …) or a type (classic consumer share streams type:unknown) matches that field; " +
 		"any other word is part of " + names + "."}
 }

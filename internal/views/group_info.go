@@ -27,8 +27,8 @@ func (s *groupScreen) infoLines() []string {
 	lines := []string{strings.Join([]string{
 		st.title.Render(g.Group),
 		model.OrDash(g.Type),
-		model.OrDash(g.State),
-		model.Plural(len(g.Members), "member"),
+		g.StateText(),
+		g.MembersText(),
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
 	}, sep)}
@@ -43,13 +43,18 @@ func (s *groupScreen) infoLines() []string {
 		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
 			model.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
 	}
+	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {
 		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
 			lines = append(lines, st.muted.Render("  … "+model.Plural(len(g.Members)-i, "more member")))
 			break
 		}
 		host := strings.TrimPrefix(m.Host, "/")
-		lines = append(lines, "  member "+m.Name()+st.muted.Render(" on "+model.OrDash(host)+"  ")+assignmentText(m.Assignments))
+		line := "  member " + m.Name() + st.muted.Render(" on "+model.OrDash(host)+"  ") + assignmentText(m.Assignments)
+		if m.Tasks != nil {
+			line += st.muted.Render("  tasks " + model.OrDash(m.Tasks.TasksText()))
+		}
+		lines = append(lines, line)
 	}
 	if g.Error != nil {
 		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+model.TryNext(g.Error.Kind)))
@@ -68,6 +73,35 @@ func (s *groupScreen) infoLines() []string {
 		lines[i] = truncate(lines[i], s.width)
 	}
 	return lines
+}
+
+// typeInfo is what a group's type adds to its description: a share group's
+// share.auto.offset.reset and that its start offsets never expire; a streams
+// group's topology.
+func typeInfo(st *styles, g *model.Group) []string {
+	switch g.Type {
+	case model.TypeShare:
+		reset := "unknown (could not be read)"
+		if g.ShareAutoOffsetReset != nil {
+			reset = *g.ShareAutoOffsetReset
+		}
+		return []string{st.section.Render("SHARE") + "  share.auto.offset.reset=" + reset +
+			st.muted.Render(" (group config) · start offsets never expire · lag is the broker's")}
+	case model.TypeStreams:
+		if g.Topology == nil {
+			return []string{st.section.Render("STREAMS") + st.muted.Render("  no topology reported")}
+		}
+		var out []string
+		for _, sub := range g.Topology.Subtopologies {
+			reads := append(append([]string{}, sub.SourceTopics...), sub.RepartitionSourceTopics...)
+			out = append(out, st.section.Render("STREAMS")+fmt.Sprintf("  subtopology %s reads %s", sub.ID, model.OrDash(strings.Join(reads, ", ")))+
+				st.muted.Render(fmt.Sprintf(" (topology epoch %d)", g.Topology.Epoch)))
+		}
+		return out
+	case model.TypeUnknown:
+		return []string{st.err.Render("UNKNOWN TYPE") + "  offsettui does not know this group type: not described, not reset"}
+	}
+	return nil
 }
 
 // totalsLine sums the group up: partitions (and how many the filter shows),

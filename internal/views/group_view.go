@@ -38,6 +38,15 @@ const (
 // markGlyph flags a partition marked with space for the reset planner.
 const markGlyph = "✓"
 
+// positionTitle names the position column: a share group has start offsets
+// (kafka-share-groups' START-OFFSET), every other type committed offsets.
+func positionTitle(typ string) string {
+	if typ == model.TypeShare {
+		return "START"
+	}
+	return "COMMITTED"
+}
+
 // maxMemberLines caps the members list so the partitions table keeps its room.
 const maxMemberLines = 3
 
@@ -52,13 +61,13 @@ const compactBelow = 16
 // LAG and STATUS stay. The time axis' columns (CONSUME, ETA, EVAL, TREND) are
 // there only when timed: one snapshot alone shows no rates. To add a column:
 // an id above, an entry here, its cell in cells.
-func partitionColumns(ps []model.GroupPartition, mark, timed bool) []column {
+func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) []column {
 	var wTopic, wLow, wCom, wHigh, wLag, wCons, wP int
 	for i := range ps {
 		p := &ps[i]
 		wTopic = max(wTopic, ansi.StringWidth(p.Topic))
 		wP = max(wP, len(fmt.Sprint(p.Partition)))
-		wLow, wCom = max(wLow, len(model.OptThousands(p.Low))), max(wCom, len(model.OptThousands(p.Committed)))
+		wLow, wCom = max(wLow, len(model.OptThousands(p.Low))), max(wCom, len(model.OptThousands(p.Position())))
 		wHigh, wLag = max(wHigh, len(model.OptThousands(p.High))), max(wLag, len(model.OptThousands(p.Lag)))
 		if p.Member != nil {
 			wCons = max(wCons, ansi.StringWidth(p.Member.Name()))
@@ -68,7 +77,7 @@ func partitionColumns(ps []model.GroupPartition, mark, timed bool) []column {
 		{id: pcTopic, title: "TOPIC", width: max(textWidth("TOPIC", 0, 0), min(wTopic, 12)), flex: true, maxW: max(8, min(wTopic, 40)), middle: true},
 		{id: pcP, title: "P", width: textWidth("P", wP, 0), right: true},
 		{id: pcLow, title: "LOW", width: textWidth("LOW", wLow, 0), right: true, drop: 1},
-		{id: pcCommitted, title: "COMMITTED", width: textWidth("COMMITTED", wCom, 0), right: true},
+		{id: pcCommitted, title: positionTitle(typ), width: textWidth(positionTitle(typ), wCom, 0), right: true},
 		{id: pcHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 2},
 		{id: pcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true},
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
@@ -118,7 +127,7 @@ func (s *groupScreen) rebuild() {
 		s.above, s.below = strings.Join(s.info, "\n"), ""
 		return
 	}
-	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
+	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, s.sortCol, s.sortArrow())
 	s.above = strings.Join(s.info, "\n") + gap + s.header
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))
@@ -161,7 +170,11 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
 	selLine = st.selected.Render(pad(plain, s.width, false))
 	detail = []string{truncate(st.muted.Render(model.TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + model.Explain(s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	typ := ""
+	if s.g != nil {
+		typ = s.g.Type
+	}
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + model.ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 
@@ -172,7 +185,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells[pcTopic] = cell{text: p.Topic}
 	cells[pcP] = cell{text: fmt.Sprint(p.Partition)}
 	cells[pcLow] = cell{text: model.OptThousands(p.Low)}
-	cells[pcCommitted] = cell{text: model.OptThousands(p.Committed)}
+	cells[pcCommitted] = cell{text: model.OptThousands(p.Position())}
 	cells[pcHigh] = cell{text: model.OptThousands(p.High)}
 	lag := st.lag(p.Lag)
 	if p.Status == model.StatusExpired || p.Status == model.StatusAhead {
@@ -186,7 +199,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if p.Member != nil {
 		cells[pcConsumer] = cell{text: p.Member.Name()}
 	}
-	cells[pcPosition] = cell{fitted: func(w int) string { return status.Render(gauge(p.Low, p.Committed, p.High, w)) }}
+	cells[pcPosition] = cell{fitted: func(w int) string { return status.Render(gauge(p.Low, p.Position(), p.High, w)) }}
 	cells[pcMark] = cell{text: " "}
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
@@ -198,7 +211,8 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 // needsTimestamp reports whether a value from the committed record's timestamp
 // applies: the group has read up to somewhere strictly between low and high.
 func needsTimestamp(p *model.GroupPartition) bool {
-	return p.Committed != nil && p.Low != nil && p.High != nil && *p.Committed >= *p.Low && *p.Committed < *p.High
+	c := p.Position()
+	return c != nil && p.Low != nil && p.High != nil && *c >= *p.Low && *c < *p.High
 }
 
 // timed shows a timestamp-derived value: "…" while it is being read, "?" when

@@ -222,6 +222,9 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcType] = cell{text: model.OrDash(g.Type)}
 	cells[gcState] = cell{text: model.OrDash(g.State)}
 	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
+	if g.Members == nil { // not described: unknown, never 0
+		cells[gcMembers] = cell{text: "?"}
+	}
 	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
 	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
 	lagStyle := st.lag(g.TotalLag)

@@ -136,11 +136,17 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 	if g != nil {
 		n := 0
 		for i := range g.Partitions {
-			if g.Partitions[i].Committed != nil {
+			if g.Partitions[i].Position() != nil {
 				n++
 			}
 		}
 		all += " (" + model.Plural(n, "partition") + ")"
+		switch g.Type { // what --all-topics means for the type (docs/resets.md)
+		case model.TypeShare:
+			all = "all partitions with share state (start offset or not)"
+		case model.TypeStreams:
+			all = "all input topics' partitions with a commit"
+		}
 	}
 	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
 }

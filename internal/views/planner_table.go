@@ -42,7 +42,7 @@ func planColumns(p *model.Plan) []column {
 		{id: ptTopic, title: "TOPIC", width: max(textWidth("TOPIC", 0, 0), min(wTopic, 10)), flex: true, maxW: max(8, min(wTopic, 40)), middle: true},
 		{id: ptP, title: "P", width: textWidth("P", wP, 0), right: true},
 		{id: ptLow, title: "LOW", width: textWidth("LOW", wLow, 0), right: true, drop: 2},
-		{id: ptCommitted, title: "COMMITTED", width: textWidth("COMMITTED", wCom, 0), right: true},
+		{id: ptCommitted, title: positionTitle(p.Type), width: textWidth(positionTitle(p.Type), wCom, 0), right: true},
 		{id: ptArrow, title: "→", width: 1},
 		{id: ptTarget, title: "TARGET", width: textWidth("TARGET", wTarget, 0)},
 		{id: ptHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 1},
@@ -58,7 +58,7 @@ func (s *plannerScreen) planTable(p *model.Plan) (header string, lines []string)
 	cols := layoutColumns(planColumns(p), s.width)
 	for _, r := range p.Rows {
 		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
-		if n := r.Note(); n != "" {
+		if n := r.NoteFor(p.Type); n != "" {
 			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
 		}
 	}

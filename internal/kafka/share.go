@@ -1,0 +1,215 @@
+package kafka
+
+// Share groups (KIP-932): described with ShareGroupDescribe, their positions are the
+// share-partition start offsets of DescribeShareGroupOffsets, and share.auto.offset.reset is
+// a group config read with DescribeConfigs. sarama speaks none of the first two; they go
+// through the wire client (wire.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// shareAutoOffsetReset is the group config that says where a share partition without a
+// start offset begins (earliest, latest or by_duration:<ISO-8601 duration>).
+const shareAutoOffsetReset = "share.auto.offset.reset"
+
+// wireErr is err from asking broker b for what, with the broker named on it. A request the
+// broker does not know says which Kafka version brings it.
+func wireErr(err error, b *sarama.Broker, what, needs string) model.Error {
+	e := brokerErr(err, b.ID(), what)
+	if errors.Is(err, errWireUnsupported) {
+		e.Kind = model.KindUnsupported
+		e.Message += " (" + needs + ")"
+	}
+	return e
+}
+
+func (c *Client) describeShare(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+	req := kmsg.NewPtrShareGroupDescribeRequest()
+	for _, g := range gs {
+		req.GroupIDs = append(req.GroupIDs, g.Group)
+	}
+	raw, err := c.wire.request(ctx, b.Addr(), req)
+	if err != nil {
+		for _, g := range gs {
+			e := wireErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer")
+			g.DescribeError = e.WithGroup(g.Group)
+		}
+		return
+	}
+	resp := raw.(*kmsg.ShareGroupDescribeResponse)
+	byName := pickDescribed(resp.Groups, func(d *kmsg.ShareGroupDescribeResponseGroup) string { return d.GroupID },
+		func(d *kmsg.ShareGroupDescribeResponseGroup) int16 { return d.ErrorCode })
+	for _, g := range gs {
+		d, found := byName[g.Group]
+		var (
+			code int16
+			msg  *string
+		)
+		if found {
+			code, msg = d.ErrorCode, d.ErrorMessage
+		}
+		if g.DescribeError = describeFailed(g, found, code, msg, "describe share group"); g.DescribeError != nil {
+			continue
+		}
+		if g.State == "" {
+			g.State = d.GroupState
+		}
+		g.Protocol = d.Assignor
+		g.Members = []model.Member{}
+		for _, m := range d.Members {
+			mem := model.Member{
+				MemberRef:   model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
+				Assignments: []model.Assignment{},
+			}
+			for _, tp := range m.Assignment.TopicPartitions {
+				mem.Assignments = append(mem.Assignments, assignment(tp.Topic, tp.Partitions))
+			}
+			g.Members = append(g.Members, sortedMember(mem))
+		}
+		g.Members = sortedMembers(g.Members)
+	}
+}
+
+// fetchShareOffsets reads the start offsets of share groups gs from their coordinator b,
+// every topic of each group (DescribeShareGroupOffsets with no topics named). Errors stay on
+// the group, or on the partition when only that partition failed.
+func (c *Client) fetchShareOffsets(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+	req := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
+	for _, g := range gs {
+		rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
+		rg.GroupID = g.Group // Topics nil: every topic the group has a share partition of
+		req.Groups = append(req.Groups, rg)
+	}
+	raw, err := c.wire.request(ctx, b.Addr(), req)
+	if err != nil {
+		for _, g := range gs {
+			e := wireErr(err, b, "fetch share-group start offsets", "share groups need Kafka 4.1 or newer")
+			g.Error = e.WithGroup(g.Group)
+		}
+		return
+	}
+	resp := raw.(*kmsg.DescribeShareGroupOffsetsResponse)
+	byName := pickDescribed(resp.Groups, func(d *kmsg.DescribeShareGroupOffsetsResponseGroup) string { return d.GroupID },
+		func(d *kmsg.DescribeShareGroupOffsetsResponseGroup) int16 { return d.ErrorCode })
+	for _, g := range gs {
+		d, found := byName[g.Group]
+		if !found || d.ErrorCode != 0 {
+			var code int16
+			var msg *string
+			if found {
+				code, msg = d.ErrorCode, d.ErrorMessage
+			}
+			if e := describeFailed(g, found, code, msg, "fetch share-group start offsets"); e != nil {
+				g.Error = e
+				continue
+			}
+		}
+		applyShareOffsets(g, d, resp.Version)
+	}
+}
+
+// applyShareOffsets stores one group's DescribeShareGroupOffsets answer. A negative start
+// offset means the share partition has none yet; lag exists from v1 (Kafka 4.2), -1 where
+// the broker cannot tell.
+func applyShareOffsets(g *model.GroupObservation, d *kmsg.DescribeShareGroupOffsetsResponseGroup, version int16) {
+	g.StartOffsets, g.ShareLag, g.PartitionErrors = map[model.TP]int64{}, map[model.TP]int64{}, map[model.TP]model.Error{}
+	g.Uninitialized = nil
+	if d == nil {
+		return
+	}
+	for _, t := range d.Topics {
+		for _, p := range t.Partitions {
+			tp := model.TP{Topic: t.Topic, Partition: p.Partition}
+			switch {
+			case p.ErrorCode != 0:
+				k := sarama.KError(p.ErrorCode)
+				text := kerrText(k)
+				if p.ErrorMessage != nil && *p.ErrorMessage != "" {
+					text = *p.ErrorMessage
+				}
+				g.PartitionErrors[tp] = *kerrError(k, "fetch share-group start offset: "+text).WithPartition(tp).WithGroup(g.Group)
+			case p.StartOffset < 0:
+				g.Uninitialized = append(g.Uninitialized, tp)
+			default:
+				g.StartOffsets[tp] = p.StartOffset
+				if version >= 1 && p.Lag >= 0 {
+					g.ShareLag[tp] = p.Lag
+				}
+			}
+		}
+	}
+}
+
+// groupConfigResource is DescribeConfigs' resource type for groups (KIP-848 group configs);
+// sarama has no constant for it but sends the type as given.
+const groupConfigResource sarama.ConfigResourceType = 32
+
+// shareConfigs reads share.auto.offset.reset of every share group in one DescribeConfigs
+// request. A group whose config cannot be read keeps it nil, with the error in the result.
+func (c *Client) shareConfigs(ctx context.Context, gs []*model.GroupObservation) []model.Error {
+	if len(gs) == 0 {
+		return nil
+	}
+	bs := c.brokers()
+	if len(bs) == 0 {
+		return []model.Error{{Kind: model.KindUnreachable, Message: "describe group configs: no broker reachable"}}
+	}
+	b := bs[0]
+	req := &sarama.DescribeConfigsRequest{Version: 4}
+	for _, g := range gs {
+		req.Resources = append(req.Resources, &sarama.ConfigResource{Type: groupConfigResource, Name: g.Group, ConfigNames: []string{shareAutoOffsetReset}})
+	}
+	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
+	var errs []model.Error
+	if err != nil {
+		for _, g := range gs {
+			e := brokerErr(err, b.ID(), "describe the group config "+shareAutoOffsetReset)
+			errs = append(errs, *e.WithGroup(g.Group))
+		}
+		return errs
+	}
+	byName := map[string]*sarama.ResourceResponse{}
+	for _, r := range resp.Resources {
+		if r.Type == groupConfigResource {
+			byName[r.Name] = r
+		}
+	}
+	for _, g := range gs {
+		r := byName[g.Group]
+		var e *model.Error
+		switch {
+		case r == nil:
+			e = &model.Error{Kind: model.KindBroker, Message: "describe group configs: the broker's reply left the group out"}
+		case r.ErrorCode != 0:
+			k := sarama.KError(r.ErrorCode)
+			e = model.Ptr(kerrError(k, fmt.Sprintf("describe the group config %s: %s", shareAutoOffsetReset, orText(r.ErrorMsg, kerrText(k)))))
+		default:
+			for _, ce := range r.Configs {
+				if ce.Name == shareAutoOffsetReset {
+					g.ShareAutoOffsetReset = model.Ptr(ce.Value)
+				}
+			}
+			if g.ShareAutoOffsetReset == nil {
+				e = &model.Error{Kind: model.KindBroker, Message: "describe group configs: no " + shareAutoOffsetReset + " returned"}
+			}
+		}
+		if e != nil {
+			errs = append(errs, *e.WithGroup(g.Group))
+		}
+	}
+	return errs
+}
+
+func orText(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,186 @@
+package kafka
+
+// Writing share-group start offsets, as kafka-share-groups.sh --reset-offsets does:
+// AlterShareGroupOffsets to set them, DeleteShareGroupOffsets to drop a topic's, and
+// DescribeShareGroupOffsets to read them back. The broker takes them only for a share group
+// without members (else NON_EMPTY_GROUP), and offsettui never joins the group.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// shareUnwritable says why the coordinator cannot take a share-group reset, or "" when it
+// can. Kafka 4.1 advertises AlterShareGroupOffsets but answers it without writing anything
+// (its kafka-share-groups.sh has no reset yet); 4.2 is the first to implement it, and the
+// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart.
+func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string {
+	b, err := c.broker(coordinator)
+	if err != nil {
+		return "" // the read-back and the write will say what is wrong with the coordinator
+	}
+	_, alter, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest())
+	if err != nil {
+		return ""
+	}
+	describe, _, _ := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrDescribeShareGroupOffsetsRequest())
+	if !alter || describe < 1 {
+		return fmt.Sprintf("broker %d cannot reset share-group offsets: Kafka 4.1 and older do not implement AlterShareGroupOffsets "+
+			"(4.1 advertises it and writes nothing); share-group resets need Kafka 4.2 or newer", coordinator)
+	}
+	return ""
+}
+
+// AlterShareOffsets sets share-group start offsets (AlterShareGroupOffsets). As
+// CommitOffsets, it returns each partition the broker refused; err is set only when the
+// request as a whole failed, and then nothing is known to be written.
+func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) (rejected []model.Error, err error) {
+	if len(offsets) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
+	if err != nil {
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
+	}
+	req := kmsg.NewPtrAlterShareGroupOffsetsRequest()
+	req.GroupID = group
+	byTopic := map[string]*kmsg.AlterShareGroupOffsetsRequestTopic{}
+	for _, tp := range sortedTPs(offsets) {
+		t := byTopic[tp.Topic]
+		if t == nil {
+			req.Topics = append(req.Topics, kmsg.NewAlterShareGroupOffsetsRequestTopic())
+			t = &req.Topics[len(req.Topics)-1]
+			t.Topic = tp.Topic
+			byTopic[tp.Topic] = t
+		}
+		p := kmsg.NewAlterShareGroupOffsetsRequestTopicPartition()
+		p.Partition, p.StartOffset = tp.Partition, offsets[tp]
+		t.Partitions = append(t.Partitions, p)
+	}
+	raw, err := c.wire.request(ctx, b.Addr(), req)
+	if err != nil {
+		return nil, fmt.Errorf("alter share-group offsets of %s: %w", group, err)
+	}
+	resp := raw.(*kmsg.AlterShareGroupOffsetsResponse)
+	if resp.ErrorCode != 0 {
+		for _, tp := range sortedTPs(offsets) {
+			rejected = append(rejected, *shareWriteErr(resp.ErrorCode, resp.ErrorMessage).WithPartition(tp).WithGroup(group))
+		}
+		return rejected, nil
+	}
+	got := map[model.TP]kmsg.AlterShareGroupOffsetsResponseTopicPartition{}
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			got[model.TP{Topic: t.Topic, Partition: p.Partition}] = p
+		}
+	}
+	for _, tp := range sortedTPs(offsets) {
+		p, ok := got[tp]
+		switch {
+		case !ok:
+			e := model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
+			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
+		case p.ErrorCode != 0:
+			rejected = append(rejected, *shareWriteErr(p.ErrorCode, p.ErrorMessage).WithPartition(tp).WithGroup(group))
+		}
+	}
+	return rejected, nil
+}
+
+// shareWriteErr words a refused share-group write; NON_EMPTY_GROUP is the broker's answer
+// when the group has members.
+func shareWriteErr(code int16, msg *string) model.Error {
+	k := sarama.KError(code)
+	if k == sarama.ErrNonEmptyGroup {
+		return kerrError(k, "rejected: the share group has live members, and the broker takes start offsets only for an empty share group")
+	}
+	return kerrError(k, "rejected: "+orText(deref(msg), kerrText(k)))
+}
+
+// DeleteShareOffsets deletes the share-group start offsets of whole topics
+// (DeleteShareGroupOffsets works per topic); each refused topic's error is returned for
+// every partition of tps in it.
+func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
+	if len(tps) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	b, err := c.coordinator(ctx, group)
+	if err != nil {
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
+	}
+	var topics []string
+	for _, tp := range tps {
+		if !slices.Contains(topics, tp.Topic) {
+			topics = append(topics, tp.Topic)
+		}
+	}
+	slices.Sort(topics)
+	req := kmsg.NewPtrDeleteShareGroupOffsetsRequest()
+	req.GroupID = group
+	for _, t := range topics {
+		rt := kmsg.NewDeleteShareGroupOffsetsRequestTopic()
+		rt.Topic = t
+		req.Topics = append(req.Topics, rt)
+	}
+	raw, err := c.wire.request(ctx, b.Addr(), req)
+	if err != nil {
+		return nil, fmt.Errorf("delete share-group offsets of %s: %w", group, err)
+	}
+	resp := raw.(*kmsg.DeleteShareGroupOffsetsResponse)
+	topicErr := map[string]*model.Error{}
+	for _, t := range resp.Topics {
+		if t.ErrorCode != 0 {
+			topicErr[t.Topic] = model.Ptr(shareWriteErr(t.ErrorCode, t.ErrorMessage))
+		}
+	}
+	for _, tp := range tps {
+		e := topicErr[tp.Topic]
+		if resp.ErrorCode != 0 {
+			e = model.Ptr(shareWriteErr(resp.ErrorCode, resp.ErrorMessage))
+		}
+		if e != nil {
+			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
+		}
+	}
+	return rejected, nil
+}
+
+// ShareStartOffsets reads a share group's start offsets (for the read-back after a write)
+// on fresh connections, as Committed does; partitions without one are left out.
+func (c *Client) ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
+	defer cancel()
+	if err := c.refreshBrokers(ctx); err != nil {
+		return nil, fmt.Errorf("reconnect to read the offsets back: %w", err)
+	}
+	b, err := c.coordinator(ctx, group)
+	if err != nil {
+		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+	}
+	c.wire.forget(b.Addr())
+	g := &model.GroupObservation{Group: group, Type: model.TypeShare, Listed: true}
+	c.fetchShareOffsets(ctx, b, []*model.GroupObservation{g})
+	if g.Error != nil {
+		return nil, g.Error
+	}
+	for _, e := range g.PartitionErrors {
+		return nil, &e
+	}
+	return g.StartOffsets, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,144 @@
+package kafka
+
+// Streams groups (KIP-1071): described with StreamsGroupDescribe (the wire client, wire.go),
+// which gives the topology and each member's tasks; their committed offsets are ordinary
+// OffsetFetch offsets, read with the other groups' (offsets.go).
+
+import (
+	"context"
+	"slices"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+func (c *Client) describeStreams(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
+	req := kmsg.NewPtrStreamsGroupDescribeRequest()
+	for _, g := range gs {
+		req.Groups = append(req.Groups, g.Group)
+	}
+	raw, err := c.wire.request(ctx, b.Addr(), req)
+	if err != nil {
+		for _, g := range gs {
+			e := wireErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer")
+			g.DescribeError = e.WithGroup(g.Group)
+		}
+		return
+	}
+	resp := raw.(*kmsg.StreamsGroupDescribeResponse)
+	byName := pickDescribed(resp.Groups, func(d *kmsg.StreamsGroupDescribeResponseGroup) string { return d.Group },
+		func(d *kmsg.StreamsGroupDescribeResponseGroup) int16 { return d.ErrorCode })
+	for _, g := range gs {
+		d, found := byName[g.Group]
+		var (
+			code int16
+			msg  *string
+		)
+		if found {
+			code, msg = d.ErrorCode, d.ErrorMessage
+		}
+		if g.DescribeError = describeFailed(g, found, code, msg, "describe streams group"); g.DescribeError != nil {
+			continue
+		}
+		if g.State == "" {
+			g.State = d.State
+		}
+		if d.AssignorName != nil {
+			g.Protocol = *d.AssignorName
+		}
+		g.Topology = topology(d.Topology)
+		g.Members = []model.Member{}
+		for _, m := range d.Members {
+			g.Members = append(g.Members, streamsMember(m, g.Topology))
+		}
+		g.Members = sortedMembers(g.Members)
+	}
+}
+
+// topology converts the broker's topology; nil when the group has none (yet).
+func topology(t *kmsg.StreamsGroupDescribeResponseGroupTopology) *model.Topology {
+	if t == nil {
+		return nil
+	}
+	out := &model.Topology{Epoch: t.Epoch, Subtopologies: []model.Subtopology{}}
+	for _, s := range t.Subtopologies {
+		st := model.Subtopology{ID: s.SubtopologyID, SourceTopics: sorted(s.SourceTopics),
+			RepartitionSinkTopics:   sorted(s.RepartitionSinkTopics),
+			RepartitionSourceTopics: []string{}, StateChangelogTopics: []string{}}
+		for _, ti := range s.RepartitionSourceTopics {
+			st.RepartitionSourceTopics = append(st.RepartitionSourceTopics, ti.Topic)
+		}
+		for _, ti := range s.StateChangelogTopics {
+			st.StateChangelogTopics = append(st.StateChangelogTopics, ti.Topic)
+		}
+		slices.Sort(st.RepartitionSourceTopics)
+		slices.Sort(st.StateChangelogTopics)
+		out.Subtopologies = append(out.Subtopologies, st)
+	}
+	slices.SortFunc(out.Subtopologies, func(a, b model.Subtopology) int { return compareIDs(a.ID, b.ID) })
+	return out
+}
+
+// streamsMember is one streams member: its tasks, and as assignments the partitions of the
+// topics its active tasks read (source and repartition source topics of the subtopology).
+func streamsMember(m kmsg.StreamsGroupDescribeResponseGroupMember, t *model.Topology) model.Member {
+	mem := model.Member{
+		MemberRef:   model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
+		Assignments: []model.Assignment{},
+		ProcessID:   model.Ptr(m.ProcessID),
+		Tasks: &model.Tasks{Active: taskIDs(m.Assignment.ActiveTasks), Standby: taskIDs(m.Assignment.StandbyTasks),
+			Warmup: taskIDs(m.Assignment.WarmupTasks)},
+	}
+	reads := map[string][]string{}
+	if t != nil {
+		for _, s := range t.Subtopologies {
+			reads[s.ID] = append(slices.Clone(s.SourceTopics), s.RepartitionSourceTopics...)
+		}
+	}
+	byTopic := map[string][]int32{}
+	for _, task := range mem.Tasks.Active {
+		for _, topic := range reads[task.Subtopology] {
+			for _, p := range task.Partitions {
+				if !slices.Contains(byTopic[topic], p) {
+					byTopic[topic] = append(byTopic[topic], p)
+				}
+			}
+		}
+	}
+	for topic, ps := range byTopic {
+		mem.Assignments = append(mem.Assignments, assignment(topic, ps))
+	}
+	return sortedMember(mem)
+}
+
+func taskIDs(ts []kmsg.TaskIDs) []model.TaskIDs {
+	out := []model.TaskIDs{}
+	for _, t := range ts {
+		ps := slices.Clone(t.Partitions)
+		slices.Sort(ps)
+		out = append(out, model.TaskIDs{Subtopology: t.SubtopologyID, Partitions: ps})
+	}
+	slices.SortFunc(out, func(a, b model.TaskIDs) int { return compareIDs(a.Subtopology, b.Subtopology) })
+	return out
+}
+
+// compareIDs orders subtopology ids numerically when they are numbers ("2" before "10").
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func sorted(s []string) []string {
+	out := append([]string{}, s...)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,179 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Group types, as ListGroups v5 reports them (docs/kafka.md). Each is described with its own
+// API; TypeUnknown is any type this version of offsettui does not know, shown as such and
+// never described, reset or judged as another type.
+const (
+	TypeClassic  = "classic"
+	TypeConsumer = "consumer"
+	TypeShare    = "share"
+	TypeStreams  = "streams"
+	TypeUnknown  = "unknown"
+)
+
+// GroupTypes lists the known types in the order filters and help texts show them.
+var GroupTypes = []string{TypeClassic, TypeConsumer, TypeShare, TypeStreams, TypeUnknown}
+
+// ParseGroupType maps a type as ListGroups writes it ("Classic", "share") to one of the
+// Type constants; "" (a broker older than ListGroups v5) is classic, anything else unknown.
+func ParseGroupType(s string) string {
+	switch t := strings.ToLower(strings.TrimSpace(s)); t {
+	case "", TypeClassic:
+		return TypeClassic
+	case TypeConsumer, TypeShare, TypeStreams:
+		return t
+	}
+	return TypeUnknown
+}
+
+// knownStates lists the states each type has (Kafka's GroupState per GroupType).
+var knownStates = map[string][]string{
+	TypeClassic:  {"Stable", "PreparingRebalance", "CompletingRebalance", "Empty", "Dead"},
+	TypeConsumer: {"Empty", "Assigning", "Reconciling", "Stable", "Dead"},
+	TypeShare:    {"Empty", "Stable", "Dead"},
+	TypeStreams:  {"Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead"},
+}
+
+// KnownState reports whether state is one a group of type typ can be in. Views mark other
+// states (a newer broker's) as unknown rather than guess what they mean.
+func KnownState(typ, state string) bool {
+	return slices.Contains(knownStates[typ], state)
+}
+
+// Topology is a streams group's topology as the broker holds it (StreamsGroupDescribe).
+type Topology struct {
+	Epoch         int32         `json:"epoch"`
+	Subtopologies []Subtopology `json:"subtopologies"`
+}
+
+// Subtopology is one independent part of a streams topology: the topics it reads and writes.
+type Subtopology struct {
+	ID                      string   `json:"id"`
+	SourceTopics            []string `json:"sourceTopics"`
+	RepartitionSourceTopics []string `json:"repartitionSourceTopics"`
+	RepartitionSinkTopics   []string `json:"repartitionSinkTopics"`
+	StateChangelogTopics    []string `json:"stateChangelogTopics"`
+}
+
+// SourceTopics returns the topology's input topics (not repartition topics), sorted and
+// distinct: the topics kafka-streams-groups --all-input-topics resets.
+func (t *Topology) SourceTopics() []string {
+	out := []string{}
+	for _, s := range t.Subtopologies {
+		for _, name := range s.SourceTopics {
+			out = appendUnique(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Tasks is what a streams member runs: active, standby and warm-up tasks, each a
+// subtopology and the partitions of its source topics.
+type Tasks struct {
+	Active  []TaskIDs `json:"active"`
+	Standby []TaskIDs `json:"standby"`
+	Warmup  []TaskIDs `json:"warmup"`
+}
+
+// TaskIDs names the tasks of one subtopology: one per partition.
+type TaskIDs struct {
+	Subtopology string  `json:"subtopology"`
+	Partitions  []int32 `json:"partitions"`
+}
+
+func appendUnique(out []string, s string) []string {
+	if slices.Contains(out, s) {
+		return out
+	}
+	return append(out, s)
+}
+
+// Noun names a group of the type in headings: "Share group".
+func Noun(typ string) string {
+	switch typ {
+	case TypeClassic, TypeConsumer:
+		return "Consumer group"
+	case TypeShare:
+		return "Share group"
+	case TypeStreams:
+		return "Streams group"
+	}
+	return "Group"
+}
+
+// PositionColumn is the header of a group's position column, as Kafka's tools name it:
+// START-OFFSET for share groups (kafka-share-groups), CURRENT-OFFSET for the others.
+func PositionColumn(typ string) string {
+	if typ == TypeShare {
+		return "START-OFFSET"
+	}
+	return "CURRENT-OFFSET"
+}
+
+// Position is where the group resumes in the partition: the committed offset, or a share
+// group's start offset.
+func (p *GroupPartition) Position() *int64 {
+	if p.StartOffset != nil {
+		return p.StartOffset
+	}
+	return p.Committed
+}
+
+// MembersText renders the member count, or says the members are unknown when the group
+// could not be described (Members is nil then): never "0 members" for a group that may
+// have some.
+func (g *Group) MembersText() string {
+	switch n := len(g.Members); {
+	case g.Members == nil:
+		return "members unknown"
+	case n == 1:
+		return "1 member"
+	default:
+		return fmt.Sprintf("%d members", n)
+	}
+}
+
+// StateText renders the state, marking one the type does not have (a newer broker's) so
+// that it is never read as a state offsettui understands.
+func (g *Group) StateText() string {
+	switch {
+	case g.State == "":
+		return "state unknown"
+	case g.Type == TypeUnknown, KnownState(g.Type, g.State):
+		return g.State
+	}
+	return g.State + " (a state offsettui does not know)"
+}
+
+// TasksText renders a streams member's tasks as Kafka's tool does: "ACTIVE: 0:[0,1];".
+func (t *Tasks) TasksText() string {
+	if t == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, k := range []struct {
+		name string
+		ids  []TaskIDs
+	}{{"ACTIVE", t.Active}, {"STANDBY", t.Standby}, {"WARMUP", t.Warmup}} {
+		if len(k.ids) == 0 {
+			continue
+		}
+		b.WriteString(k.name + ":")
+		for _, id := range k.ids {
+			ps := make([]string, len(id.Partitions))
+			for i, p := range id.Partitions {
+				ps[i] = fmt.Sprint(p)
+			}
+			fmt.Fprintf(&b, " %s:[%s];", id.Subtopology, strings.Join(ps, ","))
+		}
+		b.WriteString(" ")
+	}
+	return strings.TrimSpace(b.String())
+}

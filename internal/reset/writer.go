@@ -1,0 +1,83 @@
+package reset
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// writer is how a plan's offsets reach the broker for one group type: the executor
+// (execute.go) is the same for every type, with every guard; only the write and the
+// read-back differ. Classic, consumer and streams groups take committed offsets
+// (OffsetCommit in the admin form, then OffsetDelete; OffsetFetch to read back); share
+// groups take share-partition start offsets (DeleteShareGroupOffsets per topic first, then
+// AlterShareGroupOffsets; DescribeShareGroupOffsets to read back).
+type writer interface {
+	// write sets the offsets of commit and removes the positions of del (a restore of
+	// partitions that had none). rejected lists the partitions the broker refused; err is
+	// set when a request as a whole failed, and then what was written is known only by
+	// reading back.
+	write(ctx context.Context, group string, commit map[model.TP]int64, del []model.TP) (rejected []model.Error, err error)
+	// readBack reads the positions after the write, for verification.
+	readBack(ctx context.Context, group string) (map[model.TP]int64, error)
+}
+
+// writerFor returns the writer of a group type. A type offsettui does not know never
+// reaches it: the plan refuses it (model.BlockGroupTypeUnknown).
+func (s *Service) writerFor(typ string) writer {
+	if typ == model.TypeShare {
+		return shareWriter{s.Cluster}
+	}
+	return commitWriter{s.Cluster}
+}
+
+type commitWriter struct{ c Cluster }
+
+func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
+	rejected, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.CommitOffsets(ctx, g, commit))
+	if err == nil && len(del) > 0 {
+		var rejDel []model.Error
+		rejDel, err = sent(g, del)(w.c.DeleteOffsets(ctx, g, del))
+		rejected = append(rejected, rejDel...)
+	}
+	return rejected, err
+}
+
+// sent turns a request that was never sent (model.ErrNotSent: no coordinator) into every
+// partition of it refused, nothing written; any other answer passes as it is.
+func sent(g string, tps []model.TP) func([]model.Error, error) ([]model.Error, error) {
+	return func(rejected []model.Error, err error) ([]model.Error, error) {
+		if errors.Is(err, model.ErrNotSent) {
+			return notSent(g, tps, err), nil
+		}
+		return rejected, err
+	}
+}
+
+func (w commitWriter) readBack(ctx context.Context, g string) (map[model.TP]int64, error) {
+	return w.c.Committed(ctx, g)
+}
+
+type shareWriter struct{ c Cluster }
+
+// write deletes first: a share topic loses its start offsets only as a whole, so a restore
+// that keeps some partitions of a topic and empties others deletes the topic's, then sets
+// the ones it keeps.
+func (w shareWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
+	var rejected []model.Error
+	if len(del) > 0 {
+		var err error
+		if rejected, err = sent(g, del)(w.c.DeleteShareOffsets(ctx, g, del)); err != nil {
+			return rejected, err
+		}
+	}
+	rejAlter, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.AlterShareOffsets(ctx, g, commit))
+	return append(rejected, rejAlter...), err
+}
+
+func (w shareWriter) readBack(ctx context.Context, g string) (map[model.TP]int64, error) {
+	return w.c.ShareStartOffsets(ctx, g)
+}

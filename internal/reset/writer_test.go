@@ -1,0 +1,142 @@
+package reset
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// callLog is a Cluster that records every write and read-back call by name and reads back
+// what the plan wrote.
+type callLog struct {
+	state model.PlanInput
+	calls []string
+	pos   map[model.TP]int64
+	// reject refuses every partition of a write with this Kafka error code.
+	reject string
+}
+
+func (f *callLog) ReadPlanInput(context.Context, string, []string, time.Time) (model.PlanInput, error) {
+	return f.state, nil
+}
+func (f *callLog) TargetTimestamps(context.Context, []model.TPO, int64) map[model.TPO]time.Time {
+	return nil
+}
+func (f *callLog) set(name string, offs map[model.TP]int64) ([]model.Error, error) {
+	f.calls = append(f.calls, name)
+	if f.reject != "" {
+		var out []model.Error
+		for tp := range offs {
+			e := model.Error{Kind: model.KindBroker, Code: model.Ptr(f.reject), Message: "rejected"}
+			out = append(out, *e.WithPartition(tp).WithGroup("g"))
+		}
+		return out, nil
+	}
+	for tp, o := range offs {
+		f.pos[tp] = o
+	}
+	return nil, nil
+}
+func (f *callLog) del(name string, tps []model.TP) ([]model.Error, error) {
+	f.calls = append(f.calls, name)
+	for tp := range f.pos {
+		for _, d := range tps {
+			if d.Topic == tp.Topic && (name == "DeleteShareOffsets" || d == tp) {
+				delete(f.pos, tp)
+			}
+		}
+	}
+	return nil, nil
+}
+func (f *callLog) CommitOffsets(_ context.Context, _ string, o map[model.TP]int64) ([]model.Error, error) {
+	return f.set("CommitOffsets", o)
+}
+func (f *callLog) DeleteOffsets(_ context.Context, _ string, tps []model.TP) ([]model.Error, error) {
+	return f.del("DeleteOffsets", tps)
+}
+func (f *callLog) Committed(context.Context, string) (map[model.TP]int64, error) {
+	f.calls = append(f.calls, "Committed")
+	return f.pos, nil
+}
+func (f *callLog) AlterShareOffsets(_ context.Context, _ string, o map[model.TP]int64) ([]model.Error, error) {
+	return f.set("AlterShareOffsets", o)
+}
+func (f *callLog) DeleteShareOffsets(_ context.Context, _ string, tps []model.TP) ([]model.Error, error) {
+	return f.del("DeleteShareOffsets", tps)
+}
+func (f *callLog) ShareStartOffsets(context.Context, string) (map[model.TP]int64, error) {
+	f.calls = append(f.calls, "ShareStartOffsets")
+	return f.pos, nil
+}
+
+// TestWriterPerGroupType: the one executor writes and reads back through the calls of the
+// group's type: share groups through DeleteShareGroupOffsets (first, per topic) /
+// AlterShareGroupOffsets / DescribeShareGroupOffsets, every other type through
+// OffsetCommit / OffsetDelete / OffsetFetch, never the other's; and the read-back verifies.
+func TestWriterPerGroupType(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	for _, c := range []struct {
+		typ  string
+		want []string
+	}{
+		{model.TypeShare, []string{"DeleteShareOffsets", "AlterShareOffsets", "ShareStartOffsets"}},
+		{model.TypeStreams, []string{"CommitOffsets", "DeleteOffsets", "Committed"}},
+		{model.TypeConsumer, []string{"CommitOffsets", "DeleteOffsets", "Committed"}},
+		{model.TypeClassic, []string{"CommitOffsets", "DeleteOffsets", "Committed"}},
+	} {
+		t.Run(c.typ, func(t *testing.T) {
+			state := model.PlanInput{Group: "g", Type: c.typ, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+				Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+				Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+			f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}}
+			s := &Service{Cluster: f, BackupDir: t.TempDir()}
+			// Restore a backup in which t-1 had no position: one write, one delete.
+			st := model.Strategy{Kind: model.Restore, Raw: "backup.csv", File: []model.CSVRow{
+				{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1}}}
+			p, err := s.Plan(context.Background(), "g", model.Scope{}, st)
+			if err != nil || !p.Executable() {
+				t.Fatalf("plan %+v %v", p, err)
+			}
+			res := s.Execute(context.Background(), p)
+			if !slices.Equal(f.calls, c.want) || res.Outcome != Applied {
+				t.Errorf("calls %v outcome %s, want %v and applied (notes %v)", f.calls, res.Outcome, c.want, res.Notes)
+			}
+		})
+	}
+}
+
+// TestShareGroupRefusedByTheBroker: a share group whose member joined between the re-read and
+// the write gets NON_EMPTY_GROUP for every partition: refused, exit 3, no undo, the unused
+// backup removed, and the audit log holds the intent and a refused outcome, as for any type.
+func TestShareGroupRefusedByTheBroker(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	state := model.PlanInput{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
+		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+	dir := t.TempDir()
+	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "NON_EMPTY_GROUP"}
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
+	p, err := s.Plan(context.Background(), "g", model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest})
+	if err != nil || !p.Executable() {
+		t.Fatalf("plan %+v %v", p, err)
+	}
+	res := s.Execute(context.Background(), p)
+	if res.Outcome != Refused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
+			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
+	}
+	if fs := files(t, dir); len(fs) != 1 || fs[0] != "audit.log" {
+		t.Errorf("state dir holds %v; want only audit.log (the unused backup removed)", fs)
+	}
+	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:refused" {
+		t.Errorf("audit events %v", ev)
+	}
+	if !slices.Equal(f.calls, []string{"AlterShareOffsets", "ShareStartOffsets"}) {
+		t.Errorf("calls %v, want the share write and read-back only", f.calls)
+	}
+}

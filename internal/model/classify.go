@@ -258,8 +258,11 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 			topic, offsets, stamped = ix.topics[tp.Topic], ix.offsets.Topic(tp.Topic), ix.stamped[tp.Topic]
 		}
 		in := PartitionInput{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic}
-		if e, ok := g.PartitionErrors[tp]; ok && in.GroupError == nil {
-			in.GroupError = &e
+		if in.GroupError == nil && len(g.PartitionErrors) > 0 {
+			if e, ok := g.PartitionErrors[tp]; ok {
+				e := e // allocated only for a partition with an error, not for every row
+				in.GroupError = &e
+			}
 		}
 		if c, ok := positions[tp]; ok {
 			in.Committed = Ptr(c)

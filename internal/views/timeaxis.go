@@ -30,10 +30,6 @@ const historyGapDivisor = 4
 // axisKeep is how many samples per group the TUI keeps.
 const axisKeep = 16
 
-func newAxis(stallAfter time.Duration) *model.History {
-	return model.NewHistory(axisKeep, stallAfter/historyGapDivisor)
-}
-
 // evalStyle colours an evaluation like the status it is closest to.
 func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {
 	switch ev {
@@ -59,21 +55,6 @@ func lossText(l *model.Loss) string {
 		return "now"
 	}
 	return model.HumanMs(&l.InMs)
-}
-
-// partitionLags returns the lags kept for one group partition, oldest first,
-// for its sparkline; samples without a position are left out.
-func partitionLags(axis *model.History, group string, tp model.TP) []int64 {
-	if axis == nil {
-		return nil
-	}
-	var out []int64
-	for _, s := range axis.Series(group, tp) {
-		if s.Committed >= 0 && s.High >= 0 {
-			out = append(out, s.High-s.Committed)
-		}
-	}
-	return out
 }
 
 // reportRequestedMsg asks the root to write the Markdown incident report of

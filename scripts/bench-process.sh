@@ -1,98 +1,97 @@
 #!/usr/bin/env bash
-# Whole-process timing of the built binary against the scale cluster of issue 2
-# (kfake, 3 brokers, 200 topics × 50 partitions, 1,000 groups each committed on
-# all 50 partitions of one topic), served in-process by TestServeScaleCluster.
+# Whole-process timing and peak memory of the built binary against a scale
+# cluster (scripts/scale-cluster.sh: kfake, 3 brokers, SCALE_GROUPS groups each
+# committed on all 50 partitions of one topic), beside the reference: a
+# batched describe written with franz-go's admin client
+# (internal/kafka/reference_test.go), in the same run, on the same cluster.
+# First every row of the two JSON outputs is compared (low, high, committed,
+# lag, state, members, retention).
 #
-#   scripts/bench-process.sh            # 10 runs each
-#   RUNS=20 scripts/bench-process.sh
+#   scripts/bench-process.sh                      # 1,000 groups, 10 runs each
+#   SCALE_GROUPS=10000 RUNS=7 scripts/bench-process.sh  # the fleet: 500,000 rows
 #
-# Times `offsettui describe -o json` for all groups and `--group g0500 -o json`
-# for one 50-partition group, with hyperfine when installed (else a bash loop),
-# and prints the medians. Targets: all groups under 1.5 s, one group at most
-# 25 ms. The cluster runs in the same machine and competes for its cores, as it
-# would in any local measurement.
-# OFFSETTUI_TEST_TAGS passes build tags to the test binary (e.g. propstub).
+# Timed, in turn (json, table, one group, reference, json, …) so that a
+# drift of the machine's speed touches all alike: `describe -o json` of all
+# groups, `describe` (the table) of all groups, `describe --group G -o json`
+# of one 50-partition group, and the reference. Each figure is the median
+# wall time with its range and the median peak RSS (GNU time); the ratios
+# are medians of the run-by-run ratios. The cluster runs on the same machine
+# and competes for its cores, as it would in any local measurement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=${RUNS:-10}
-group=g0500
-tmp=$(mktemp -d)
-server=""
+. scripts/scale-cluster.sh
+start_scale_cluster
+case "$groups" in
+  1000) one=g0500 ;;
+  10000) one=g5000 ;;
+  *) echo "SCALE_GROUPS: 1000 or 10000" >&2; exit 2 ;;
+esac
+rows=$((groups * 50))
 
-cleanup() {
-  rm -f "$tmp/addr"
-  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-    # Removing the address file ends the server; give it a moment first.
-    for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+json=("$tmp/offsettui" describe --bootstrap-server "$addr" -o json)
+table=("$tmp/offsettui" describe --bootstrap-server "$addr")
+single=("$tmp/offsettui" describe --bootstrap-server "$addr" --group "$one" -o json)
+reference=(env OFFSETTUI_REFERENCE_BOOTSTRAP="$addr" OFFSETTUI_REFERENCE_OUT=- "$tmp/kafka.test" -test.run '^TestReferenceProcess$')
 
-echo "== build"
-go build -o "$tmp/offsettui" ./cmd/offsettui
-go test -c -tags "${OFFSETTUI_TEST_TAGS:-}" -o "$tmp/kafka.test" ./internal/kafka
-
-echo "== start the scale cluster"
-started=$(date +%s%N)
-OFFSETTUI_SCALE_SERVE=1 OFFSETTUI_SCALE_ADDR_FILE="$tmp/addr" OFFSETTUI_SCALE_TIMEOUT=30m \
-  "$tmp/kafka.test" -test.run '^TestServeScaleCluster$' -test.v -test.timeout 0 >"$tmp/serve.log" 2>&1 &
-server=$!
-for _ in $(seq 1200); do
-  [ -s "$tmp/addr" ] && break
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "the scale cluster exited early:" >&2
-    cat "$tmp/serve.log" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-if [ ! -s "$tmp/addr" ]; then
-  echo "the scale cluster did not start within 120 s" >&2
-  cat "$tmp/serve.log" >&2
+echo "== agreement with the reference"
+"${json[@]}" >"$tmp/offsettui.json"
+OFFSETTUI_REFERENCE_BOOTSTRAP="$addr" OFFSETTUI_REFERENCE_OUT="$tmp/reference.json" \
+  "$tmp/kafka.test" -test.run '^TestReferenceProcess$' >/dev/null
+if ! OFFSETTUI_COMPARE="$tmp/offsettui.json,$tmp/reference.json" OFFSETTUI_COMPARE_ROWS="$rows" \
+  "$tmp/kafka.test" -test.run '^TestCompareOutputs$' -test.v >"$tmp/compare.log" 2>&1; then
+  cat "$tmp/compare.log" >&2
+  echo "offsettui and the reference disagree" >&2
   exit 1
 fi
-addr=$(cat "$tmp/addr")
-echo "cluster at $addr, seeded in $(( ($(date +%s%N) - started) / 1000000 )) ms"
+grep -o '[0-9]* rows agree' "$tmp/compare.log"
+"${single[@]}" >"$tmp/one.json"
+jq -e --arg g "$one" '(.groups | length) == 1 and .groups[0].group == $g and (.groups[0].partitions | length) == 50 and (.errors | length) == 0' "$tmp/one.json" >/dev/null \
+  || { echo "describe --group $one is not one group of 50 partitions without errors" >&2; exit 1; }
+echo "all groups: $(wc -c <"$tmp/offsettui.json") bytes of JSON; one group: $(wc -c <"$tmp/one.json") bytes"
 
-all=("$tmp/offsettui" describe --bootstrap-server "$addr" -o json)
-one=("$tmp/offsettui" describe --bootstrap-server "$addr" --group "$group" -o json)
-
-echo "== sanity"
-"${all[@]}" >"$tmp/all.json"
-"${one[@]}" >"$tmp/one.json"
-jq -e --argjson n 1000 '(.groups | length) == $n and (.errors | length) == 0 and ([.groups[].partitions | length] | add) == 50000' "$tmp/all.json" >/dev/null \
-  || { echo "describe (all groups) is not the expected 1,000 groups × 50 partitions without errors" >&2; exit 1; }
-jq -e --arg g "$group" '(.groups | length) == 1 and .groups[0].group == $g and (.groups[0].partitions | length) == 50 and (.errors | length) == 0' "$tmp/one.json" >/dev/null \
-  || { echo "describe --group $group is not one group of 50 partitions without errors" >&2; exit 1; }
-echo "all groups: $(wc -c <"$tmp/all.json") bytes of JSON; one group: $(wc -c <"$tmp/one.json") bytes"
-
-# median_ms prints the median of the millisecond figures on stdin.
-median_ms() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-
-if command -v hyperfine >/dev/null; then
-  echo "== hyperfine ($runs runs each, 2 warm-ups)"
-  hyperfine --warmup 2 --runs "$runs" --style basic --export-json "$tmp/h-all.json" -N "${all[*]}"
-  hyperfine --warmup 2 --runs "$runs" --style basic --export-json "$tmp/h-one.json" -N "${one[*]}"
-  med_all=$(jq '.results[0].times[] * 1000' "$tmp/h-all.json" | median_ms)
-  med_one=$(jq '.results[0].times[] * 1000' "$tmp/h-one.json" | median_ms)
-else
-  echo "== bash loop ($runs runs each, 2 warm-ups; hyperfine not installed)"
-  time_ms() {
+# timed NAME CMD...: one run; appends "wall-seconds peak-KiB" to $tmp/NAME.
+timed() {
+  local name=$1
+  shift
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%e %M" -o "$tmp/last" "$@" >/dev/null
+    cat "$tmp/last" >>"$tmp/$name"
+  else
     local t0 t1
     t0=$(date +%s%N)
     "$@" >/dev/null
     t1=$(date +%s%N)
-    awk -v d=$((t1 - t0)) 'BEGIN {printf "%.1f\n", d / 1e6}'
-  }
-  for _ in 1 2; do "${all[@]}" >/dev/null; "${one[@]}" >/dev/null; done
-  med_all=$(for _ in $(seq "$runs"); do time_ms "${all[@]}"; done | median_ms)
-  med_one=$(for _ in $(seq "$runs"); do time_ms "${one[@]}"; done | median_ms)
-fi
+    awk -v d=$((t1 - t0)) 'BEGIN {printf "%.3f ?\n", d / 1e9}' >>"$tmp/$name"
+  fi
+}
 
-echo "== medians"
-printf 'describe -o json, all %d groups:        %8.1f ms  (target < 1500 ms)\n' 1000 "$med_all"
-printf 'describe --group %s -o json:        %8.1f ms  (target <= 25 ms)\n' "$group" "$med_one"
+echo "== $runs runs each, in turn, after a warm-up (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+for i in $(seq 0 "$runs"); do
+  timed json "${json[@]}"
+  timed table "${table[@]}"
+  timed one "${single[@]}"
+  timed reference "${reference[@]}"
+  if [ "$i" = 0 ]; then rm -f "$tmp/json" "$tmp/table" "$tmp/one" "$tmp/reference"; fi # the warm-up
+done
+
+# summary NAME LABEL: median wall with min–max, median peak RSS.
+summary() {
+  local med lo hi rss
+  med=$(cut -d' ' -f1 "$tmp/$1" | median)
+  lo=$(cut -d' ' -f1 "$tmp/$1" | sort -n | head -1)
+  hi=$(cut -d' ' -f1 "$tmp/$1" | sort -n | tail -1)
+  rss=$(cut -d' ' -f2 "$tmp/$1" | median | awk '{ if ($1 == "?") print "?"; else printf "%.0f", $1 / 1024 }')
+  printf '%-44s %7.3f s (%.3f–%.3f)  peak %s MiB\n' "$2" "$med" "$lo" "$hi" "$rss"
+}
+# ratio A B: the median of the run-by-run ratios of wall time (1) or peak RSS (2).
+ratio() { paste -d' ' "$tmp/$1" "$tmp/$2" | awk -v f="$3" '{ if (f == 1) print $1 / $3; else print $2 / $4 }' | median; }
+
+echo "== medians (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
+summary json "describe -o json, all $groups groups"
+summary table "describe (table), all $groups groups"
+summary one "describe --group $one -o json"
+summary reference "reference (franz-go kadm), all $groups groups"
+printf 'json / reference: time %.2f×, peak memory %.2f×\n' "$(ratio json reference 1)" "$(ratio json reference 2)"
+printf 'table / json:     time %.2f×\n' "$(ratio table json 1)"

@@ -38,8 +38,11 @@ type describeRun struct {
 // once is a plain describe: one snapshot, plus the baseline as an earlier
 // sample when there is one.
 func (r *describeRun) once(ctx context.Context) int {
-	h := model.NewHistory(2, 0)
-	r.addBaseline(h)
+	var h *model.History // one snapshot alone has no time axis: nothing to keep
+	if r.base != nil {
+		h = model.NewHistory(2, 0)
+		r.addBaseline(h)
+	}
 	snap, err := r.take(ctx, h)
 	if err != nil {
 		return r.failed(err)
@@ -128,8 +131,8 @@ func (r *describeRun) watch(ctx context.Context) int {
 	return code
 }
 
-// take reads one snapshot, records it in h, annotates it with h and the
-// baseline.
+// take reads one snapshot, records it in h, annotates it with h (when not
+// nil) and the baseline.
 func (r *describeRun) take(ctx context.Context, h *model.History) (model.Snapshot, error) {
 	snap, err := r.src.Snapshot(ctx, r.q)
 	if err != nil {
@@ -140,8 +143,10 @@ func (r *describeRun) take(ctx context.Context, h *model.History) (model.Snapsho
 			return snap, fmt.Errorf("%w: --baseline: %v", errBadInput, err)
 		}
 	}
-	h.Add(&snap, true)
-	h.Annotate(&snap, r.tf.options())
+	if h != nil {
+		h.Add(&snap, true)
+		h.Annotate(&snap, r.tf.options())
+	}
 	if r.base != nil {
 		model.CompareBaseline(&snap, r.base, r.baseFile, r.groups)
 	}
@@ -159,7 +164,7 @@ func (r *describeRun) write(snap model.Snapshot) int {
 	var err error
 	switch r.output {
 	case "json":
-		err = writeJSON(r.out, snap)
+		err = report.DescribeJSON(r.out, snap)
 	case "markdown":
 		err = report.Markdown(r.out, snap)
 	default:

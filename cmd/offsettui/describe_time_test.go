@@ -28,8 +28,11 @@ func TestDescribeSampleJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
 		t.Fatal(err)
 	}
-	if w := snap.Window; w == nil || w.Samples != 4 || w.To.Sub(w.From.Time) < time.Second {
-		t.Fatalf("window %+v, want 4 snapshots over ≥ 1s", w)
+	// 0, 0.4, 0.8 and 1s: four snapshots, fewer when a snapshot takes longer
+	// than the interval on a loaded machine, never fewer than two.
+	w := snap.Window
+	if w == nil || w.Samples < 2 || w.Samples > 4 || w.To.Sub(w.From.Time) < time.Second {
+		t.Fatalf("window %+v, want 2 to 4 snapshots over ≥ 1s", w)
 	}
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("took %v", took)
@@ -38,7 +41,7 @@ func TestDescribeSampleJSON(t *testing.T) {
 		if slices.Contains(demo.TrafficGroups(), g.Group) {
 			continue // they may join after the first snapshot: TestDescribeDemoTraffic
 		}
-		if g.Time == nil || g.Time.Samples != 4 {
+		if g.Time == nil || g.Time.Samples != w.Samples {
 			t.Errorf("%s: time %+v", g.Group, g.Time)
 		}
 		for _, p := range g.Partitions {

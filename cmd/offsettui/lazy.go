@@ -8,6 +8,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/views"
 )
 
 // lazyClient connects on first use, so the TUI shows its first screen at once
@@ -103,6 +104,18 @@ func (l *lazyClient) Snapshot(ctx context.Context, q model.Query) (model.Snapsho
 		return model.Snapshot{}, err
 	}
 	return cl.Snapshot(ctx, q)
+}
+
+var _ views.StagedSource = (*lazyClient)(nil)
+
+// SnapshotStaged implements views.StagedSource: the TUI's first screen shows
+// the groups as soon as they are listed.
+func (l *lazyClient) SnapshotStaged(ctx context.Context, q model.Query, listed func(model.Snapshot)) (model.Snapshot, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return model.Snapshot{}, err
+	}
+	return cl.SnapshotStaged(ctx, q, listed)
 }
 
 // ReadPlanInput implements reset.Cluster.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,14 +29,19 @@ import (
 // Targets (2 cores): warm under 250 ms; warm requests a small
 // multiple of the broker count, not of groups or partitions.
 func BenchmarkSnapshot(b *testing.B) {
-	k := sharedScaleCluster(b)
+	benchScale(b, scale1k)
+}
+
+// benchScale runs the cold, warm and warm-fetch snapshots of a scale cluster.
+func benchScale(b *testing.B, s scaleSpec) {
+	k := sharedScaleCluster(b, s)
 	addrs := k.ListenAddrs()
 	rc := kafkatest.CountRequests(k)
 	defer rc.Remove()
 
 	b.Run("cold", func(b *testing.B) {
 		check := true
-		benchSnapshots(b, rc, model.Query{}, func() (*kafka.Client, func()) {
+		benchSnapshots(b, rc, s, model.Query{}, func() (*kafka.Client, func()) {
 			c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 			if err != nil {
 				b.Fatal(err)
@@ -44,25 +50,25 @@ func BenchmarkSnapshot(b *testing.B) {
 		}, &check)
 	})
 	b.Run("warm", func(b *testing.B) {
-		benchWarm(b, rc, addrs, model.Query{})
+		benchWarm(b, rc, addrs, s, model.Query{})
 	})
 	b.Run("warm-fetch", func(b *testing.B) {
-		benchWarm(b, rc, addrs, model.Query{FetchBudget: model.DefaultFetchBudget})
+		benchWarm(b, rc, addrs, s, model.Query{FetchBudget: model.DefaultFetchBudget})
 	})
 }
 
 // BenchmarkSnapshotOneGroup times `describe --group G` on a warm client: one
 // 50-partition group of the scale cluster.
 func BenchmarkSnapshotOneGroup(b *testing.B) {
-	k := sharedScaleCluster(b)
+	k := sharedScaleCluster(b, scale1k)
 	rc := kafkatest.CountRequests(k)
 	defer rc.Remove()
-	benchWarm(b, rc, k.ListenAddrs(), model.Query{Groups: []string{scaleOneGroup}})
+	benchWarm(b, rc, k.ListenAddrs(), scale1k, model.Query{Groups: []string{scale1k.oneGroup}})
 }
 
 // benchWarm takes one untimed snapshot to connect and fill caches, then times
 // repeated snapshots on the same client.
-func benchWarm(b *testing.B, rc *kafkatest.RequestCounter, addrs []string, q model.Query) {
+func benchWarm(b *testing.B, rc *kafkatest.RequestCounter, addrs []string, s scaleSpec, q model.Query) {
 	c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 	if err != nil {
 		b.Fatal(err)
@@ -72,14 +78,14 @@ func benchWarm(b *testing.B, rc *kafkatest.RequestCounter, addrs []string, q mod
 	if err != nil {
 		b.Fatal(err)
 	}
-	checkScaleSnapshot(b, snap, q)
+	checkScaleSnapshot(b, s, snap, q)
 	check := false
-	benchSnapshots(b, rc, q, func() (*kafka.Client, func()) { return c, func() {} }, &check)
+	benchSnapshots(b, rc, s, q, func() (*kafka.Client, func()) { return c, func() {} }, &check)
 }
 
 // benchSnapshots times b.N snapshots, each on the client open returns, and
 // reports the server-side requests per snapshot.
-func benchSnapshots(b *testing.B, rc *kafkatest.RequestCounter, q model.Query, open func() (*kafka.Client, func()), check *bool) {
+func benchSnapshots(b *testing.B, rc *kafkatest.RequestCounter, s scaleSpec, q model.Query, open func() (*kafka.Client, func()), check *bool) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	before := rc.Read()
@@ -94,7 +100,7 @@ func benchSnapshots(b *testing.B, rc *kafkatest.RequestCounter, q model.Query, o
 		}
 		if *check {
 			b.StopTimer()
-			checkScaleSnapshot(b, snap, q)
+			checkScaleSnapshot(b, s, snap, q)
 			*check = false
 			b.StartTimer()
 		}
@@ -119,12 +125,12 @@ func processCPU() time.Duration {
 
 // checkScaleSnapshot makes sure a benchmark times a complete, correct snapshot
 // rather than a fast failure.
-func checkScaleSnapshot(tb testing.TB, snap model.Snapshot, q model.Query) {
+func checkScaleSnapshot(tb testing.TB, s scaleSpec, snap model.Snapshot, q model.Query) {
 	tb.Helper()
 	if len(snap.Errors) > 0 {
 		tb.Fatalf("snapshot errors: %d, first %+v", len(snap.Errors), snap.Errors[0])
 	}
-	want := scaleGroups
+	want := s.groups()
 	if len(q.Groups) > 0 {
 		want = len(q.Groups)
 	}
@@ -141,9 +147,9 @@ func checkScaleSnapshot(tb testing.TB, snap model.Snapshot, q model.Query) {
 		}
 		for _, p := range g.Partitions {
 			wantLag := int64(scaleRecords(p.Partition)) - scaleCommit(gi, p.Partition)
-			if p.Topic != scaleTopic(gi/scaleGroupsPerTopic) || p.Status != model.StatusOK || p.Lag == nil || *p.Lag != wantLag {
+			if p.Topic != s.groupTopic(gi) || p.Status != model.StatusOK || p.Lag == nil || *p.Lag != wantLag {
 				tb.Fatalf("%s %s-%d: status %v lag %v; want %s, ok, lag %d", g.Group, p.Topic, p.Partition, p.Status, val(p.Lag),
-					scaleTopic(gi/scaleGroupsPerTopic), wantLag)
+					s.groupTopic(gi), wantLag)
 			}
 		}
 	}
@@ -153,8 +159,8 @@ func checkScaleSnapshot(tb testing.TB, snap model.Snapshot, q model.Query) {
 // the scale cluster, writes its bootstrap servers (comma separated) to the file
 // named by OFFSETTUI_SCALE_ADDR_FILE and serves until that file is removed or
 // OFFSETTUI_SCALE_TIMEOUT (a Go duration, default 10m) passes.
-// scripts/bench-process.sh uses it to time the built binary; the one-group
-// figure uses group g0500.
+// OFFSETTUI_SCALE_GROUPS picks the size: 1000 (the default) or 10000.
+// scripts/bench-process.sh uses it to time the built binary.
 func TestServeScaleCluster(t *testing.T) {
 	if os.Getenv("OFFSETTUI_SCALE_SERVE") != "1" {
 		t.Skip("set OFFSETTUI_SCALE_SERVE=1 (and OFFSETTUI_SCALE_ADDR_FILE) to serve the scale cluster")
@@ -171,9 +177,25 @@ func TestServeScaleCluster(t *testing.T) {
 		}
 		timeout = d
 	}
-	k := buildScaleCluster(t)
+	spec, err := scaleSpecFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := buildScaleCluster(t, spec)
 	defer k.Close()
 	serveUntilRemoved(t, k, file, timeout)
+}
+
+// scaleSpecFromEnv reads OFFSETTUI_SCALE_GROUPS (default 1000).
+func scaleSpecFromEnv() (scaleSpec, error) {
+	n := 1000
+	if v := os.Getenv("OFFSETTUI_SCALE_GROUPS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			return scaleSpec{}, fmt.Errorf("OFFSETTUI_SCALE_GROUPS: %w", err)
+		}
+	}
+	return scaleSpecFor(n)
 }
 
 // serveUntilRemoved publishes the bootstrap atomically (write, then rename) so

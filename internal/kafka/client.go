@@ -59,6 +59,8 @@ type Client struct {
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
+
+	configs configCache
 }
 
 // New checks the configuration and connects (one Metadata round trip).

@@ -7,8 +7,11 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// offsetFetchBatch is how many groups go into one OffsetFetch v8 request.
-const offsetFetchBatch = 200
+// offsetFetchBatch is how many groups go into one OffsetFetch v8 request: at
+// most this many per coordinator keeps requests O(brokers) for fleets of
+// thousands of groups, and an answer (about 20 bytes per partition) well
+// under sarama's 100 MB limit even at a thousand partitions per group.
+const offsetFetchBatch = 2000
 
 // fetchCommitted reads the positions of every group from its coordinator: for
 // classic, consumer and streams groups the committed offsets, with OffsetFetch v8
@@ -146,6 +149,11 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 		g.Committed = nil
 		return
 	}
+	n := 0
+	for _, ps := range blocks {
+		n += len(ps)
+	}
+	g.Committed = make(map[model.TP]int64, n) // sized once: no growth for thousands of groups
 	for topic, ps := range blocks {
 		for p, blk := range ps {
 			if blk.Err != sarama.ErrNoError {

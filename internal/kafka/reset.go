@@ -23,7 +23,7 @@ var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 // partition. It fails rather than guess: if any broker's group listing failed, a
 // live group could be hiding there.
 func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
-	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at)
+	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
 	if err != nil {
 		return model.PlanInput{}, err
 	}

@@ -12,22 +12,48 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// The scale cluster: 3 brokers, 200 topics × 50 partitions, 1,000
-// offsets-only groups, each committed on all 50 partitions of one topic (five
-// groups per topic). Every commit is in range, so the truth is simple: lag =
-// high − committed, status ok (the records are an hour old, far from any
-// retention threshold).
+// scaleSpec is one size of the scale cluster: 3 brokers, topics × 50
+// partitions, groupsPerTopic offsets-only groups per topic, each committed on
+// all 50 partitions of its topic. Every commit is in range, so the truth is
+// simple: lag = high − committed, status ok (the records are an hour old, far
+// from any retention threshold).
+type scaleSpec struct {
+	topics, groupsPerTopic int
+	// oneGroup is a 50-partition group for the one-group figures.
+	oneGroup string
+}
+
+var (
+	// scale1k: 200 topics, 1,000 groups, 50,000 rows.
+	scale1k = scaleSpec{topics: 200, groupsPerTopic: 5, oneGroup: "g0500"}
+	// scale10k: 400 topics, 10,000 groups, 500,000 rows.
+	scale10k = scaleSpec{topics: 400, groupsPerTopic: 25, oneGroup: "g5000"}
+)
+
 const (
-	scaleTopics          = 200
 	scalePartitions      = 50
-	scaleGroupsPerTopic  = 5
-	scaleGroups          = scaleTopics * scaleGroupsPerTopic
-	scaleOneGroup        = "g0500" // a 50-partition group for the one-group figures
 	scaleRecordsPerBatch = 3
 )
 
-func scaleTopic(i int) string { return fmt.Sprintf("t%03d", i) }
-func scaleGroup(i int) string { return fmt.Sprintf("g%04d", i) }
+func (s scaleSpec) groups() int { return s.topics * s.groupsPerTopic }
+func (s scaleSpec) rows() int   { return s.groups() * scalePartitions }
+
+// topic names topic i, group group i (g0000 to g9999).
+func (s scaleSpec) topic(i int) string { return fmt.Sprintf("t%03d", i) }
+func (s scaleSpec) group(i int) string { return fmt.Sprintf("g%04d", i) }
+
+// groupTopic is the topic group i commits on.
+func (s scaleSpec) groupTopic(g int) string { return s.topic(g / s.groupsPerTopic) }
+
+// scaleSpecFor picks the spec with n groups.
+func scaleSpecFor(n int) (scaleSpec, error) {
+	for _, s := range []scaleSpec{scale1k, scale10k} {
+		if s.groups() == n {
+			return s, nil
+		}
+	}
+	return scaleSpec{}, fmt.Errorf("no scale cluster of %d groups (1000 or 10000)", n)
+}
 
 // scaleRecords is how many records partition p of every scale topic holds (3..6).
 func scaleRecords(p int32) int { return scaleRecordsPerBatch + int(p)%4 }
@@ -36,11 +62,10 @@ func scaleRecords(p int32) int { return scaleRecordsPerBatch + int(p)%4 }
 // below the high watermark.
 func scaleCommit(g int, p int32) int64 { return int64(scaleRecords(p) - (g+int(p))%3) }
 
-// buildScaleCluster starts and seeds the scale cluster. The caller closes it.
-// Seeding takes a few seconds: topics are created through kfake's admin path,
-// records go out in one batched kgo produce, commits through kadm from 16
-// workers.
-func buildScaleCluster(tb testing.TB) *kfake.Cluster {
+// buildScaleCluster starts and seeds a scale cluster. The caller closes it.
+// Topics are created through kfake's admin path, records go out in one
+// batched kgo produce, commits through kadm from 16 workers.
+func buildScaleCluster(tb testing.TB, s scaleSpec) *kfake.Cluster {
 	tb.Helper()
 	start := time.Now()
 	k, err := kfake.NewCluster(kfake.NumBrokers(3))
@@ -53,9 +78,9 @@ func buildScaleCluster(tb testing.TB) *kfake.Cluster {
 			k.Close()
 		}
 	}()
-	for i := range scaleTopics {
-		if err := k.CreateTopic(scaleTopic(i), scalePartitions, nil); err != nil {
-			tb.Fatalf("create %s: %v", scaleTopic(i), err)
+	for i := range s.topics {
+		if err := k.CreateTopic(s.topic(i), scalePartitions, nil); err != nil {
+			tb.Fatalf("create %s: %v", s.topic(i), err)
 		}
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(k.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
@@ -64,44 +89,59 @@ func buildScaleCluster(tb testing.TB) *kfake.Cluster {
 		tb.Fatal(err)
 	}
 	defer cl.Close()
-	stamp := start.Add(-time.Hour)
+	records := produceScale(tb, cl, s, start.Add(-time.Hour))
+	produced := time.Since(start)
+	commitScale(tb, kadm.NewClient(cl), s)
+	tb.Logf("scale cluster: %d topics × %d partitions, %d records, %d groups; produced in %v, seeded in %v",
+		s.topics, scalePartitions, records, s.groups(), produced.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	ok = true
+	return k
+}
+
+// produceScale writes every partition's records, stamped an hour ago, and
+// returns how many.
+func produceScale(tb testing.TB, cl *kgo.Client, s scaleSpec, stamp time.Time) int {
+	tb.Helper()
 	var recs []*kgo.Record
-	for i := range scaleTopics {
+	for i := range s.topics {
 		for p := range int32(scalePartitions) {
 			for r := range scaleRecords(p) {
-				recs = append(recs, &kgo.Record{Topic: scaleTopic(i), Partition: p, Value: []byte("v"),
+				recs = append(recs, &kgo.Record{Topic: s.topic(i), Partition: p, Value: []byte("v"),
 					Timestamp: stamp.Add(time.Duration(r) * time.Second)})
 			}
 		}
 	}
-	ctx := context.Background()
-	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
 		tb.Fatalf("produce %d records: %v", len(recs), err)
 	}
-	produced := time.Since(start)
+	return len(recs)
+}
 
-	adm := kadm.NewClient(cl)
+// commitScale commits every group's 50 offsets from 16 workers.
+func commitScale(tb testing.TB, adm *kadm.Client, s scaleSpec) {
+	tb.Helper()
+	ctx := context.Background()
 	jobs := make(chan int)
-	errs := make(chan error, scaleGroups)
+	errs := make(chan error, s.groups())
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
 			for g := range jobs {
 				o := kadm.Offsets{}
 				for p := range int32(scalePartitions) {
-					o.Add(kadm.Offset{Topic: scaleTopic(g / scaleGroupsPerTopic), Partition: p, At: scaleCommit(g, p), LeaderEpoch: -1})
+					o.Add(kadm.Offset{Topic: s.groupTopic(g), Partition: p, At: scaleCommit(g, p), LeaderEpoch: -1})
 				}
-				resp, err := adm.CommitOffsets(ctx, scaleGroup(g), o)
+				resp, err := adm.CommitOffsets(ctx, s.group(g), o)
 				if err == nil {
 					err = resp.Error()
 				}
 				if err != nil {
-					errs <- fmt.Errorf("commit %s: %w", scaleGroup(g), err)
+					errs <- fmt.Errorf("commit %s: %w", s.group(g), err)
 				}
 			}
 		})
 	}
-	for g := range scaleGroups {
+	for g := range s.groups() {
 		jobs <- g
 	}
 	close(jobs)
@@ -110,25 +150,28 @@ func buildScaleCluster(tb testing.TB) *kfake.Cluster {
 	if err := <-errs; err != nil {
 		tb.Fatal(err)
 	}
-	tb.Logf("scale cluster: %d topics × %d partitions, %d records, %d groups; produced in %v, seeded in %v",
-		scaleTopics, scalePartitions, len(recs), scaleGroups, produced.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-	ok = true
-	return k
 }
 
 var (
-	scaleOnce    sync.Once
-	scaleCluster *kfake.Cluster
+	scaleMu       sync.Mutex
+	scaleClusters = map[scaleSpec]*kfake.Cluster{}
 )
 
-// sharedScaleCluster builds the scale cluster once per test binary; benchmark
+// sharedScaleCluster builds each scale cluster once per test binary; benchmark
 // functions run several times (b.N = 1, then the real N) and share it. It is
 // never closed: it lives as long as the test process.
-func sharedScaleCluster(tb testing.TB) *kfake.Cluster {
+func sharedScaleCluster(tb testing.TB, s scaleSpec) *kfake.Cluster {
 	tb.Helper()
-	scaleOnce.Do(func() { scaleCluster = buildScaleCluster(tb) })
-	if scaleCluster == nil {
-		tb.Fatal("scale cluster failed to build earlier in this process")
+	scaleMu.Lock()
+	defer scaleMu.Unlock()
+	if k, ok := scaleClusters[s]; ok {
+		if k == nil {
+			tb.Fatal("scale cluster failed to build earlier in this process")
+		}
+		return k
 	}
-	return scaleCluster
+	scaleClusters[s] = nil
+	k := buildScaleCluster(tb, s)
+	scaleClusters[s] = k
+	return k
 }

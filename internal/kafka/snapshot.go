@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -19,8 +20,13 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 	if err != nil {
 		return model.Snapshot{}, err
 	}
+	return c.assemble(obs, q), nil
+}
+
+// assemble classifies an observation as q asked.
+func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	markNotFound(&obs)
-	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics}), nil
+	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
 }
 
 // markNotFound gives a named group that does not exist a not-found error: no
@@ -51,14 +57,19 @@ func markNotFound(obs *model.Observation) {
 // timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
 // commit cannot look ahead of a high watermark read a moment earlier.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
-	return c.observe(ctx, q, time.Time{})
+	return c.observe(ctx, q, timeNone, nil)
 }
+
+// timeNone is no lookup time: the at-risk threshold is looked up.
+var timeNone time.Time
 
 // observe is Observe; when lookupAt is set, the per-leader timestamp lookup asks
 // for the first offset at or after lookupAt on every partition (a reset to a
 // datetime) instead of the at-risk threshold, and PartitionOffsets.RiskOffset
 // holds that answer. One pass, no second round of Metadata and ListOffsets.
-func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time) (model.Observation, error) {
+// listed, when not nil, is given the groups as soon as they are listed and
+// described (see SnapshotStaged).
+func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time, listed func(model.Snapshot)) (model.Observation, error) {
 	if q.RiskWindow == 0 {
 		q.RiskWindow = model.DefaultRiskWindow
 	}
@@ -70,33 +81,47 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time)
 		Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{},
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
-	groups, err := c.observeGroups(ctx, &obs, q.Groups)
+	phase := c.phaseLogger()
+	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed)
 	if err != nil {
 		return obs, err
 	}
+	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
 	topics := queryTopics(groups, q)
-	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt)
+	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
 		return obs, err
 	}
-	obs.Offsets = c.watermarks(ctx, lay, layoutPartitions(lay, groups, topics), risk)
-	want := addGroups(&obs, groups, q.TimestampsAtRiskOnly)
-	for _, tp := range sortedTPs(obs.Offsets) {
-		if e := obs.Offsets[tp].Error; e != nil {
-			obs.Errors = append(obs.Errors, *e)
-		}
-	}
+	phase("metadata and configs of %d topics", len(topics))
+	tps := layoutPartitions(lay, groups, topics)
+	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
+	phase("watermarks of %d partitions", len(tps))
+	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskOnly)
+	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
 		return obs, err
 	}
 	return obs, nil
 }
 
+// phaseLogger returns a function that logs (--debug) how long the phase that
+// just ended took.
+func (c *Client) phaseLogger() func(format string, args ...any) {
+	last := time.Now()
+	return func(format string, args ...any) {
+		now := time.Now()
+		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), now.Sub(last).Round(time.Millisecond))
+		last = now
+	}
+}
+
 // observeGroups lists the groups (reconnecting brokers a failure dropped),
 // keeps the ones asked for and describes them and reads their commits, in
-// parallel. It fails only when no broker answers.
-func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string) ([]*model.GroupObservation, error) {
+// parallel; onListed, when not nil, gets them once described. It fails only
+// when no broker answers.
+func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string, onListed func(model.Snapshot)) ([]*model.GroupObservation, error) {
 	if len(c.lostBrokers()) > 0 {
 		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
@@ -134,12 +159,13 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		}
 		groups[i] = g
 	}
+	sendListed := listedSender(*obs, groups, onListed)
 	var (
 		wg        sync.WaitGroup
 		configErr []model.Error
 	)
 	wg.Add(3)
-	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord) }()
+	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord); sendListed() }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
 	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()
@@ -167,10 +193,11 @@ func queryTopics(groups []*model.GroupObservation, q model.Query) []string {
 	return topics
 }
 
-// observeTopics reads the topics' layout and configs in parallel and returns
-// the layout and, per topic, the time the timestamp lookup asks for: lookupAt
-// when set, else the at-risk threshold.
-func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time) (topicLayout, map[string]time.Time, error) {
+// observeTopics reads the topics' layout and configs (reusing those read
+// within configMaxAge) in parallel and returns the layout and, per topic, the
+// time the timestamp lookup asks for: lookupAt when set, else the at-risk
+// threshold.
+func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topics []string, lookupAt time.Time, configMaxAge time.Duration) (topicLayout, map[string]time.Time, error) {
 	var (
 		lay    topicLayout
 		layErr error
@@ -179,7 +206,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); lay, layErr = c.metadata(ctx, topics) }()
-	go func() { defer wg.Done(); cfgs = c.describeConfigs(ctx, topics) }()
+	go func() { defer wg.Done(); cfgs = c.topicConfigs(ctx, topics, configMaxAge) }()
 	wg.Wait()
 	if layErr != nil {
 		return lay, nil, fmt.Errorf("read topic metadata: %w", layErr)
@@ -215,22 +242,48 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 
 // addGroups adds the groups and their errors to the observation and returns
 // the committed offsets whose record timestamps apply: those strictly between
-// low and high, once each (only the at-risk ones when atRiskOnly).
-func addGroups(obs *model.Observation, groups []*model.GroupObservation, atRiskOnly bool) []model.TPO {
-	var want []model.TPO
-	seen := map[model.TPO]bool{}
+// low and high (only the at-risk ones when atRiskOnly), once each, sorted by
+// partition and offset.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskOnly bool) []model.TPO {
+	offsets := model.IndexOffsets(obs.Offsets)
+	// Per topic and partition, the committed offsets that apply: hundreds of
+	// thousands of rows share a few offsets each, so they are collected per
+	// partition and made distinct once at the end.
+	apply := map[string][][]int64{}
+	obs.Groups = slices.Grow(obs.Groups, len(groups))
 	for _, g := range groups {
 		obs.Groups = append(obs.Groups, *g)
 		if g.Error != nil {
 			obs.Errors = append(obs.Errors, *g.Error)
 		}
+		var (
+			to     model.TopicOffsets
+			slots  [][]int64
+			looked bool
+		)
 		for tp, off := range positions(g) {
-			po := obs.Offsets[tp]
-			k := model.TPO{TP: tp, Offset: off}
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && !seen[k] &&
-				(!atRiskOnly || atRisk(po, off)) {
-				seen[k] = true
-				want = append(want, k)
+			if !looked || tp.Topic != to.Name() {
+				to, looked = offsets.Topic(tp.Topic), true
+				if slots = apply[tp.Topic]; slots == nil {
+					slots = make([][]int64, lay.partitions[tp.Topic])
+					apply[tp.Topic] = slots
+				}
+			}
+			if tp.Partition < 0 || int(tp.Partition) >= len(slots) {
+				continue // not in metadata: no watermarks
+			}
+			po := to.Get(tp.Partition)
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && (!atRiskOnly || atRisk(po, off)) {
+				slots[tp.Partition] = append(slots[tp.Partition], off)
+			}
+		}
+	}
+	var want []model.TPO
+	for _, topic := range slices.Sorted(maps.Keys(apply)) {
+		for p, offs := range apply[topic] {
+			slices.Sort(offs)
+			for _, off := range slices.Compact(offs) {
+				want = append(want, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
 			}
 		}
 	}
@@ -284,8 +337,11 @@ func positions(g *model.GroupObservation) map[model.TP]int64 {
 func groupTopics(groups []*model.GroupObservation, only []string) []string {
 	set := map[string]bool{}
 	for _, g := range groups {
+		last := ""
 		for tp := range positions(g) {
-			set[tp.Topic] = true
+			if tp.Topic != last || last == "" { // a group's commits are mostly on few topics
+				set[tp.Topic], last = true, tp.Topic
+			}
 		}
 		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
 			set[tp.Topic] = true
@@ -309,42 +365,63 @@ func groupTopics(groups []*model.GroupObservation, only []string) []string {
 // layoutPartitions lists every partition of the topics, plus committed or assigned
 // partitions that metadata did not report (so they get an error, not a silence).
 func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics []string) []model.TP {
-	set := map[model.TP]bool{}
-	for _, t := range topics {
-		for i := 0; i < lay.partitions[t]; i++ {
-			set[model.TP{Topic: t, Partition: int32(i)}] = true
-		}
-	}
+	var out []model.TP
 	in := map[string]bool{}
 	for _, t := range topics {
 		in[t] = true
+		for i := 0; i < lay.partitions[t]; i++ {
+			out = append(out, model.TP{Topic: t, Partition: int32(i)})
+		}
 	}
+	// beyond reports a partition of a wanted topic that metadata did not list.
+	beyond := func(t string, p int32) bool { return in[t] && (p < 0 || int(p) >= lay.partitions[t]) }
+	extra := map[model.TP]bool{}
 	for _, g := range groups {
+		// One lookup per topic run: a group's commits are mostly on few topics.
+		last, n, wanted := "", 0, false
 		for tp := range positions(g) {
-			if in[tp.Topic] {
-				set[tp] = true
+			if tp.Topic != last || last == "" {
+				last, n, wanted = tp.Topic, lay.partitions[tp.Topic], in[tp.Topic]
+			}
+			if wanted && (tp.Partition < 0 || int(tp.Partition) >= n) {
+				extra[tp] = true
 			}
 		}
 		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
-			if in[tp.Topic] {
-				set[tp] = true
+			if beyond(tp.Topic, tp.Partition) {
+				extra[tp] = true
 			}
 		}
 		for _, m := range g.Members {
 			for _, a := range m.Assignments {
 				for _, p := range a.Partitions {
-					if in[a.Topic] {
-						set[model.TP{Topic: a.Topic, Partition: p}] = true
+					if beyond(a.Topic, p) {
+						extra[model.TP{Topic: a.Topic, Partition: p}] = true
 					}
 				}
 			}
 		}
 	}
-	out := make([]model.TP, 0, len(set))
-	for tp := range set {
+	for tp := range extra {
 		out = append(out, tp)
 	}
 	slices.SortFunc(out, model.CompareTP)
+	return out
+}
+
+// offsetErrors lists the watermark errors, by partition.
+func offsetErrors(offsets map[model.TP]model.PartitionOffsets) []model.Error {
+	var failed []model.TP
+	for tp, po := range offsets {
+		if po.Error != nil {
+			failed = append(failed, tp)
+		}
+	}
+	slices.SortFunc(failed, model.CompareTP)
+	out := make([]model.Error, len(failed))
+	for i, tp := range failed {
+		out[i] = *offsets[tp].Error
+	}
 	return out
 }
 

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -100,14 +101,30 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 			results[tp] = &model.PartitionOffsets{}
 		}
 	}
-	// Per leader, the four lookups go one after another: sarama holds a broker's
-	// lock for a whole request and reply anyway, and a leader that times out then
-	// costs one --timeout, not four. Leaders are asked concurrently.
+	// Per leader, the first lookup goes alone: a leader that does not answer
+	// it is asked nothing more in this snapshot (it costs one --timeout and
+	// one request). Once it has answered, the other three are sent at once on
+	// its connection (sarama pipelines them). Their answers are applied in
+	// kind order, as if asked one after another, and a request that failed is
+	// given the cause of the leader's failure. Leaders are asked concurrently.
 	run(c, leaders, func(leader int32) {
-		for k := lookupEarliest; k <= lookupRisk; k++ {
-			if !c.listOffsets(ctx, leader, k, byLeader[leader], risk, &mu, results) {
-				return
+		var answers [lookupRisk + 1]offsetsAnswer
+		answers[lookupEarliest] = c.listOffsets(ctx, leader, lookupEarliest, byLeader[leader], risk)
+		if answers[lookupEarliest].err == nil {
+			var wg sync.WaitGroup
+			for k := lookupEarliest + 1; k <= lookupRisk; k++ {
+				wg.Go(func() { answers[k] = c.listOffsets(ctx, leader, k, byLeader[leader], risk) })
 			}
+			wg.Wait()
+		}
+		cause := failureCause(answers[:])
+		mu.Lock()
+		defer mu.Unlock()
+		for k := range answers {
+			if answers[k].err != nil {
+				answers[k].err = cause
+			}
+			answers[k].apply(leader, k, results)
 		}
 	})
 	for tp, po := range results {
@@ -119,13 +136,43 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	return out
 }
 
-// listOffsets sends one ListOffsets request of a kind to a leader and records the
-// answers; it reports false when the leader could not be asked (a transport
-// failure), so the caller stops asking it.
-func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []model.TP, risk map[string]time.Time,
-	mu *sync.Mutex, results map[model.TP]*model.PartitionOffsets) bool {
+// offsetsAnswer is one ListOffsets request of one kind and its answer.
+type offsetsAnswer struct {
+	asked    []model.TP
+	version  int16
+	resp     *sarama.OffsetResponse
+	err      error
+	failedAt time.Time
+}
+
+// failureCause is the error that explains a leader's failed requests: a
+// timeout before anything else (the other requests then fail because the
+// broker was dropped), else the first to happen.
+func failureCause(answers []offsetsAnswer) error {
+	var cause *offsetsAnswer
+	for i := range answers {
+		a := &answers[i]
+		if a.err == nil {
+			continue
+		}
+		if cause == nil || a.timedOut() && !cause.timedOut() || a.timedOut() == cause.timedOut() && a.failedAt.Before(cause.failedAt) {
+			cause = a
+		}
+	}
+	if cause == nil {
+		return nil
+	}
+	return cause.err
+}
+
+func (a *offsetsAnswer) timedOut() bool {
+	return errors.Is(a.err, errRequestTimeout) || errors.Is(a.err, context.DeadlineExceeded)
+}
+
+// listOffsets sends one ListOffsets request of a kind to a leader.
+func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []model.TP, risk map[string]time.Time) offsetsAnswer {
 	req := sarama.NewOffsetRequest(sarama.MaxVersion)
-	var asked []model.TP
+	var a offsetsAnswer
 	for _, tp := range tps {
 		ts := int64(sarama.OffsetOldest)
 		switch kind {
@@ -139,32 +186,41 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			ts = t.UnixMilli()
 		}
 		req.AddBlock(tp.Topic, tp.Partition, ts, 1)
-		asked = append(asked, tp)
+		a.asked = append(a.asked, tp)
 	}
-	if len(asked) == 0 {
-		return true
+	if len(a.asked) == 0 {
+		return a
 	}
 	if kind == lookupLastStable {
 		req.IsolationLevel = sarama.ReadCommitted
 	}
-	var resp *sarama.OffsetResponse
 	b, err := c.broker(leader)
 	if err == nil {
-		resp, err = call(ctx, c, b, func() (*sarama.OffsetResponse, error) { return b.GetAvailableOffsets(req) })
+		a.resp, err = call(ctx, c, b, func() (*sarama.OffsetResponse, error) { return b.GetAvailableOffsets(req) })
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, tp := range asked {
+	if a.err = err; err == nil {
+		a.version = req.Version // read only once answered: a request left behind still writes it
+	} else {
+		a.failedAt = time.Now()
+	}
+	return a
+}
+
+// apply records the answer of a kind in results. A partition that already
+// has an error keeps it: the first failure is the cause, later ones follow
+// from it.
+func (a offsetsAnswer) apply(leader int32, kind int, results map[model.TP]*model.PartitionOffsets) {
+	for _, tp := range a.asked {
 		po := results[tp]
 		if po.Error != nil {
-			continue // the first failure is the cause; later ones follow from it
+			continue
 		}
-		if err != nil {
-			e := brokerErr(err, leader, "list offsets")
+		if a.err != nil {
+			e := brokerErr(a.err, leader, "list offsets")
 			po.Error = e.WithPartition(tp)
 			continue
 		}
-		blk := resp.GetBlock(tp.Topic, tp.Partition)
+		blk := a.resp.GetBlock(tp.Topic, tp.Partition)
 		if blk == nil {
 			po.Error = (&model.Error{Kind: model.KindBroker, Message: "list offsets: the broker's reply left the partition out"}).WithPartition(tp)
 			continue
@@ -174,7 +230,7 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			continue
 		}
 		off := blk.Offset
-		if len(blk.Offsets) > 0 && req.Version == 0 {
+		if len(blk.Offsets) > 0 && a.version == 0 {
 			off = blk.Offsets[0]
 		}
 		switch kind {
@@ -188,5 +244,4 @@ func (c *Client) listOffsets(ctx context.Context, leader int32, kind int, tps []
 			po.RiskOffset = model.Ptr(off)
 		}
 	}
-	return err == nil
 }

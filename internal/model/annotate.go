@@ -39,7 +39,11 @@ func (h *History) annotateGroup(g *Group, gh *groupHistory, opt TimeOptions, buf
 	times := make([]PartitionTime, len(g.Partitions)) // one allocation per group
 	for pi := range g.Partitions {
 		p := &g.Partitions[pi]
-		i, ok := slices.BinarySearchFunc(gh.parts, p.TP(), func(ph partHistory, t TP) int { return CompareTP(ph.tp, t) })
+		// Add keeps the partitions in the snapshot's order: look there first.
+		i, ok := pi, pi < len(gh.parts) && gh.parts[pi].tp == p.TP()
+		if !ok {
+			i, ok = slices.BinarySearchFunc(gh.parts, p.TP(), func(ph partHistory, t TP) int { return CompareTP(ph.tp, t) })
+		}
 		if !ok {
 			continue
 		}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,90 @@ func TestParseDuration(t *testing.T) {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("ParseDuration(%q) accepted", bad)
 		}
+	}
+}
+
+// groupPartitions: every partition of a committed topic, commits beyond what
+// metadata knows, assigned partitions and whole topics, sorted, each once.
+func TestGroupPartitionsSet(t *testing.T) {
+	topics := map[string]Topic{"a": {Partitions: 2}, "b": {Partitions: 1}, "w": {Partitions: 2}}
+	tp := func(t string, p int32) TP { return TP{t, p} }
+	for _, tc := range []struct {
+		name   string
+		commit []TP
+		owner  []TP
+		whole  []string
+		want   []TP
+		extra  []TP
+	}{
+		{"one topic, every partition", []TP{tp("a", 1), tp("a", 0)}, nil, nil, []TP{tp("a", 0), tp("a", 1)}, nil},
+		{"one commit expands its topic", []TP{tp("b", 0), tp("a", 1)}, nil, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}, nil},
+		{"beyond metadata and unknown topic", []TP{tp("a", 5), tp("z", 0), tp("a", 0)}, nil, nil,
+			[]TP{tp("a", 0), tp("a", 1), tp("a", 5), tp("z", 0)}, nil},
+		{"assigned, no commit", nil, []TP{tp("b", 0), tp("a", 1)}, nil, []TP{tp("a", 1), tp("b", 0)}, nil},
+		{"assigned and committed", []TP{tp("a", 0)}, []TP{tp("a", 1), tp("b", 0)}, nil, []TP{tp("a", 0), tp("a", 1), tp("b", 0)}, nil},
+		{"whole topics", []TP{tp("a", 0)}, nil, []string{"w", "a"}, []TP{tp("a", 0), tp("a", 1), tp("w", 0), tp("w", 1)}, nil},
+		{"nothing", nil, nil, nil, []TP{}, nil},
+		{"extra partitions, their topics not expanded", []TP{tp("b", 0)}, nil, nil, []TP{tp("a", 1), tp("b", 0), tp("z", 3)},
+			[]TP{tp("z", 3), tp("a", 1), tp("b", 0)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			positions := map[TP]int64{}
+			for _, c := range tc.commit {
+				positions[c] = 1
+			}
+			var owner map[TP]*MemberRef
+			for _, o := range tc.owner {
+				if owner == nil {
+					owner = map[TP]*MemberRef{}
+				}
+				owner[o] = &MemberRef{}
+			}
+			got := groupPartitions(positions, tc.extra, owner, topics, tc.whole)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The index answers as the map does, for dense, sparse, negative and absent
+// partitions.
+func TestOffsetIndexIsTheMap(t *testing.T) {
+	m := map[TP]PartitionOffsets{
+		{"a", 0}: {Low: Ptr(int64(1))}, {"a", 1}: {High: Ptr(int64(2))}, {"a", 2}: {Low: Ptr(int64(3))},
+		{"sparse", 0}: {Low: Ptr(int64(4))}, {"sparse", 7}: {High: Ptr(int64(5))}, {"sparse", 1 << 30}: {Low: Ptr(int64(6))},
+		{"neg", -1}: {Low: Ptr(int64(7))},
+	}
+	x := IndexOffsets(m)
+	for _, topic := range []string{"a", "sparse", "neg", "absent"} {
+		for _, p := range []int32{-1, 0, 1, 2, 3, 7, 1 << 30} {
+			got, want := x.Topic(topic).Get(p), m[TP{topic, p}]
+			if got.Low != want.Low || got.High != want.High {
+				t.Errorf("%s-%d: got %+v, want %+v", topic, p, got, want)
+			}
+		}
+	}
+}
+
+// A listed snapshot claims nothing about offsets: every group unknown, no
+// totals, no partitions, and it says it is loading.
+func TestListedSnapshotClaimsNoOffsets(t *testing.T) {
+	obs := Observation{Bootstrap: "k:9092", Brokers: 3, Groups: []GroupObservation{
+		{Group: "b", Type: "classic", State: "Stable", Members: []Member{{MemberRef: MemberRef{MemberID: "m"}}},
+			Committed: map[TP]int64{{"t", 0}: 5}},
+		{Group: "a", Type: "consumer", State: "Empty"},
+	}}
+	s := ListedSnapshot(obs)
+	if !s.Loading || len(s.Groups) != 2 || s.Groups[0].Group != "a" || len(s.Groups[1].Members) != 1 {
+		t.Fatalf("got %+v", s)
+	}
+	for _, g := range s.Groups {
+		if g.WorstStatus != StatusUnknown || g.TotalLag != nil || g.TotalLagAtLeast != nil || len(g.Partitions) != 0 || g.Members == nil {
+			t.Errorf("%s: %+v claims more than the listing knows", g.Group, g)
+		}
+	}
+	if b, _ := json.Marshal(s); strings.Contains(string(b), "oading") {
+		t.Errorf("the loading mark is written out: %s", b)
 	}
 }

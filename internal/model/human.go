@@ -78,6 +78,14 @@ func Num(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
+// AppendNum appends Num(v) to b without allocating a string.
+func AppendNum(b []byte, v *int64) []byte {
+	if v == nil {
+		return append(b, '-')
+	}
+	return strconv.AppendInt(b, *v, 10)
+}
+
 // RateNum renders a number with the precision that matters: "105", "2.5",
 // "0.39", "0".
 func RateNum(v float64) string {

@@ -22,6 +22,12 @@ type Query struct {
 	// only ones whose time to loss can fall within the risk window
 	// (docs/timeaxis.md). The TUI's group list asks for these.
 	TimestampsAtRiskOnly bool
+	// ConfigMaxAge lets a client reuse topic and broker configs it read less
+	// than this long ago instead of asking again; 0 reads them every time.
+	// Retention settings change rarely, and the broker applies a change only
+	// at its next retention check (log.retention.check.interval.ms, 5 minutes
+	// by default), so the TUI's refreshes read them every minute.
+	ConfigMaxAge time.Duration
 }
 
 // DefaultRiskWindow is the --risk-window default.

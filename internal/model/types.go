@@ -54,6 +54,11 @@ type Snapshot struct {
 	Window *Window `json:"window"`
 	// Baseline is the earlier snapshot compared with (describe --baseline).
 	Baseline *BaselineInfo `json:"baseline"`
+	// Loading marks the groups alone, listed and described, sent ahead of the
+	// snapshot while offsets and watermarks are still being read (see
+	// ListedSnapshot): nothing in it is a lag, a status or a partition count.
+	// It is never written out.
+	Loading bool `json:"-"`
 }
 
 // Cluster describes the cluster a snapshot was taken of.

@@ -284,4 +284,21 @@ func (s *Seed) Allow(principal string, topics, groups []string, ops ...kadm.ACLO
 		defer cancel()
 		_, _ = s.Adm.DeleteACLs(ctx, b)
 	})
+	// The broker applies new ACLs once its metadata catches up; DescribeAcls
+	// answers from the same state the authorizer checks, so wait until it lists
+	// them all.
+	want := len(res)
+	WaitUntil(s.t, 15*time.Second, "the ACLs for "+principal+" in force", func() (bool, string) {
+		got, err := s.Adm.DescribeACLs(Ctx(s.t, 10*time.Second), b)
+		if err != nil {
+			return false, err.Error()
+		}
+		n := 0
+		for _, r := range got {
+			if r.Err == nil {
+				n += len(r.Described)
+			}
+		}
+		return n >= want, fmt.Sprintf("%d of %d listed", n, want)
+	})
 }

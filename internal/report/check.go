@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -14,6 +15,14 @@ import (
 // incomplete and the group notes; and last the one-line verdict, so that
 // `tail -1` of the output is always the verdict.
 func Check(w io.Writer, r model.CheckResult) error {
+	bw := bufio.NewWriterSize(w, outputBuffer)
+	if err := check(bw, r); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func check(w io.Writer, r model.CheckResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := false
 	for _, p := range r.Partitions {

@@ -7,8 +7,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -17,9 +17,10 @@ import (
 // LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
 // A snapshot with a time axis (docs/timeaxis.md) adds CONSUME, PRODUCE, LAG/S,
 // ETA and EVALUATION, and one with a baseline adds what changed since.
+// The columns are aligned per group, so each group's block leaves (through a
+// buffer) as soon as it is written, before the next group is rendered.
 func Describe(w io.Writer, s model.Snapshot) error {
-	bw := bufio.NewWriter(w)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(s))
@@ -27,8 +28,9 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno groups matched")
 	}
+	var rows aligned
 	for i := range s.Groups {
-		describeGroup(tw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+		describeGroup(tw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
@@ -39,10 +41,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return tw.Flush() // a bufio.Writer keeps its first error and returns it here
 }
 
 // clusterLine is the first line: the cluster, when, and over which window.
@@ -62,7 +61,8 @@ func clusterLine(s model.Snapshot) string {
 	return line
 }
 
-func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+// describeGroup writes one group's heading, its rows and its errors.
+func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool, timed, based bool) {
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
@@ -80,30 +80,44 @@ func describeGroup(tw io.Writer, g *model.Group, allVisible *bool, timed, based 
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	head := "GROUP\tTOPIC\tPARTITION\tLOW\t" + model.PositionColumn(g.Type) + "\tLOG-END-OFFSET\tLAG\tSTATUS\tTIME-LAG\tEXPIRES-IN"
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", model.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
 	if timed {
-		head += "\tCONSUME\tPRODUCE\tLAG/S\tETA\tEVALUATION"
+		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
 	if based {
-		head += "\tCOMMITTED-Δ\tLAG-Δ\tWAS"
+		head = append(head, "COMMITTED-Δ", "LAG-Δ", "WAS")
 	}
-	fmt.Fprintln(tw, head+"\tCONSUMER-ID\tHOST\tCLIENT-ID")
-	for _, p := range g.Partitions {
-		cid, host, client := "-", "-", "-"
-		if p.Member != nil {
-			cid, host, client = p.Member.MemberID, p.Member.Host, p.Member.ClientID
-		}
-		row := fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-			g.Group, p.Topic, p.Partition, model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
-			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs))
+	head = append(head, "CONSUMER-ID", "HOST", "CLIENT-ID")
+	rows.start(len(head))
+	for _, h := range head {
+		rows.add(h)
+	}
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		rows.add(g.Group)
+		rows.add(p.Topic)
+		rows.text = strconv.AppendInt(rows.text, int64(p.Partition), 10)
+		rows.endCell()
+		rows.num(p.Low)
+		rows.num(p.Position())
+		rows.num(p.High)
+		rows.num(p.Lag)
+		rows.add(model.StatusText(p.Status, p.Lost, p.Beyond))
+		rows.add(model.HumanMs(p.TimeLagMs))
+		rows.add(model.HumanMs(p.ExpiresInMs))
 		if timed {
-			row += "\t" + strings.Join(timeCells(p.Time), "\t")
+			rows.addAll(timeCells(p.Time))
 		}
 		if based {
-			row += "\t" + strings.Join(changeCells(p.Change, p.Status), "\t")
+			rows.addAll(changeCells(p.Change, p.Status))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row, cid, host, client)
+		if m := p.Member; m != nil {
+			rows.addAll([]string{m.MemberID, m.Host, m.ClientID})
+		} else {
+			rows.addAll([]string{"-", "-", "-"})
+		}
 	}
+	_ = rows.writeTo(tw) // an error stays in tw
 	for _, p := range g.Partitions {
 		if p.Error != nil {
 			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,14 @@ import (
 // Plan writes a reset plan: Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
 // what the move does, then totals, blockers and, once executed, the result.
 func Plan(w io.Writer, p model.Plan, notes []string) error {
+	bw := bufio.NewWriterSize(w, outputBuffer)
+	if err := plan(bw, p, notes); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func plan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, model.OrDash(p.State), p.Strategy)
 	for _, line := range planTypeLines(p.Type) {

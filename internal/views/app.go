@@ -44,7 +44,7 @@ type app struct {
 
 	snap      *model.Snapshot
 	hist      *lagHistory
-	axis      *model.History // the time axis: rates, ETA, evaluation, loss
+	axis      *timeAxis // the time axis: rates, ETA, evaluation, loss
 	detailed  map[string]time.Time
 	detailErr map[string]error
 	ref       refresher
@@ -89,7 +89,7 @@ func newApp(c *common, opts Options) *app {
 	m := &app{
 		c: c, opts: opts, src: opts.Source, keys: newGlobalKeys(), cmds: builtinCommands(),
 		ctx: ctx, stop: stop, tick: tickCmd,
-		hist: newLagHistory(historyKeep), axis: newAxis(c.timeOpt.StallAfter),
+		hist: newLagHistory(historyKeep), axis: newTimeAxis(c.timeOpt),
 		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
 		prompt: p, help: c.styles.help(), closeConn: opts.Close,
@@ -135,6 +135,9 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 			m.flash = flash{}
 		}
 		return tea.Batch(m.tick(tickEvery), m.maybeRefresh())
+	case snapshotListedMsg:
+		m.snapshotListed(msg)
+		return msg.rest // the rest of the same read
 	case snapshotLoadedMsg:
 		m.snapshotLoaded(msg)
 		return m.maybeRefresh()
@@ -300,6 +303,10 @@ func (m *app) resize() {
 // says where it went belongs to that screen.
 func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
 	if m.snap == nil || m.opts.WriteReport == nil {
+		return nil
+	}
+	if m.snap.Loading {
+		m.flash = flash{owner: msg.from, text: "no report yet: the offsets are still being read", until: m.c.now().Add(flashFor)}
 		return nil
 	}
 	dir := m.opts.ReportDir

@@ -73,6 +73,9 @@ func (m *app) updateAge() {
 	case m.snap == nil:
 		m.age = st.muted.Render("connecting…")
 		return
+	case m.snap.Loading:
+		m.age = st.muted.Render("loading…")
+		return
 	}
 	at := m.snap.Cluster.TakenAt.Time
 	if g := m.openGroup(); g != "" {

@@ -73,3 +73,67 @@ func BenchmarkGroupsView(b *testing.B) {
 		}
 	})
 }
+
+// fleetSnapshot is the fleet's shape: n groups × 50 committed partitions,
+// 25 groups per topic, taken at `at`.
+func fleetSnapshot(n int, at time.Time) model.Snapshot {
+	s := model.Snapshot{Cluster: model.Cluster{Brokers: 3, TakenAt: model.Stamp{Time: at}, AllTopicsVisible: model.Ptr(true)},
+		Topics: []model.Topic{}, Errors: []model.Error{}}
+	for i := range n {
+		g := model.Group{Group: fmt.Sprintf("g%04d", i), Type: "classic", State: "Empty", Members: []model.Member{},
+			TotalLag: model.Ptr(int64(50)), Counts: model.Counts{model.StatusOK: 50}}
+		topic := fmt.Sprintf("t%03d", i/25)
+		for p := range int32(50) {
+			g.Partitions = append(g.Partitions, model.GroupPartition{Topic: topic, Partition: p, Low: c(0), High: c(6),
+				Committed: c(5), Lag: c(1), Status: model.StatusOK})
+		}
+		s.Groups = append(s.Groups, g)
+	}
+	return s
+}
+
+// BenchmarkSnapshotApplied: what a refresh of the fleet (10,000 groups × 50
+// partitions) costs. "loop" is what the program's loop spends, where keys
+// wait meanwhile: the list rebuilds its rows and renders. "axis" is the time
+// axis recording and evaluating the snapshot, done by the command that read
+// it, off the loop. The history already holds 16 samples.
+func BenchmarkSnapshotApplied(b *testing.B) {
+	at := fixtureNow
+	hs := newHarness(b, Options{Source: &fakeSource{reply: func(model.Query) (model.Snapshot, error) { return fleetSnapshot(10, at), nil }},
+		Cluster: "bench", Now: func() time.Time { return at }}, 200, 50)
+	m := hs.m
+	next := func() model.Snapshot {
+		at = at.Add(5 * time.Second)
+		return fleetSnapshot(10_000, at)
+	}
+	apply := func(s model.Snapshot) {
+		m.ref.gen++
+		m.ref.inFlight = true
+		m.Update(snapshotLoadedMsg{gen: m.ref.gen, snap: s, started: at, ended: at})
+		_ = m.View()
+	}
+	for range 16 { // as many samples as the TUI keeps (model.NewWatchHistory)
+		s := next()
+		m.axis.record(&s, true)
+		apply(s)
+	}
+	b.Run("loop", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			b.StopTimer()
+			s := next()
+			m.axis.record(&s, true)
+			b.StartTimer()
+			apply(s)
+		}
+	})
+	b.Run("axis", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			b.StopTimer()
+			s := next()
+			b.StartTimer()
+			m.axis.record(&s, true)
+		}
+	})
+}

@@ -95,7 +95,7 @@ type dataAppliedMsg struct {
 	// detailErr holds why a group's timestamps could not be read.
 	detailErr map[string]error
 	// axis is the time axis' history: screens read it in Update only.
-	axis *model.History
+	axis *timeAxis
 }
 
 // groupChosenMsg asks the root to open a group's screen (posted).

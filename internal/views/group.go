@@ -25,9 +25,10 @@ type groupScreen struct {
 	width, height int
 
 	g         *model.Group // nil when the group is not in the snapshot
+	loading   bool         // the group is listed, its offsets still being read
 	topics    map[string]*model.Topic
-	axis      *model.History // the time axis' history, read in Update only
-	detailed  bool           // the data includes committed-record timestamps
+	axis      *timeAxis // the time axis' history, read in Update only
+	detailed  bool      // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error
 
@@ -185,6 +186,7 @@ func (s *groupScreen) apply(msg dataAppliedMsg) {
 	_, s.detailed = msg.detailed[s.name]
 	s.fetching = msg.fetching == s.name
 	s.detailErr = msg.detailErr[s.name]
+	s.loading = msg.snap != nil && msg.snap.Loading
 	if msg.snap == nil {
 		return
 	}

@@ -119,6 +119,9 @@ func (s *groupScreen) totalsLine() string {
 	if s.problemsOnly {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
 	}
+	if s.loading {
+		return strings.Join(append(parts, st.muted.Render(loadingNote)), st.muted.Render(" · "))
+	}
 	n := model.Plural(len(g.Partitions), "partition")
 	if len(s.visible) != len(g.Partitions) {
 		n = model.Thousands(len(s.visible)) + " of " + n

@@ -204,7 +204,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
 	}
-	partitionTimeCells(st, p.Time, partitionLags(s.axis, s.name, p.TP()), cells)
+	partitionTimeCells(st, p.Time, s.axis.lags(s.name, p.TP()), cells)
 	return cells
 }
 
@@ -258,6 +258,8 @@ func (s *groupScreen) View() string {
 		}
 	}
 	switch {
+	case s.loading:
+		b.WriteString("\n" + s.c.styles.muted.Render("  "+loadingNote))
 	case len(s.g.Partitions) == 0:
 		b.WriteString("\n" + s.c.styles.muted.Render("  no partitions: the group has no commits and no assignments"))
 	case len(s.visible) == 0:

@@ -48,6 +48,10 @@ type groupRow struct {
 	lags       []int64
 	delta      int64 // last change of total lag, for sorting by trend
 	problems   bool
+	// loading: the group is listed, its offsets are still being read
+	// (model.Snapshot.Loading). Nothing but its name, type, state and members
+	// is known, and a problem cannot be ruled out.
+	loading bool
 }
 
 // buildRows turns a snapshot into rows, worst first (the model's order).
@@ -65,7 +69,8 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 			g:        g,
 			target:   filterTarget{names: filterNames(append([]string{g.Group}, topics...)...), tags: groupTags(g)},
 			topics:   len(topics),
-			problems: g.HasProblem(),
+			problems: g.HasProblem() || snap.Loading,
+			loading:  snap.Loading,
 		}
 		r.timeLag, r.timeLagAny = groupTimeLag(g)
 		if hist != nil {
@@ -179,6 +184,9 @@ func groupColumns(rows []groupRow, timed bool) []column {
 		wState = max(wState, len(g.State))
 		wLag = max(wLag, ansi.StringWidth(lagCellText(g)))
 		wStatus = max(wStatus, statusCountsWidth(g))
+		if rows[i].loading {
+			wStatus = max(wStatus, len("LOADING"))
+		}
 	}
 	cols := []column{
 		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
@@ -232,7 +240,29 @@ func groupCells(st *styles, r *groupRow) []cell {
 	trend := sparkline(r.lags, trendSpark) + " " + trendArrow(r.lags)
 	cells[gcTrend] = cell{text: trend, style: &lagStyle}
 	timeCells(st, g.Time, cells)
+	if r.loading {
+		loadingCells(st, g, cells)
+	}
 	return cells
+}
+
+// loadingText marks a cell whose value is still being read; loadingNote says
+// what is being read.
+const (
+	loadingText = "…"
+	loadingNote = "groups listed; reading offsets and watermarks…"
+)
+
+// loadingCells marks what a listed group does not know yet: every number
+// and the status read from offsets say so, never a zero or OK.
+func loadingCells(st *styles, g *model.Group, cells []cell) {
+	muted := st.muted
+	for _, id := range []int{gcTopics, gcPartitions, gcLag, gcTimeLag, gcTrend} {
+		cells[id] = cell{text: loadingText, style: &muted}
+	}
+	if g.Error == nil {
+		cells[gcStatus] = cell{text: "LOADING", style: &muted}
+	}
 }
 
 // trendSpark is how many refreshes the sparkline shows.

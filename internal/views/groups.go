@@ -319,7 +319,10 @@ func (s *groupsScreen) title() string {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
 	}
 	withProblems := model.Thousands(s.problems) + " with problems"
-	if s.problems == 1 {
+	switch {
+	case s.snap != nil && s.snap.Loading:
+		withProblems = st.muted.Render(loadingNote)
+	case s.problems == 1:
 		withProblems = "1 with a problem"
 	}
 	parts = append(parts, withProblems, "sort: "+sortNames[s.sortCol]+reversed(s.reverse))

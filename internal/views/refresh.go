@@ -87,7 +87,10 @@ func (m *app) maybeRefresh() tea.Cmd {
 	if kind != "" {
 		m.broadcastData() // the group screen says it is reading timestamps
 	}
-	return loadSnapshotCmd(m.ctx, m.src, q, kind, gen, m.c.now)
+	// Until a whole snapshot is in, the groups are shown as soon as they are
+	// listed; later refreshes keep the last snapshot on screen instead.
+	staged := kind == "" && (m.snap == nil || m.snap.Loading)
+	return loadSnapshotCmd(m.ctx, m.src, q, kind, gen, m.c.now, staged, m.axis)
 }
 
 // refreshNow is `r`: the read of the top screen, as soon as the backoff allows.
@@ -103,14 +106,30 @@ func (m *app) refreshNow() tea.Cmd {
 	return m.maybeRefresh()
 }
 
+// snapshotListed shows the groups of the read in flight while the rest is
+// read, unless a whole snapshot is already on screen. The time axis and the
+// lag history never see it: it holds no offsets.
+func (m *app) snapshotListed(msg snapshotListedMsg) {
+	if !m.ref.inFlight || msg.gen != m.ref.gen || (m.snap != nil && !m.snap.Loading) {
+		return
+	}
+	m.snap = &msg.snap
+	m.broadcastData()
+}
+
 // snapshotLoaded applies a reply: a full snapshot replaces the data, a group
-// snapshot is merged into it. A failure keeps the last good data.
+// snapshot is merged into it. A failure keeps the last good data; the groups
+// alone of a staged read are not good data, and go.
 func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 	if !m.ref.end(msg.gen, msg.started, msg.ended) {
 		return // stale: an older generation
 	}
 	if msg.err != nil {
 		m.lastErr, m.lastErrAt = msg.err, msg.ended
+		if m.snap != nil && m.snap.Loading {
+			m.snap = nil
+			m.broadcastData()
+		}
 		if msg.group != "" {
 			m.detailErr[msg.group] = msg.err
 			m.broadcastData()
@@ -118,10 +137,7 @@ func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 		return
 	}
 	m.lastErr, m.everRead = nil, true
-	snap := msg.snap
-	// The reply is ours alone until it is broadcast: annotate it in place.
-	m.axis.Add(&snap, msg.group == "")
-	m.axis.Annotate(&snap, m.c.timeOpt)
+	snap := msg.snap // recorded on the time axis and annotated by the command that read it
 	if msg.group == "" {
 		m.snap = &snap
 		m.hist.add(&snap)

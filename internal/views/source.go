@@ -103,24 +103,79 @@ func New(opts Options) tea.Model {
 // budget: enough for the time to loss of every group it can fall within the
 // risk window for (docs/timeaxis.md).
 func queryAll(window time.Duration) model.Query {
-	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: true}
+	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: true, ConfigMaxAge: configMaxAge}
 }
+
+// configMaxAge is how old the topic configs a refresh reuses may be: the
+// groups, their offsets and the watermarks are read on every refresh, the
+// configs (retention) once a minute (model.Query.ConfigMaxAge says why that
+// is safe).
+const configMaxAge = time.Minute
 
 // queryGroup is what the group screen asks for lazily: one group with the
 // committed records' timestamps (time lag, expires-in), within the fetch budget.
 func queryGroup(group string, window time.Duration) model.Query {
-	return model.Query{Groups: []string{group}, RiskWindow: window, FetchBudget: model.DefaultFetchBudget}
+	return model.Query{Groups: []string{group}, RiskWindow: window, FetchBudget: model.DefaultFetchBudget, ConfigMaxAge: configMaxAge}
+}
+
+// StagedSource is a Source that can hand over the groups before the rest of a
+// snapshot (internal/kafka's SnapshotStaged): listed gets them once listed
+// and described, marked Loading, at most once and before the call returns.
+type StagedSource interface {
+	Source
+	SnapshotStaged(ctx context.Context, q model.Query, listed func(model.Snapshot)) (model.Snapshot, error)
 }
 
 // loadSnapshotCmd reads a snapshot. It takes everything as arguments and reads no
 // model field, so the closure cannot race with Update. group is "" for a full
-// snapshot and the group's name for a group snapshot.
-func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group string, gen uint64, now func() time.Time) tea.Cmd {
+// snapshot and the group's name for a group snapshot. staged asks a
+// StagedSource for the groups first: the reply is then a snapshotListedMsg
+// whose rest brings the snapshotLoadedMsg. The snapshot read is recorded on
+// axis and annotated here, off the program's loop.
+func loadSnapshotCmd(ctx context.Context, src Source, q model.Query, group string, gen uint64, now func() time.Time, staged bool, axis *timeAxis) tea.Cmd {
+	if ss, ok := src.(StagedSource); ok && staged {
+		return loadStagedCmd(ctx, ss, q, gen, now, axis)
+	}
 	return func() tea.Msg {
 		started := now()
 		snap, err := src.Snapshot(ctx, q)
+		if err == nil {
+			axis.record(&snap, group == "")
+		}
 		return snapshotLoadedMsg{gen: gen, group: group, snap: snap, err: err, started: started, ended: now()}
 	}
+}
+
+// loadStagedCmd reads a full snapshot in two stages: its reply is the groups
+// (snapshotListedMsg), or the snapshot itself when it came first (the groups
+// could not be listed).
+func loadStagedCmd(ctx context.Context, src StagedSource, q model.Query, gen uint64, now func() time.Time, axis *timeAxis) tea.Cmd {
+	return func() tea.Msg {
+		started := now()
+		listed := make(chan model.Snapshot, 1)
+		loaded := make(chan tea.Msg, 1)
+		go func() {
+			snap, err := src.SnapshotStaged(ctx, q, func(s model.Snapshot) { listed <- s })
+			if err == nil {
+				axis.record(&snap, true)
+			}
+			loaded <- snapshotLoadedMsg{gen: gen, snap: snap, err: err, started: started, ended: now()}
+		}()
+		select {
+		case s := <-listed:
+			return snapshotListedMsg{gen: gen, snap: s, rest: func() tea.Msg { return <-loaded }}
+		case msg := <-loaded:
+			return msg
+		}
+	}
+}
+
+// snapshotListedMsg is the first stage of a staged read: the groups alone
+// (model.Snapshot.Loading). rest waits for the snapshot itself.
+type snapshotListedMsg struct {
+	gen  uint64
+	snap model.Snapshot
+	rest tea.Cmd
 }
 
 // snapshotLoadedMsg is the reply to loadSnapshotCmd.

@@ -21,8 +21,6 @@ import (
 // to loss come from the history the root keeps across refreshes; a snapshot
 // without a window (the first one) shows none of their columns.
 
-func newAxis(stallAfter time.Duration) *model.History { return model.NewWatchHistory(stallAfter) }
-
 // evalStyle colours an evaluation like the status it is closest to.
 func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {
 	switch ev {
@@ -48,21 +46,6 @@ func lossText(l *model.Loss) string {
 		return "now"
 	}
 	return model.HumanMs(&l.InMs)
-}
-
-// partitionLags returns the lags kept for one group partition, oldest first,
-// for its sparkline; samples without a position are left out.
-func partitionLags(axis *model.History, group string, tp model.TP) []int64 {
-	if axis == nil {
-		return nil
-	}
-	var out []int64
-	for _, s := range axis.Series(group, tp) {
-		if s.Committed >= 0 && s.High >= 0 {
-			out = append(out, s.High-s.Committed)
-		}
-	}
-	return out
 }
 
 // reportRequestedMsg asks the root to write the Markdown incident report of

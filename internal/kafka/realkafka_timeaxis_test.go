@@ -47,7 +47,7 @@ func TestRealKafkaTimeAxis(t *testing.T) {
 	seed.Commit(group, map[model.TP]int64{tp: 60})
 	p := take()
 	ss := series()
-	want := 50 / float64(ss[1].AtMs-ss[0].AtMs) / 1000
+	want := 50 / (float64(ss[1].AtMs-ss[0].AtMs) / 1000)
 	pt := p.Time
 	if pt == nil || math.Abs(pt.ConsumeRate.V-want) > want*0.001 || pt.ProduceRate != model.Some(0.0) {
 		t.Fatalf("rates %+v, want consume %.3f/s and produce 0", pt, want)

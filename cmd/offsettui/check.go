@@ -32,7 +32,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 	)
 	c.register(fs)
-	tf.register(fs, true)
+	tf.register(fs, "--sample")
 	fs.StringArrayVar(&groups, "group", nil, "`GROUP` the consumer group to prove (required, once)")
 	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` check every partition of it, with or without a commit (repeatable); default: the group's partitions")
 	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")

@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/contexts"
@@ -36,6 +37,8 @@ type common struct {
 	timeoutD    time.Duration
 	riskWindowD time.Duration
 	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
+	// noOutput leaves -o/--output out: the TUI has no output format.
+	noOutput bool
 	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
 	// context's read-only once connected.
 	readOnlyAsked bool
@@ -61,6 +64,9 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
+	if c.noOutput {
+		return
+	}
 	formats := "table or json"
 	if c.markdown {
 		formats = "table, json or markdown"
@@ -84,6 +90,7 @@ func (c *common) validate() error {
 		return fmt.Errorf("--risk-window: must be positive (how far ahead at-risk looks, e.g. 24h), got %q", c.riskWindow)
 	}
 	switch {
+	case c.noOutput:
 	case c.output == "table" || c.output == "json":
 	case c.output == "markdown" && c.markdown:
 	case c.markdown:
@@ -171,6 +178,7 @@ type session struct {
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
+	closing sync.Once
 }
 
 // contextName names the session's context ("" without one).
@@ -183,16 +191,17 @@ func (s *session) contextName() string {
 
 // close releases the session; calling it again does nothing.
 func (s *session) close() {
-	if s.client != nil {
-		_ = s.client.Close()
-	}
-	if s.demo != nil {
-		s.demo.Close()
-	}
-	if s.logFile != nil {
-		_ = s.logFile.Close()
-	}
-	s.client, s.demo, s.logFile = nil, nil, nil
+	s.closing.Do(func() {
+		if s.client != nil {
+			_ = s.client.Close()
+		}
+		if s.demo != nil {
+			s.demo.Close()
+		}
+		if s.logFile != nil {
+			_ = s.logFile.Close()
+		}
+	})
 }
 
 // errBadInput marks connect errors caused by the user's input (exit 2).
@@ -251,7 +260,7 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 	} else {
 		cfg.Bootstrap = conn.bootstrap
 	}
-	cl, err := kafka.New(cfg)
+	cl, err := kafka.NewContext(ctx, cfg)
 	if err != nil {
 		s.close()
 		if errors.Is(err, kafka.ErrBadConfig) {

@@ -251,7 +251,9 @@ func TestBootstrapFromProperties(t *testing.T) {
 }
 
 // TestUndoCommandKeepsTheContext: the printed undo command reaches the same cluster with the
-// same client properties: the context's name, not its secrets.
+// same client properties: the context's name, not its secrets; the addresses only when
+// they did not come from the context (so no "overrides context" note); every file path
+// absolute, so it works from any directory.
 func TestUndoCommandKeepsTheContext(t *testing.T) {
 	hermetic(t)
 	k := kafkatest.Cluster(t)
@@ -261,11 +263,33 @@ func TestUndoCommandKeepsTheContext(t *testing.T) {
 	}
 	defer cl.close()
 	cl.context = &contexts.Context{Name: "prod eu"}
-	got := undoCommand(common{config: "/etc/o.yaml"}, cl.contextName(), cl.client.Bootstrap(), "g", "/b/g.csv", "")
-	want := "offsettui reset --context 'prod eu' --config /etc/o.yaml --bootstrap-server " + strings.Join(k.ListenAddrs(), ",") +
-		" --group g --restore /b/g.csv --execute"
-	if got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
+	boot := strings.Join(k.ListenAddrs(), ",")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		c    common
+		want string
+	}{
+		{"the context's addresses", common{config: "/etc/o.yaml"},
+			"offsettui reset --context 'prod eu' --config /etc/o.yaml --group g --restore /b/g.csv --execute"},
+		{"--bootstrap-server over the context", common{config: "/etc/o.yaml", bootstrap: boot},
+			"offsettui reset --context 'prod eu' --config /etc/o.yaml --bootstrap-server " + boot + " --group g --restore /b/g.csv --execute"},
+		{"relative files", common{config: "o.yaml", commandConfig: "client.properties"},
+			"offsettui reset --context 'prod eu' --config " + filepath.Join(wd, "o.yaml") + " --command-config " +
+				filepath.Join(wd, "client.properties") + " --group g --restore /b/g.csv --execute"},
+		{"a :ctx switch: the run's connection flags do not apply", common{bootstrap: "other:9092", commandConfig: "/x.properties", onlyContext: true},
+			"offsettui reset --context 'prod eu' --group g --restore /b/g.csv --execute"},
+	} {
+		if got := undoCommand(c.c, cl.contextName(), cl.client.Bootstrap(), "g", "/b/g.csv", ""); got != c.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	if got := undoCommand(common{bootstrap: boot}, "", boot, "g", "g.csv", "backups"); got !=
+		"offsettui reset --bootstrap-server "+boot+" --group g --restore "+filepath.Join(wd, "g.csv")+" --backup-dir "+filepath.Join(wd, "backups")+" --execute" {
+		t.Errorf("no context: %s", got)
 	}
 }
 

@@ -14,10 +14,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// signalContext is done on SIGINT or SIGTERM.
-func signalContext() context.Context {
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	return ctx
+// signalContext is done on SIGINT or SIGTERM; stop releases the signals.
+func signalContext() (ctx context.Context, stop context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // demoMain starts the demo cluster, prints its bootstrap address, and keeps it
@@ -25,11 +24,15 @@ func signalContext() context.Context {
 func demoMain(args []string, stdout, stderr io.Writer, ctx context.Context) int {
 	var c common
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-	c.register(fs) // parsed to be refused with a reason (docs/cli.md): only --debug applies
+	c.register(fs) // only --debug applies: the others are hidden, parsed to be refused with a reason (docs/cli.md)
+	notForDemo := []string{"bootstrap-server", "command-config", "context", "config", "demo", "read-only", "timeout", "risk-window", "output"}
+	for _, f := range notForDemo {
+		_ = fs.MarkHidden(f)
+	}
 	if done, code := parseOnly(fs, args, stdout, stderr); done {
 		return code
 	}
-	for _, f := range []string{"bootstrap-server", "command-config", "context", "config", "demo", "read-only", "timeout", "risk-window", "output"} {
+	for _, f := range notForDemo {
 		if fs.Changed(f) {
 			fmt.Fprintf(stderr, "offsettui demo: --%s does not apply: demo starts its own cluster (it takes only --debug FILE)\n", f)
 			return exitBadInput

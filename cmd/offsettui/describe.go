@@ -39,7 +39,7 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 	)
 	c.markdown = true
 	c.register(fs)
-	tf.register(fs, true)
+	tf.register(fs, "--sample and --watch")
 	fs.StringArrayVar(&groups, "group", nil, "`GROUP` only this group (repeatable); reads only what it needs")
 	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` only rows of this topic (repeatable)")
 	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")

@@ -31,9 +31,11 @@ Flags every command takes:
   --demo                   the embedded demo cluster instead of a real one
   --timeout DURATION       a request without an answer within it fails (default 10s)
   --risk-window DURATION   how far ahead at-risk looks (default 24h)
-  --read-only              refuse every write (env OFFSETTUI_READ_ONLY=1)
+  --read-only              refuse every write (env OFFSETTUI_READ_ONLY: any value but empty,
+                           0, false, no, off; a read-only context is read-only too)
   --debug FILE             append debug logs to FILE
-  -o, --output table|json  output format (default table)
+  -o, --output FORMAT      table or json (default table); describe also markdown, the
+                           incident report; not the TUI
 
 Durations: 90s, 36h, 10d, 6d23h (Go syntax, d = 24h) or ISO-8601 (PT36H, P3D).
 
@@ -66,9 +68,11 @@ var commandHelp = map[string]cmdHelp{
 	"describe": {
 		usage: "offsettui describe [flags]",
 		about: "Every group's positions (low, committed, high, lag, status, time lag, expires-in) as a table\n" +
-			"like kafka-consumer-groups --describe, or as JSON (docs/json.md).",
+			"like kafka-consumer-groups --describe, as JSON (docs/json.md), or as the Markdown incident\n" +
+			"report (-o markdown) the TUI's w writes.",
 		examples: "  offsettui describe --demo\n  offsettui describe --bootstrap-server kafka:9092 --group billing --group audit-export\n" +
-			"  offsettui describe --bootstrap-server kafka:9092 --topic orders -o json",
+			"  offsettui describe --bootstrap-server kafka:9092 --topic orders -o json\n" +
+			"  offsettui describe --bootstrap-server kafka:9092 --sample 30s -o markdown > incident.md",
 	},
 	"reset": {
 		usage: "offsettui reset --group G (--all-topics | --topic T[:P,P]...) STRATEGY [--execute] [flags]\n" +
@@ -163,6 +167,9 @@ func flagUsages(fs *pflag.FlagSet) string {
 	var rows []row
 	width := 0
 	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
 		name, text := valueName(f)
 		left := "      --" + f.Name
 		if f.Shorthand != "" {

@@ -10,21 +10,26 @@ import (
 // command's flags, and examples, on stdout only.
 func TestHelp(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		want []string
+		args   []string
+		want   []string
+		absent []string
 	}{
-		{[]string{"--help"}, []string{"Usage:", "offsettui describe [flags]", "Examples:", "--refresh", "Durations: 90s, 36h, 10d"}},
-		{[]string{"-h"}, []string{"Usage:", "offsettui check [flags]", "--no-color"}},
-		{[]string{"help"}, []string{"Usage:", "offsettui demo [flags]", "Examples:"}},
-		{[]string{"help", "reset"}, []string{"Usage: offsettui reset --group G", "--restore", "--by-duration", "Examples:", "6d23h"}},
-		{[]string{"reset", "--help"}, []string{"Usage: offsettui reset --group G", "--execute"}},
-		{[]string{"describe", "-h"}, []string{"Usage: offsettui describe", "--fetch-budget", "Examples:"}},
-		{[]string{"help", "check"}, []string{"Usage: offsettui check --group G", "--recovery-window", "Examples:"}},
-		{[]string{"demo", "--help"}, []string{"Usage: offsettui demo", "Examples:", "kcat"}},
-		{[]string{"help", "demo"}, []string{"Usage: offsettui demo"}},
-		{[]string{"help", "version"}, []string{"offsettui --version"}},
-		{[]string{"--version"}, []string{"offsettui ", "go1."}},
-		{[]string{"version"}, []string{"offsettui ", "go1."}},
+		{[]string{"--help"}, []string{"Usage:", "offsettui describe [flags]", "Examples:", "--refresh", "Durations: 90s, 36h, 10d"}, nil},
+		{[]string{"-h"}, []string{"Usage:", "offsettui check [flags]", "--no-color", "--stall-after DURATION"},
+			[]string{"table or json (default table)\n"}}, // the TUI's own flags have no output format
+		{[]string{"help"}, []string{"Usage:", "offsettui demo [flags]", "Examples:"}, nil},
+		{[]string{"help", "reset"}, []string{"Usage: offsettui reset --group G", "--restore", "--by-duration", "Examples:", "6d23h"}, nil},
+		{[]string{"reset", "--help"}, []string{"Usage: offsettui reset --group G", "--execute"}, nil},
+		{[]string{"describe", "-h"}, []string{"Usage: offsettui describe", "--fetch-budget", "Examples:", "-o markdown",
+			"--sample DURATION", "--interval DURATION", "between the snapshots of --sample and --watch"}, nil},
+		{[]string{"help", "check"}, []string{"Usage: offsettui check --group G", "--recovery-window", "Examples:",
+			"--sample DURATION", "--interval DURATION", "--stall-after DURATION"}, []string{"--watch"}},
+		{[]string{"demo", "--help"}, []string{"Usage: offsettui demo", "Examples:", "kcat", "--debug FILE"},
+			[]string{"--bootstrap-server", "--timeout", "--output"}},
+		{[]string{"help", "demo"}, []string{"Usage: offsettui demo"}, nil},
+		{[]string{"help", "version"}, []string{"offsettui --version"}, nil},
+		{[]string{"--version"}, []string{"offsettui ", "go1."}, nil},
+		{[]string{"version"}, []string{"offsettui ", "go1."}, nil},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(tc.args, &out, &errOut)
@@ -34,6 +39,11 @@ func TestHelp(t *testing.T) {
 		for _, w := range tc.want {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+		for _, w := range tc.absent {
+			if strings.Contains(out.String(), w) {
+				t.Errorf("%v: output has %q:\n%s", tc.args, w, out.String())
 			}
 		}
 	}

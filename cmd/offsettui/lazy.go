@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -14,41 +15,85 @@ import (
 // and a cluster that cannot be reached becomes an error screen instead of a
 // blank terminal. A failed connection is tried again on the next use (r).
 // It serves the TUI's reads (views.Source) and the reset service (reset.Cluster).
+// The connection is made outside the lock, once for every caller waiting on it:
+// a caller whose context ends (a quit) stops waiting, and close never waits for it.
 type lazyClient struct {
 	c    common
 	conn *connection // resolved before the program starts; nil: resolve on connect
 
-	mu   sync.Mutex
+	mu      sync.Mutex
+	sess    *session
+	dialing *dialing // the connection under way; nil when none
+	closed  bool
+}
+
+// dialing is one connection attempt: done closes when sess or err is set.
+type dialing struct {
+	done chan struct{}
 	sess *session
+	err  error
 }
 
 // client returns the connected client, connecting first if needed.
 func (l *lazyClient) client(ctx context.Context) (*kafka.Client, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.sess != nil {
+		defer l.mu.Unlock()
 		return l.sess.client, nil
 	}
-	var s *session
-	var err error
-	if l.conn != nil {
-		s, err = l.c.connectWith(ctx, *l.conn)
-	} else {
-		s, err = l.c.connect(ctx)
+	if l.closed {
+		l.mu.Unlock()
+		return nil, errors.New("the connection was closed")
 	}
-	if err != nil {
-		return nil, err
+	d := l.dialing
+	if d == nil {
+		d = &dialing{done: make(chan struct{})}
+		l.dialing = d
+		go l.dial(ctx, d)
 	}
-	l.sess = s
-	return s.client, nil
+	l.mu.Unlock()
+	select {
+	case <-d.done:
+		if d.err != nil {
+			return nil, d.err
+		}
+		return d.sess.client, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
-// close releases the session, if one was opened.
+// dial makes the connection of d with the context of the caller that started it, and
+// keeps it unless the client was closed meanwhile.
+func (l *lazyClient) dial(ctx context.Context, d *dialing) {
+	if l.conn != nil {
+		d.sess, d.err = l.c.connectWith(ctx, *l.conn)
+	} else {
+		d.sess, d.err = l.c.connect(ctx)
+	}
+	l.mu.Lock()
+	l.dialing = nil
+	switch {
+	case d.err != nil:
+	case l.closed:
+		d.sess.close()
+		d.sess, d.err = nil, errors.New("the connection was closed")
+	default:
+		l.sess = d.sess
+	}
+	l.mu.Unlock()
+	close(d.done)
+}
+
+// close releases the session, if one was opened; a connection still under way is
+// released when it is made.
 func (l *lazyClient) close() {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.sess != nil {
-		l.sess.close()
+	s := l.sess
+	l.closed, l.sess = true, nil
+	l.mu.Unlock()
+	if s != nil {
+		s.close()
 	}
 }
 
@@ -118,7 +163,7 @@ func (l *lazyClient) Committed(ctx context.Context, group string) (map[model.TP]
 	return cl.Committed(ctx, group)
 }
 
-// contextName names the context for the undo command ("" without one).
+// AlterShareOffsets implements reset.Cluster.
 func (l *lazyClient) AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error) {
 	cl, err := l.client(ctx)
 	if err != nil {
@@ -127,6 +172,7 @@ func (l *lazyClient) AlterShareOffsets(ctx context.Context, group string, offset
 	return cl.AlterShareOffsets(ctx, group, offsets)
 }
 
+// DeleteShareOffsets implements reset.Cluster.
 func (l *lazyClient) DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error) {
 	cl, err := l.client(ctx)
 	if err != nil {
@@ -135,6 +181,7 @@ func (l *lazyClient) DeleteShareOffsets(ctx context.Context, group string, tps [
 	return cl.DeleteShareOffsets(ctx, group, tps)
 }
 
+// ShareStartOffsets implements reset.Cluster.
 func (l *lazyClient) ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error) {
 	cl, err := l.client(ctx)
 	if err != nil {
@@ -143,6 +190,7 @@ func (l *lazyClient) ShareStartOffsets(ctx context.Context, group string) (map[m
 	return cl.ShareStartOffsets(ctx, group)
 }
 
+// contextName names the context for the undo command ("" without one).
 func (l *lazyClient) contextName() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -11,11 +11,10 @@ import (
 
 // Exit codes (docs/cli.md).
 const (
-	exitOK        = 0
-	exitFailure   = 1
-	exitBadInput  = 2
-	exitBlocked   = 3
-	exitPartially = 4
+	exitOK       = 0
+	exitFailure  = 1
+	exitBadInput = 2
+	exitBlocked  = 3
 	// exitNotFound: describe was asked for a group that does not exist.
 	exitNotFound = 3
 )
@@ -43,7 +42,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return checkMain(rest, stdout, stderr)
 	case "demo":
-		return demoMain(rest, stdout, stderr, signalContext())
+		ctx, stop := signalContext()
+		defer stop()
+		return demoMain(rest, stdout, stderr, ctx)
 	case "contexts":
 		return contextsMain(rest, stdout, stderr)
 	case "version":

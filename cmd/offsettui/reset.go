@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -70,7 +71,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer s.close()
-	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap(), ReadOnly: c.readOnly, BackupDir: f.backupDir,
+	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
 		AssumeReset: f.assume,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
@@ -142,21 +143,36 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (model.Scope, model.
 // same context (its client properties) and the same --command-config.
 func undoCommand(c common, contextName, cluster, group, backup, backupDir string) string {
 	parts := []string{"offsettui", "reset"}
+	// The context alone reaches the cluster when it supplied the addresses: no
+	// --bootstrap-server (nor KAFKA_BOOTSTRAP_SERVERS) overrode it, or the TUI switched to
+	// it with :ctx, where the run's connection flags do not apply.
+	fromContext := contextName != "" && (c.onlyContext || c.bootstrap == "" && os.Getenv("KAFKA_BOOTSTRAP_SERVERS") == "")
 	if contextName != "" {
 		parts = append(parts, "--context", shellQuote(contextName))
 		if c.config != "" {
-			parts = append(parts, "--config", shellQuote(c.config))
+			parts = append(parts, "--config", shellQuote(absPath(c.config)))
 		}
 	}
-	parts = append(parts, "--bootstrap-server", shellQuote(cluster))
-	if c.commandConfig != "" {
-		parts = append(parts, "--command-config", shellQuote(c.commandConfig))
+	if !fromContext {
+		parts = append(parts, "--bootstrap-server", shellQuote(cluster))
 	}
-	parts = append(parts, "--group", shellQuote(group), "--restore", shellQuote(backup))
+	if c.commandConfig != "" && !c.onlyContext {
+		parts = append(parts, "--command-config", shellQuote(absPath(c.commandConfig)))
+	}
+	parts = append(parts, "--group", shellQuote(group), "--restore", shellQuote(absPath(backup)))
 	if backupDir != "" {
-		parts = append(parts, "--backup-dir", shellQuote(backupDir))
+		parts = append(parts, "--backup-dir", shellQuote(absPath(backupDir)))
 	}
 	return strings.Join(append(parts, "--execute"), " ")
+}
+
+// absPath is path made absolute, so a printed command works from any directory; path
+// itself if that fails.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 func shellQuote(s string) string {
@@ -222,7 +238,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 	}
-	if res.Outcome != reset.Applied {
+	if res.Outcome != model.OutcomeApplied {
 		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
 	}
 	return res.Outcome.ExitCode()

@@ -17,14 +17,16 @@ type timeFlags struct {
 	sampleD, intervalD, stallAfterD time.Duration
 }
 
-func (t *timeFlags) register(fs *pflag.FlagSet, sampling bool) {
-	t.sampling = sampling
-	if sampling {
-		fs.StringVar(&t.sample, "sample", "", "take snapshots over this long (e.g. 30s) and show rates, ETA, evaluation and time to loss")
-		fs.StringVar(&t.interval, "interval", "5s", "time between the snapshots of --sample (and --watch)")
+// register adds the flags: --sample and --interval when sampling ("" for none; else the
+// flags --interval paces, as its help says), and --stall-after always.
+func (t *timeFlags) register(fs *pflag.FlagSet, sampling string) {
+	t.sampling = sampling != ""
+	if t.sampling {
+		fs.StringVar(&t.sample, "sample", "", "`DURATION` to take snapshots over (e.g. 30s), showing rates, ETA, evaluation and time to loss")
+		fs.StringVar(&t.interval, "interval", "5s", "`DURATION` between the snapshots of "+sampling)
 	}
 	fs.StringVar(&t.stallAfter, "stall-after", model.DefaultStallAfter.String(),
-		"how long a committed offset must stand still, with lag, before the partition is stalled or stopped")
+		"`DURATION` a committed offset must stand still, with lag, before the partition is stalled or stopped")
 }
 
 // parse checks the flags; the error names the flag.
@@ -63,8 +65,5 @@ func (t *timeFlags) sampleHistory() *model.History {
 	return model.NewHistory(32, t.sampleD/16)
 }
 
-// watchHistory keeps 16 samples reaching back about 2 × --stall-after, as the
-// TUI does.
-func (t *timeFlags) watchHistory() *model.History {
-	return model.NewHistory(16, t.stallAfterD/4)
-}
+// watchHistory keeps samples reaching back about 2 × --stall-after, as the TUI does.
+func (t *timeFlags) watchHistory() *model.History { return model.NewWatchHistory(t.stallAfterD) }

@@ -30,8 +30,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		tf        timeFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
+	c.noOutput = true
 	c.register(fs)
-	tf.register(fs, false)
+	tf.register(fs, "")
 	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
@@ -45,15 +46,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	if err := tf.parse(); err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
 	// The context and the client properties are read before the program starts: their
 	// errors and notes belong on the terminal, and a read-only context must be read-only
 	// from the first screen. Only the network connection waits for the program.
-	conn, err := c.resolveConnection(os.Stderr)
+	conn, err := c.resolveConnection(stderr)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "offsettui: %v\n", err)
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
 	c.readOnly = conn.readOnly
@@ -70,7 +71,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
 	opts := tuiOptions(c, lc, every, noColor, backupDir)
 	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
-	opts.Contexts = sw
+	opts.Contexts, opts.Close = sw, lc.close
 	m := views.New(opts)
 	// Signals are the TUI's to handle: bubbletea's own handler would end the
 	// program in the middle of a reset's commit.
@@ -91,6 +92,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui: %v\n", err)
+		return exitFailure
+	}
+	if views.NeverRead(final) {
+		fmt.Fprintln(stderr, "offsettui: the cluster was never read")
 		return exitFailure
 	}
 	return exitOK
@@ -128,7 +133,7 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap(), ReadOnly: c.readOnly, BackupDir: backupDir,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}

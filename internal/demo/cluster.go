@@ -115,10 +115,6 @@ func (c *Cluster) Bootstrap() []string { return append([]string(nil), c.bootstra
 // delays with ControlKey.
 func (c *Cluster) Fake() *kfake.Cluster { return c.fake }
 
-// StartedAt returns the start time record timestamps are relative to,
-// truncated to milliseconds.
-func (c *Cluster) StartedAt() time.Time { return c.startedAt }
-
 // Close stops the live members, which leave their groups without
 // committing, then the brokers. It is safe to call more than once.
 func (c *Cluster) Close() {

@@ -49,7 +49,7 @@ func (s *seeder) seedShareGroups(ctx context.Context, fake *kfake.Cluster) error
 		if err := shareAnswerErr(resp.(*kmsg.AlterShareGroupOffsetsResponse)); err != nil {
 			return fmt.Errorf("share group %s: %w", group, err)
 		}
-		if err := s.setGroupConfig(ctx, group, "share.auto.offset.reset", ShareAutoOffsetReset()[group]); err != nil {
+		if err := s.SetGroupConfig(ctx, group, "share.auto.offset.reset", ShareAutoOffsetReset()[group]); err != nil {
 			return err
 		}
 	}
@@ -66,25 +66,6 @@ func shareAnswerErr(r *kmsg.AlterShareGroupOffsetsResponse) error {
 				return fmt.Errorf("%s-%d: %w", t.Topic, p.Partition, err)
 			}
 		}
-	}
-	return nil
-}
-
-// setGroupConfig sets one group config (IncrementalAlterConfigs on the GROUP resource).
-func (s *seeder) setGroupConfig(ctx context.Context, group, name, value string) error {
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	r := kmsg.NewIncrementalAlterConfigsRequestResource()
-	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
-	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-	c.Name, c.Value, c.Op = name, kmsg.StringPtr(value), kmsg.IncrementalAlterConfigOpSet
-	r.Configs = append(r.Configs, c)
-	req.Resources = append(req.Resources, r)
-	resp, err := req.RequestWith(ctx, s.Client)
-	if err == nil && len(resp.Resources) == 1 {
-		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
-	}
-	if err != nil {
-		return fmt.Errorf("set %s on group %s: %w", name, group, err)
 	}
 	return nil
 }

@@ -36,8 +36,9 @@ const (
 // EventsRetention is the retention.ms of TopicEvents.
 const EventsRetention = time.Hour
 
-// cleanerEvery is how often the demo brokers apply retention (Kafka's
-// log.cleaner.backoff.ms; its default, 1h, would delete events in one lump).
+// cleanerEvery is how often the demo brokers apply retention. kfake runs retention and
+// compaction on one timer set by log.cleaner.backoff.ms (its default, 1h, would delete
+// events in one lump); in Kafka retention runs every log.retention.check.interval.ms.
 const cleanerEvery = 10 * time.Second
 
 // TrafficGroups lists the groups whose positions move while the demo runs.

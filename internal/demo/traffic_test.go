@@ -55,8 +55,18 @@ func TestTrafficIndependentClient(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	a := read()
-	time.Sleep(3 * time.Second)
+	// Until every moving commit has moved on, over at least a second.
+	moved := func(b reading) bool {
+		return b.at.Sub(a.at) >= time.Second && b.committed[demo.GroupEventSink][0] > a.committed[demo.GroupEventSink][0] &&
+			b.committed[demo.GroupClickETL][0] > a.committed[demo.GroupClickETL][0] && b.committed[demo.GroupClickETL][1] > a.committed[demo.GroupClickETL][1]
+	}
 	b := read()
+	for deadline := time.Now().Add(15 * time.Second); !moved(b); b = read() {
+		if time.Now().After(deadline) {
+			t.Fatalf("commits did not move in 15 s: %v → %v", a.committed, b.committed)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	secs := b.at.Sub(a.at).Seconds()
 	rate := func(from, to int64) float64 { return float64(to-from) / secs }
 

@@ -114,13 +114,6 @@ func (h *Handle) Fired() int {
 	return h.fired
 }
 
-// ClearRules takes every rule out of force.
-func (p *Proxy) ClearRules() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.rules = nil
-}
-
 // count counts a request of key that broker got.
 func (p *Proxy) count(broker int32, key kmsg.Key) {
 	p.mu.Lock()

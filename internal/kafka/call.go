@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // errRequestTimeout is a request that got no answer within --timeout.
@@ -73,5 +74,22 @@ func deadlineErr(err error) error {
 // answers costs one --timeout, and the rest of the snapshot gets another.
 func (c *Client) snapshotBudget() time.Duration { return 2 * c.cfg.Timeout }
 
-// SnapshotBudget is how long one snapshot or reset phase may take at most.
-func (c *Client) SnapshotBudget() time.Duration { return c.snapshotBudget() }
+// wireCall sends req to b through the wire client (wire.go) and treats its failures as
+// call treats sarama's: a timeout is worded as one, not "read tcp …: i/o timeout", and a
+// transport failure drops b until the next snapshot, so a hung broker costs one --timeout
+// whichever client asked it first. A request b does not know keeps it.
+func (c *Client) wireCall(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("not asked: %w", deadlineErr(err))
+	}
+	resp, err := c.wire.request(ctx, b.Addr(), req)
+	switch {
+	case err == nil || errors.Is(err, errWireUnsupported):
+		return resp, err
+	case errors.Is(err, context.DeadlineExceeded):
+		err = deadlineErr(err)
+	case isNetTimeout(err):
+		err = fmt.Errorf("%s: %w (%s)", kmsg.NameForKey(req.Key()), errRequestTimeout, c.cfg.Timeout)
+	}
+	return nil, c.check(b, err)
+}

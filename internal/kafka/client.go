@@ -64,7 +64,10 @@ type Client struct {
 }
 
 // New checks the configuration and connects (one Metadata round trip).
-func New(cfg Config) (*Client, error) {
+func New(cfg Config) (*Client, error) { return NewContext(context.Background(), cfg) }
+
+// NewContext is New whose connection stops waiting when ctx is done (a quit, Ctrl-C).
+func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		boot, err := PropertiesBootstrap(cfg.Properties)
 		if err != nil {
@@ -109,7 +112,7 @@ func New(cfg Config) (*Client, error) {
 	for _, a := range cfg.Bootstrap {
 		c.seeds = append(c.seeds, sarama.NewBroker(a))
 	}
-	if err := c.refreshBrokers(context.Background()); err != nil {
+	if err := c.refreshBrokers(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}
@@ -161,9 +164,11 @@ func (c *Client) refreshBrokers(ctx context.Context) error {
 // metadataAnswer is one Metadata answer (the probe topic removed) and what the
 // visibility probe showed.
 type metadataAnswer struct {
-	resp      *sarama.MetadataResponse
-	visible   *bool
-	clusterID *string
+	resp    *sarama.MetadataResponse
+	visible *bool
+	// probeDenied: the probe topic was denied (TOPIC_AUTHORIZATION_FAILED).
+	probeDenied bool
+	clusterID   *string
 }
 
 // metadataStagger is how long a Metadata request may go unanswered before the
@@ -390,11 +395,10 @@ func (c *Client) Close() error {
 func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
 
 // run calls fn for each item concurrently, bounded by the client's semaphore,
-// and waits for all. Every item gets its call, even after ctx is done: a request
-// then fails at once (see call) and the item records why, instead of silently
-// missing from the result.
-func run[T any](ctx context.Context, c *Client, items []T, fn func(T)) {
-	_ = ctx // kept so every caller says which deadline its work is under
+// and waits for all. Every item gets its call, even after the caller's deadline: a
+// request then fails at once (see call) and the item records why, instead of
+// silently missing from the result.
+func run[T any](c *Client, items []T, fn func(T)) {
 	var wg sync.WaitGroup
 	for _, it := range items {
 		c.sem <- struct{}{}

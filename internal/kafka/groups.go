@@ -33,7 +33,7 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		out  []listedGroup
 		errs []model.Error
 	)
-	run(ctx, c, c.brokers(), func(b *sarama.Broker) {
+	run(c, c.brokers(), func(b *sarama.Broker) {
 		resp, err := call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
 			return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
 		})
@@ -78,7 +78,7 @@ func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
 		mu  sync.Mutex
 		out []listedGroup
 	)
-	run(ctx, c, names, func(name string) {
+	run(c, names, func(name string) {
 		lg := listedGroup{name: name, typ: model.TypeClassic, state: "Dead"}
 		b, err := c.coordinator(ctx, name)
 		if err == nil {
@@ -141,7 +141,7 @@ func (c *Client) describeGroups(ctx context.Context, groups []*model.GroupObserv
 			}
 		}
 	}
-	run(ctx, c, jobs, func(f func()) { f() })
+	run(c, jobs, func(f func()) { f() })
 }
 
 // pickDescribed chooses, for every group, the entry of a describe reply to use, as Kafka's
@@ -181,6 +181,57 @@ func describeFailed(g *model.GroupObservation, found bool, code int16, msg *stri
 	return kerrError(k, api+": "+text).WithGroup(g.Group)
 }
 
+// describedGroup is what the describe APIs (DescribeGroups, ConsumerGroupDescribe,
+// ShareGroupDescribe, StreamsGroupDescribe) say of one group, read from its reply entry.
+type describedGroup struct {
+	id                            string
+	code                          int16
+	msg                           *string
+	state, protocol, protocolType string
+	topology                      *model.Topology
+	// members reads the entry's members; the topology is there for streams tasks.
+	members func(*model.Topology) []model.Member
+}
+
+// applyDescribed stores a describe reply on the groups asked: a group left out of it, or
+// answered with an error, gets the error as its DescribeError (describeFailed); of two
+// entries for one group, the one with data wins (pickDescribed). view reads an entry.
+func applyDescribed[E any](gs []*model.GroupObservation, entries []E, api string, view func(*E) describedGroup) {
+	views := make([]describedGroup, len(entries))
+	for i := range entries {
+		views[i] = view(&entries[i])
+	}
+	byName := pickDescribed(views, func(d *describedGroup) string { return d.id }, func(d *describedGroup) int16 { return d.code })
+	for _, g := range gs {
+		d, found := byName[g.Group]
+		var (
+			code int16
+			msg  *string
+		)
+		if found {
+			code, msg = d.code, d.msg
+		}
+		if g.DescribeError = describeFailed(g, found, code, msg, api); g.DescribeError != nil {
+			continue
+		}
+		if g.State == "" {
+			g.State = d.state
+		}
+		if g.ProtocolType == "" {
+			g.ProtocolType = d.protocolType
+		}
+		g.Protocol, g.Topology = d.protocol, d.topology
+		g.Members = sortedMembers(d.members(d.topology))
+	}
+}
+
+// describeAllFailed gives every group asked the request's error.
+func describeAllFailed(gs []*model.GroupObservation, e model.Error) {
+	for _, g := range gs {
+		g.DescribeError = e.WithGroup(g.Group)
+	}
+}
+
 func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*model.GroupObservation) {
 	req := &sarama.DescribeGroupsRequest{Version: 5}
 	for _, g := range gs {
@@ -188,32 +239,13 @@ func (c *Client) describeClassic(ctx context.Context, b *sarama.Broker, gs []*mo
 	}
 	resp, err := call(ctx, c, b, func() (*sarama.DescribeGroupsResponse, error) { return b.DescribeGroups(req) })
 	if err != nil {
-		for _, g := range gs {
-			e := brokerErr(err, b.ID(), "describe group")
-			g.DescribeError = e.WithGroup(g.Group)
-		}
+		describeAllFailed(gs, brokerErr(err, b.ID(), "describe group"))
 		return
 	}
-	byName := pickDescribed(resp.Groups, func(d **sarama.GroupDescription) string { return (*d).GroupId },
-		func(d **sarama.GroupDescription) int16 { return int16((*d).Err) })
-	for _, g := range gs {
-		d, found := byName[g.Group]
-		var code int16
-		if found {
-			code = int16((*d).Err)
-		}
-		if g.DescribeError = describeFailed(g, found, code, nil, "describe group"); g.DescribeError != nil {
-			continue
-		}
-		if g.State == "" {
-			g.State = (*d).State
-		}
-		g.Protocol = (*d).Protocol
-		if g.ProtocolType == "" {
-			g.ProtocolType = (*d).ProtocolType
-		}
-		g.Members = classicMembers(*d)
-	}
+	applyDescribed(gs, resp.Groups, "describe group", func(d **sarama.GroupDescription) describedGroup {
+		return describedGroup{id: (*d).GroupId, code: int16((*d).Err), state: (*d).State, protocol: (*d).Protocol,
+			protocolType: (*d).ProtocolType, members: func(*model.Topology) []model.Member { return classicMembers(*d) }}
+	})
 }
 
 func classicMembers(d *sarama.GroupDescription) []model.Member {
@@ -240,43 +272,24 @@ func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*m
 	}
 	resp, err := call(ctx, c, b, func() (*sarama.ConsumerGroupDescribeResponse, error) { return b.ConsumerGroupDescribe(req) })
 	if err != nil {
-		for _, g := range gs {
-			e := brokerErr(err, b.ID(), "describe consumer group")
-			g.DescribeError = e.WithGroup(g.Group)
-		}
+		describeAllFailed(gs, brokerErr(err, b.ID(), "describe consumer group"))
 		return
 	}
-	byName := pickDescribed(resp.Groups, func(d *sarama.ConsumerGroupDescription) string { return d.GroupID },
-		func(d *sarama.ConsumerGroupDescription) int16 { return int16(d.ErrorCode) })
-	for _, g := range gs {
-		d, found := byName[g.Group]
-		var (
-			code int16
-			msg  *string
-		)
-		if found {
-			code, msg = int16(d.ErrorCode), d.ErrorMessage
-		}
-		if g.DescribeError = describeFailed(g, found, code, msg, "describe consumer group"); g.DescribeError != nil {
-			continue
-		}
-		if g.State == "" {
-			g.State = d.GroupState
-		}
-		g.Protocol = d.AssignorName
-		g.Members = []model.Member{}
-		for _, m := range d.Members {
-			mem := model.Member{
-				MemberRef:   model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
-				Assignments: []model.Assignment{},
-			}
-			for _, tp := range m.Assignment.TopicPartitions {
-				mem.Assignments = append(mem.Assignments, assignment(tp.TopicName, tp.Partitions))
-			}
-			g.Members = append(g.Members, sortedMember(mem))
-		}
-		g.Members = sortedMembers(g.Members)
-	}
+	applyDescribed(gs, resp.Groups, "describe consumer group", func(d *sarama.ConsumerGroupDescription) describedGroup {
+		return describedGroup{id: d.GroupID, code: int16(d.ErrorCode), msg: d.ErrorMessage, state: d.GroupState, protocol: d.AssignorName,
+			members: func(*model.Topology) []model.Member {
+				out := []model.Member{}
+				for _, m := range d.Members {
+					mem := model.Member{MemberRef: model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
+						Assignments: []model.Assignment{}}
+					for _, tp := range m.Assignment.TopicPartitions {
+						mem.Assignments = append(mem.Assignments, assignment(tp.TopicName, tp.Partitions))
+					}
+					out = append(out, sortedMember(mem))
+				}
+				return out
+			}}
+	})
 }
 
 // assignment is one topic's assigned partitions, sorted (a copy).

@@ -64,7 +64,7 @@ func (c *Client) fetchCommitted(ctx context.Context, groups []*model.GroupObserv
 			}
 		}
 	}
-	run(ctx, c, jobs, func(j job) {
+	run(c, jobs, func(j job) {
 		if j.share {
 			c.fetchShareOffsets(ctx, j.b, j.gs)
 		} else {
@@ -132,15 +132,19 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 }
 
 // applyOffsets stores one group's OffsetFetch result. GROUP_ID_NOT_FOUND (what
-// kfake answers for an unknown group, where Kafka returns nothing) means no commits.
+// kfake answers for an unknown group, where Kafka returns nothing) means no commits for
+// a group no broker lists; for a listed group it is an error, never "no commits".
 func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[string]map[int32]*sarama.OffsetFetchResponseBlock) {
 	g.Committed = map[model.TP]int64{}
-	switch kerr {
-	case sarama.ErrNoError:
-	case sarama.ErrGroupIDNotFound:
+	switch {
+	case kerr == sarama.ErrNoError:
+	case kerr == sarama.ErrGroupIDNotFound && !g.Listed:
 		return
 	default:
 		e := kerrError(kerr, "fetch committed offsets: "+kerr.Error())
+		if kerr == sarama.ErrGroupIDNotFound { // listed: it exists, its commits are unknown
+			e.Kind, e.Message = model.KindBroker, "fetch committed offsets: the broker answered GROUP_ID_NOT_FOUND for a group it lists; its commits cannot be read"
+		}
 		g.Error = e.WithGroup(g.Group)
 		g.Committed = nil
 		return

@@ -98,77 +98,103 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 	if len(offsets) == 0 {
 		return nil, nil
 	}
+	return c.writeGroup(ctx, group, "commit offsets", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
+		req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
+			ConsumerID: "", RetentionTime: -1}
+		for tp, off := range offsets {
+			// Leader epoch -1 ("unknown"), as Kafka's own tools write it: a stored epoch
+			// of 0 would make KIP-320 consumers validate their position against epoch 0
+			// and possibly "detect truncation" on partitions whose leader changed.
+			req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
+		}
+		resp, err := call(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
+		if err != nil {
+			return nil, err
+		}
+		return rejections(group, sortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
+			k, ok := resp.Errors[tp.Topic][tp.Partition]
+			switch {
+			case !ok || k == sarama.ErrNoError:
+				return nil, ok
+			case k == sarama.ErrUnknownMemberId:
+				// Kafka's answer to an admin-form commit on a group with members, for
+				// classic and consumer-protocol (KIP-848) groups alike: "the provided
+				// member is not known" says nothing an operator can act on.
+				return model.Ptr(kerrError(k, "commit rejected: the group has live members, and the broker takes an admin commit only for an empty group")), true
+			}
+			return model.Ptr(kerrError(k, "commit rejected: "+kerrText(k))), true
+		}), nil
+	})
+}
+
+// writeGroup sends one write of group to its coordinator, within the phase's deadline. A
+// coordinator that cannot be found means nothing was sent (model.ErrNotSent); a request
+// that failed as a whole is named by what, and then nothing is known to be written.
+func (c *Client) writeGroup(ctx context.Context, group, what string, send func(context.Context, *sarama.Broker) ([]model.Error, error)) ([]model.Error, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
 		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
 	}
-	req := &sarama.OffsetCommitRequest{Version: 8, ConsumerGroup: group, ConsumerGroupGeneration: -1,
-		ConsumerID: "", RetentionTime: -1}
-	for tp, off := range offsets {
-		// Leader epoch -1 ("unknown"), as Kafka's own tools write it: a stored epoch
-		// of 0 would make KIP-320 consumers validate their position against epoch 0
-		// and possibly "detect truncation" on partitions whose leader changed.
-		req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
-	}
-	resp, err := call(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
+	rejected, err := send(ctx, b)
 	if err != nil {
-		return nil, fmt.Errorf("commit offsets of %s: %w", group, err)
-	}
-	for _, tp := range sortedTPs(offsets) {
-		k, ok := resp.Errors[tp.Topic][tp.Partition]
-		switch {
-		case !ok:
-			e := model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
-			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
-		case k == sarama.ErrUnknownMemberId:
-			// Kafka's answer to an admin-form commit on a group with members, for
-			// classic and consumer-protocol (KIP-848) groups alike: "the provided
-			// member is not known" says nothing an operator can act on.
-			rejected = append(rejected, *kerrError(k, "commit rejected: the group has live members, and the broker takes an admin commit only for an empty group").WithPartition(tp).WithGroup(group))
-		case k != sarama.ErrNoError:
-			rejected = append(rejected, *kerrError(k, "commit rejected: "+kerrText(k)).WithPartition(tp).WithGroup(group))
-		}
+		return nil, fmt.Errorf("%s of %s: %w", what, group, err)
 	}
 	return rejected, nil
+}
+
+// rejections lists the partitions of a write the broker refused, and those its reply left
+// out: a partition it did not answer for is treated as not written. errOf returns a
+// partition's error (nil: written) and whether the reply answered for it.
+func rejections(group string, tps []model.TP, errOf func(model.TP) (*model.Error, bool)) []model.Error {
+	var out []model.Error
+	for _, tp := range tps {
+		e, answered := errOf(tp)
+		if !answered {
+			e = &model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
+		}
+		if e != nil {
+			out = append(out, *e.WithPartition(tp).WithGroup(group))
+		}
+	}
+	return out
 }
 
 // kerrText is sarama's text of a protocol error without its "kafka server: " prefix.
 func kerrText(k sarama.KError) string { return strings.TrimPrefix(k.Error(), "kafka server: ") }
 
 // DeleteOffsets deletes group's commits of the partitions (OffsetDelete), as a
-// restore does for partitions that had no commit before a reset.
+// restore does for partitions that had no commit before a reset. A group that does not
+// exist has no commits to delete: GROUP_ID_NOT_FOUND deletes nothing and is no refusal.
 func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
 	if len(tps) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
-	defer cancel()
-	b, err := c.coordinator(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
-	}
-	req := &sarama.DeleteOffsetsRequest{Group: group}
-	for _, tp := range tps {
-		req.AddPartition(tp.Topic, tp.Partition)
-	}
-	resp, err := call(ctx, c, b, func() (*sarama.DeleteOffsetsResponse, error) { return b.DeleteOffsets(req) })
-	if err != nil {
-		return nil, fmt.Errorf("delete offsets of %s: %w", group, err)
-	}
-	if resp.ErrorCode != sarama.ErrNoError && resp.ErrorCode != sarama.ErrGroupIDNotFound {
+	return c.writeGroup(ctx, group, "delete offsets", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
+		req := &sarama.DeleteOffsetsRequest{Group: group}
 		for _, tp := range tps {
-			rejected = append(rejected, *kerrError(resp.ErrorCode, "delete rejected: "+kerrText(resp.ErrorCode)).WithPartition(tp).WithGroup(group))
+			req.AddPartition(tp.Topic, tp.Partition)
 		}
-		return rejected, nil
-	}
-	for _, tp := range tps {
-		if k, ok := resp.Errors[tp.Topic][tp.Partition]; ok && k != sarama.ErrNoError {
-			rejected = append(rejected, *kerrError(k, "delete rejected: "+kerrText(k)).WithPartition(tp).WithGroup(group))
+		resp, err := call(ctx, c, b, func() (*sarama.DeleteOffsetsResponse, error) { return b.DeleteOffsets(req) })
+		if err != nil {
+			return nil, err
 		}
-	}
-	return rejected, nil
+		return rejections(group, tps, func(tp model.TP) (*model.Error, bool) {
+			switch resp.ErrorCode {
+			case sarama.ErrNoError:
+			case sarama.ErrGroupIDNotFound:
+				return nil, true
+			default:
+				return model.Ptr(kerrError(resp.ErrorCode, "delete rejected: "+kerrText(resp.ErrorCode))), true
+			}
+			k, ok := resp.Errors[tp.Topic][tp.Partition]
+			if !ok || k == sarama.ErrNoError {
+				return nil, ok
+			}
+			return model.Ptr(kerrError(k, "delete rejected: "+kerrText(k))), true
+		}), nil
+	})
 }
 
 // Committed reads group's committed offsets, for the read-back after a commit. It

@@ -35,46 +35,27 @@ func (c *Client) describeShare(ctx context.Context, b *sarama.Broker, gs []*mode
 	for _, g := range gs {
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
-		for _, g := range gs {
-			e := wireErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer")
-			g.DescribeError = e.WithGroup(g.Group)
-		}
+		describeAllFailed(gs, wireErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer"))
 		return
 	}
 	resp := raw.(*kmsg.ShareGroupDescribeResponse)
-	byName := pickDescribed(resp.Groups, func(d *kmsg.ShareGroupDescribeResponseGroup) string { return d.GroupID },
-		func(d *kmsg.ShareGroupDescribeResponseGroup) int16 { return d.ErrorCode })
-	for _, g := range gs {
-		d, found := byName[g.Group]
-		var (
-			code int16
-			msg  *string
-		)
-		if found {
-			code, msg = d.ErrorCode, d.ErrorMessage
-		}
-		if g.DescribeError = describeFailed(g, found, code, msg, "describe share group"); g.DescribeError != nil {
-			continue
-		}
-		if g.State == "" {
-			g.State = d.GroupState
-		}
-		g.Protocol = d.Assignor
-		g.Members = []model.Member{}
-		for _, m := range d.Members {
-			mem := model.Member{
-				MemberRef:   model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
-				Assignments: []model.Assignment{},
-			}
-			for _, tp := range m.Assignment.TopicPartitions {
-				mem.Assignments = append(mem.Assignments, assignment(tp.Topic, tp.Partitions))
-			}
-			g.Members = append(g.Members, sortedMember(mem))
-		}
-		g.Members = sortedMembers(g.Members)
-	}
+	applyDescribed(gs, resp.Groups, "describe share group", func(d *kmsg.ShareGroupDescribeResponseGroup) describedGroup {
+		return describedGroup{id: d.GroupID, code: d.ErrorCode, msg: d.ErrorMessage, state: d.GroupState, protocol: d.Assignor,
+			members: func(*model.Topology) []model.Member {
+				out := []model.Member{}
+				for _, m := range d.Members {
+					mem := model.Member{MemberRef: model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
+						Assignments: []model.Assignment{}}
+					for _, tp := range m.Assignment.TopicPartitions {
+						mem.Assignments = append(mem.Assignments, assignment(tp.Topic, tp.Partitions))
+					}
+					out = append(out, sortedMember(mem))
+				}
+				return out
+			}}
+	})
 }
 
 // fetchShareOffsets reads the start offsets of share groups gs from their coordinator b,
@@ -87,7 +68,7 @@ func (c *Client) fetchShareOffsets(ctx context.Context, b *sarama.Broker, gs []*
 		rg.GroupID = g.Group // Topics nil: every topic the group has a share partition of
 		req.Groups = append(req.Groups, rg)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
 		for _, g := range gs {
 			e := wireErr(err, b, "fetch share-group start offsets", "share groups need Kafka 4.1 or newer")

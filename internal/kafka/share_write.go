@@ -18,15 +18,20 @@ import (
 // shareUnwritable says why the coordinator cannot take a share-group reset, or "" when it
 // can. Kafka 4.1 advertises AlterShareGroupOffsets but answers it without writing anything
 // (its kafka-share-groups.sh has no reset yet); 4.2 is the first to implement it, and the
-// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart.
+// first with DescribeShareGroupOffsets v1, which is how offsettui tells them apart. A
+// coordinator whose versions cannot be learned is refused too: it may be a 4.1.
 func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string {
+	cannotLearn := func(err error) string {
+		return fmt.Sprintf("could not learn the versions of broker %d, the share group's coordinator (%v); "+
+			"a share-group reset needs Kafka 4.2 or newer, which only its versions tell", coordinator, err)
+	}
 	b, err := c.broker(coordinator)
 	if err != nil {
-		return "" // the read-back and the write will say what is wrong with the coordinator
+		return cannotLearn(err)
 	}
 	_, alter, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest())
 	if err != nil {
-		return ""
+		return cannotLearn(err)
 	}
 	describe, _, _ := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrDescribeShareGroupOffsetsRequest())
 	if !alter || describe < 1 {
@@ -37,61 +42,51 @@ func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string 
 }
 
 // AlterShareOffsets sets share-group start offsets (AlterShareGroupOffsets). As
-// CommitOffsets, it returns each partition the broker refused; err is set only when the
-// request as a whole failed, and then nothing is known to be written.
+// CommitOffsets, it returns each partition the broker refused or left out of its reply;
+// err is set only when the request as a whole failed, and then nothing is known to be
+// written.
 func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) (rejected []model.Error, err error) {
 	if len(offsets) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
-	defer cancel()
-	b, err := c.coordinator(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
-	}
-	req := kmsg.NewPtrAlterShareGroupOffsetsRequest()
-	req.GroupID = group
-	byTopic := map[string]*kmsg.AlterShareGroupOffsetsRequestTopic{}
-	for _, tp := range sortedTPs(offsets) {
-		t := byTopic[tp.Topic]
-		if t == nil {
-			req.Topics = append(req.Topics, kmsg.NewAlterShareGroupOffsetsRequestTopic())
-			t = &req.Topics[len(req.Topics)-1]
-			t.Topic = tp.Topic
-			byTopic[tp.Topic] = t
-		}
-		p := kmsg.NewAlterShareGroupOffsetsRequestTopicPartition()
-		p.Partition, p.StartOffset = tp.Partition, offsets[tp]
-		t.Partitions = append(t.Partitions, p)
-	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
-	if err != nil {
-		return nil, fmt.Errorf("alter share-group offsets of %s: %w", group, err)
-	}
-	resp := raw.(*kmsg.AlterShareGroupOffsetsResponse)
-	if resp.ErrorCode != 0 {
+	return c.writeGroup(ctx, group, "alter share-group offsets", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
+		req := kmsg.NewPtrAlterShareGroupOffsetsRequest()
+		req.GroupID = group
+		byTopic := map[string]*kmsg.AlterShareGroupOffsetsRequestTopic{}
 		for _, tp := range sortedTPs(offsets) {
-			rejected = append(rejected, *shareWriteErr(resp.ErrorCode, resp.ErrorMessage).WithPartition(tp).WithGroup(group))
+			t := byTopic[tp.Topic]
+			if t == nil {
+				req.Topics = append(req.Topics, kmsg.NewAlterShareGroupOffsetsRequestTopic())
+				t = &req.Topics[len(req.Topics)-1]
+				t.Topic = tp.Topic
+				byTopic[tp.Topic] = t
+			}
+			p := kmsg.NewAlterShareGroupOffsetsRequestTopicPartition()
+			p.Partition, p.StartOffset = tp.Partition, offsets[tp]
+			t.Partitions = append(t.Partitions, p)
 		}
-		return rejected, nil
-	}
-	got := map[model.TP]kmsg.AlterShareGroupOffsetsResponseTopicPartition{}
-	for _, t := range resp.Topics {
-		for _, p := range t.Partitions {
-			got[model.TP{Topic: t.Topic, Partition: p.Partition}] = p
+		raw, err := c.wireCall(ctx, b, req)
+		if err != nil {
+			return nil, err
 		}
-	}
-	for _, tp := range sortedTPs(offsets) {
-		p, ok := got[tp]
-		switch {
-		case !ok:
-			e := model.Error{Kind: model.KindBroker, Message: "the broker's reply left the partition out; treat it as not written"}
-			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
-		case p.ErrorCode != 0:
-			rejected = append(rejected, *shareWriteErr(p.ErrorCode, p.ErrorMessage).WithPartition(tp).WithGroup(group))
+		resp := raw.(*kmsg.AlterShareGroupOffsetsResponse)
+		got := map[model.TP]kmsg.AlterShareGroupOffsetsResponseTopicPartition{}
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				got[model.TP{Topic: t.Topic, Partition: p.Partition}] = p
+			}
 		}
-	}
-	return rejected, nil
+		return rejections(group, sortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
+			if resp.ErrorCode != 0 {
+				return model.Ptr(shareWriteErr(resp.ErrorCode, resp.ErrorMessage)), true
+			}
+			p, ok := got[tp]
+			if !ok || p.ErrorCode == 0 {
+				return nil, ok
+			}
+			return model.Ptr(shareWriteErr(p.ErrorCode, p.ErrorMessage)), true
+		}), nil
+	})
 }
 
 // shareWriteErr words a refused share-group write; NON_EMPTY_GROUP is the broker's answer
@@ -101,57 +96,51 @@ func shareWriteErr(code int16, msg *string) model.Error {
 	if k == sarama.ErrNonEmptyGroup {
 		return kerrError(k, "rejected: the share group has live members, and the broker takes start offsets only for an empty share group")
 	}
-	return kerrError(k, "rejected: "+orText(deref(msg), kerrText(k)))
+	return kerrError(k, "rejected: "+orText(model.Deref(msg), kerrText(k)))
 }
 
 // DeleteShareOffsets deletes the share-group start offsets of whole topics
-// (DeleteShareGroupOffsets works per topic); each refused topic's error is returned for
-// every partition of tps in it.
+// (DeleteShareGroupOffsets works per topic); each refused topic's error, or a topic the
+// reply left out, is returned for every partition of tps in it.
 func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
 	if len(tps) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
-	defer cancel()
-	b, err := c.coordinator(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
-	}
-	var topics []string
-	for _, tp := range tps {
-		if !slices.Contains(topics, tp.Topic) {
-			topics = append(topics, tp.Topic)
+	return c.writeGroup(ctx, group, "delete share-group offsets", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
+		var topics []string
+		for _, tp := range tps {
+			if !slices.Contains(topics, tp.Topic) {
+				topics = append(topics, tp.Topic)
+			}
 		}
-	}
-	slices.Sort(topics)
-	req := kmsg.NewPtrDeleteShareGroupOffsetsRequest()
-	req.GroupID = group
-	for _, t := range topics {
-		rt := kmsg.NewDeleteShareGroupOffsetsRequestTopic()
-		rt.Topic = t
-		req.Topics = append(req.Topics, rt)
-	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
-	if err != nil {
-		return nil, fmt.Errorf("delete share-group offsets of %s: %w", group, err)
-	}
-	resp := raw.(*kmsg.DeleteShareGroupOffsetsResponse)
-	topicErr := map[string]*model.Error{}
-	for _, t := range resp.Topics {
-		if t.ErrorCode != 0 {
-			topicErr[t.Topic] = model.Ptr(shareWriteErr(t.ErrorCode, t.ErrorMessage))
+		slices.Sort(topics)
+		req := kmsg.NewPtrDeleteShareGroupOffsetsRequest()
+		req.GroupID = group
+		for _, t := range topics {
+			rt := kmsg.NewDeleteShareGroupOffsetsRequestTopic()
+			rt.Topic = t
+			req.Topics = append(req.Topics, rt)
 		}
-	}
-	for _, tp := range tps {
-		e := topicErr[tp.Topic]
-		if resp.ErrorCode != 0 {
-			e = model.Ptr(shareWriteErr(resp.ErrorCode, resp.ErrorMessage))
+		raw, err := c.wireCall(ctx, b, req)
+		if err != nil {
+			return nil, err
 		}
-		if e != nil {
-			rejected = append(rejected, *e.WithPartition(tp).WithGroup(group))
+		resp := raw.(*kmsg.DeleteShareGroupOffsetsResponse)
+		got := map[string]kmsg.DeleteShareGroupOffsetsResponseTopic{}
+		for _, t := range resp.Topics {
+			got[t.Topic] = t
 		}
-	}
-	return rejected, nil
+		return rejections(group, tps, func(tp model.TP) (*model.Error, bool) {
+			if resp.ErrorCode != 0 {
+				return model.Ptr(shareWriteErr(resp.ErrorCode, resp.ErrorMessage)), true
+			}
+			t, ok := got[tp.Topic]
+			if !ok || t.ErrorCode == 0 {
+				return nil, ok
+			}
+			return model.Ptr(shareWriteErr(t.ErrorCode, t.ErrorMessage)), true
+		}), nil
+	})
 }
 
 // ShareStartOffsets reads a share group's start offsets (for the read-back after a write)
@@ -176,11 +165,4 @@ func (c *Client) ShareStartOffsets(ctx context.Context, group string) (map[model
 		return nil, &e
 	}
 	return g.StartOffsets, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

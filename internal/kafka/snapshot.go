@@ -213,7 +213,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	}
 	obs.ClusterID, obs.AllTopicsVisible = lay.clusterID, lay.visible
 	if v := lay.visible; v == nil || !*v {
-		obs.Errors = append(obs.Errors, model.VisibilityError(v))
+		obs.Errors = append(obs.Errors, model.VisibilityError(v, lay.probeDenied))
 	}
 	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
 	obs.Errors = append(obs.Errors, cfgs.errs...)
@@ -343,7 +343,7 @@ func groupTopics(groups []*model.GroupObservation, only []string) []string {
 				set[tp.Topic], last = true, tp.Topic
 			}
 		}
-		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
 			set[tp.Topic] = true
 		}
 		for _, m := range g.Members {
@@ -387,7 +387,7 @@ func layoutPartitions(lay topicLayout, groups []*model.GroupObservation, topics 
 				extra[tp] = true
 			}
 		}
-		for _, tp := range append(g.Uninitialized, mapKeys(g.PartitionErrors)...) {
+		for _, tp := range slices.Concat(g.Uninitialized, mapKeys(g.PartitionErrors)) {
 			if beyond(tp.Topic, tp.Partition) {
 				extra[tp] = true
 			}

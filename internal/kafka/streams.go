@@ -18,42 +18,23 @@ func (c *Client) describeStreams(ctx context.Context, b *sarama.Broker, gs []*mo
 	for _, g := range gs {
 		req.Groups = append(req.Groups, g.Group)
 	}
-	raw, err := c.wire.request(ctx, b.Addr(), req)
+	raw, err := c.wireCall(ctx, b, req)
 	if err != nil {
-		for _, g := range gs {
-			e := wireErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer")
-			g.DescribeError = e.WithGroup(g.Group)
-		}
+		describeAllFailed(gs, wireErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer"))
 		return
 	}
 	resp := raw.(*kmsg.StreamsGroupDescribeResponse)
-	byName := pickDescribed(resp.Groups, func(d *kmsg.StreamsGroupDescribeResponseGroup) string { return d.Group },
-		func(d *kmsg.StreamsGroupDescribeResponseGroup) int16 { return d.ErrorCode })
-	for _, g := range gs {
-		d, found := byName[g.Group]
-		var (
-			code int16
-			msg  *string
-		)
-		if found {
-			code, msg = d.ErrorCode, d.ErrorMessage
-		}
-		if g.DescribeError = describeFailed(g, found, code, msg, "describe streams group"); g.DescribeError != nil {
-			continue
-		}
-		if g.State == "" {
-			g.State = d.State
-		}
-		if d.AssignorName != nil {
-			g.Protocol = *d.AssignorName
-		}
-		g.Topology = topology(d.Topology)
-		g.Members = []model.Member{}
-		for _, m := range d.Members {
-			g.Members = append(g.Members, streamsMember(m, g.Topology))
-		}
-		g.Members = sortedMembers(g.Members)
-	}
+	applyDescribed(gs, resp.Groups, "describe streams group", func(d *kmsg.StreamsGroupDescribeResponseGroup) describedGroup {
+		return describedGroup{id: d.Group, code: d.ErrorCode, msg: d.ErrorMessage, state: d.State,
+			protocol: model.Deref(d.AssignorName), topology: topology(d.Topology),
+			members: func(t *model.Topology) []model.Member {
+				out := []model.Member{}
+				for _, m := range d.Members {
+					out = append(out, streamsMember(m, t))
+				}
+				return out
+			}}
+	})
 }
 
 // topology converts the broker's topology; nil when the group has none (yet).

@@ -94,8 +94,9 @@ func (c *consumer) run(ctx context.Context, t *testing.T, rate float64) {
 
 // TestTimeAxisETAKnownRates: 600 records behind, 50/s produced, 80/s
 // consumed by a real group member. Rates measured over 3 s of snapshots
-// taken by internal/kafka give an ETA within ±20 % of the time the group
-// really takes to catch up, measured with an independent client.
+// taken by internal/kafka give an ETA within ±35 % of the time the group
+// really takes to catch up, measured with an independent client (loose enough for
+// a loaded machine, tight enough to catch an ETA of lag/consume, 2.7× too short).
 func TestTimeAxisETAKnownRates(t *testing.T) {
 	t.Parallel()
 	k := kafkatest.Cluster(t, kfake.SeedTopics(1, "flow"))
@@ -131,8 +132,8 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 		t.Fatalf("time axis %+v, want catching up with an ETA", pt)
 	}
 	t.Logf("lag %d, consume %.1f/s, produce %.1f/s, ETA %v", *p.Lag, pt.ConsumeRate.V, pt.ProduceRate.V, time.Duration(pt.ETAMs.V)*time.Millisecond)
-	within(t, "consume rate", pt.ConsumeRate.V, 80, 0.2)
-	within(t, "produce rate", pt.ProduceRate.V, 50, 0.2)
+	within(t, "consume rate", pt.ConsumeRate.V, 80, 0.3)
+	within(t, "produce rate", pt.ProduceRate.V, 50, 0.3)
 
 	// The truth: when the lag really falls to within one commit batch.
 	deadline := snap.Cluster.TakenAt.Add(3 * time.Duration(pt.ETAMs.V) * time.Millisecond)
@@ -145,7 +146,7 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 		if c, ok := committedAt(seed, "catcher", "flow"); ok && end.Offset-c <= 8 {
 			truth := time.Since(snap.Cluster.TakenAt.Time).Seconds()
 			t.Logf("caught up %.2fs after the ETA's snapshot (ETA said %.2fs)", truth, float64(pt.ETAMs.V)/1000)
-			within(t, "ETA", float64(pt.ETAMs.V)/1000, truth, 0.2)
+			within(t, "ETA", float64(pt.ETAMs.V)/1000, truth, 0.35)
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -171,7 +172,7 @@ func TestTimeAxisStalledThenStopped(t *testing.T) {
 	cctx, stopConsumer := context.WithCancel(ctx)
 	wg.Go(func() { cons.run(cctx, t, 10) }) // slower than production: lag stays
 
-	const stallAfter, every = 2 * time.Second, 250 * time.Millisecond
+	const stallAfter, every = 3 * time.Second, 250 * time.Millisecond
 	opt := model.TimeOptions{StallAfter: stallAfter}
 	client := newClient(t, addrs, time.Now)
 	h := model.NewHistory(64, 0)
@@ -205,8 +206,9 @@ func TestTimeAxisStalledThenStopped(t *testing.T) {
 	cons.mu.Unlock()
 	stalledAt := firstEvaluation(t, evaluate, model.EvalStalled, every, 10*time.Second)
 	t.Logf("stalled %v after the last commit (--stall-after %v)", stalledAt.Sub(stoodStill), stallAfter)
-	if d := stalledAt.Sub(stoodStill); d < stallAfter || d > stallAfter+every+time.Second {
-		t.Errorf("stalled %v after the last commit, want within [%v, %v + %v + 1s]", d, stallAfter, stallAfter, every)
+	// Slack of half --stall-after: an evaluation that needs twice the window fails.
+	if d := stalledAt.Sub(stoodStill); d < stallAfter || d > stallAfter+every+stallAfter/2 {
+		t.Errorf("stalled %v after the last commit, want within [%v, %v + %v + %v]", d, stallAfter, stallAfter, every, stallAfter/2)
 	}
 
 	stopConsumer()
@@ -214,8 +216,8 @@ func TestTimeAxisStalledThenStopped(t *testing.T) {
 	cons.cl.Close() // leaves the group
 	stoppedAt := firstEvaluation(t, evaluate, model.EvalStopped, every, 10*time.Second)
 	t.Logf("stopped %v after the member left", stoppedAt.Sub(left))
-	if d := stoppedAt.Sub(left); d > every+time.Second {
-		t.Errorf("stopped %v after the member left, want within %v + 1s", d, every)
+	if d := stoppedAt.Sub(left); d > every+2*time.Second {
+		t.Errorf("stopped %v after the member left, want within %v + 2s", d, every)
 	}
 }
 

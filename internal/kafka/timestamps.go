@@ -55,7 +55,7 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 	}
 	var mu sync.Mutex
 	share := int32(min(budget/int64(max(1, len(leaders))), 1<<30))
-	run(ctx, c, leaders, func(l int32) {
+	run(c, leaders, func(l int32) {
 		got := c.fetchTimestamps(ctx, l, byLeader[l], share)
 		mu.Lock()
 		defer mu.Unlock()

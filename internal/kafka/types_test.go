@@ -49,27 +49,6 @@ func shareMember(t *testing.T, addrs []string, group, topic string) (stop func()
 	return stop
 }
 
-// setGroupConfig sets a group config on the fake cluster.
-func setGroupConfig(t *testing.T, s *kafkatest.Seed, group, name, value string) {
-	t.Helper()
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	r := kmsg.NewIncrementalAlterConfigsRequestResource()
-	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
-	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-	c.Name, c.Value, c.Op = name, kmsg.StringPtr(value), kmsg.IncrementalAlterConfigOpSet
-	r.Configs = append(r.Configs, c)
-	req.Resources = append(req.Resources, r)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := req.RequestWith(ctx, s.Client)
-	if err == nil && resp.Resources[0].ErrorCode != 0 {
-		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
-	}
-	if err != nil {
-		t.Fatalf("set %s on %s: %v", name, group, err)
-	}
-}
-
 // TestShareGroupOnKfake: a live share group is listed and described as a share group with
 // its member and assignor, its share.auto.offset.reset (a group config), the start offsets
 // of DescribeShareGroupOffsets (never OffsetFetch, which does not know share groups) and
@@ -83,7 +62,7 @@ func TestShareGroupOnKfake(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.ProduceN("queue", 0, 5, tsAt(1_700_000_000))
-	setGroupConfig(t, s, "jobs", "share.auto.offset.reset", "earliest")
+	s.SetGroupConfig("jobs", "share.auto.offset.reset", "earliest")
 	stop := shareMember(t, addrs, "jobs", "queue")
 	c := newClient(t, addrs, nil)
 	counter := kafkatest.CountRequests(k, kmsg.OffsetFetch, kmsg.DescribeShareGroupOffsets)
@@ -207,6 +186,12 @@ func TestDescribeMergesDuplicateEntries(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			k := kafkatest.Cluster(t)
+			// kfake knows the listed group by its commit: else its OffsetFetch answers
+			// GROUP_ID_NOT_FOUND, an error for a listed group.
+			if err := k.CreateTopic("orders", 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			kafkatest.NewSeed(t, k.ListenAddrs()).Commit("dup", map[model.TP]int64{{Topic: "orders", Partition: 0}: 0})
 			controlListGroups(k, listed("dup", "Consumer", "Stable"))
 			k.ControlKey(int16(kmsg.ConsumerGroupDescribe), func(r kmsg.Request) (kmsg.Response, error, bool) {
 				k.KeepControl()

@@ -20,7 +20,8 @@ import (
 // asks for the principal's cluster operations. All topics count as visible only
 // when the probe is Describe-able and the principal holds CLUSTER_ACTION on the
 // cluster, which only super users, brokers and clusters without an authorizer
-// have; anything less may hide topics.
+// have; anything less may hide topics. A denied probe is told apart (probeDenied):
+// it is the broker's word, where a missing CLUSTER_ACTION is only a possibility.
 
 // aclClusterAction is the bit of CLUSTER_ACTION in authorized-operation fields.
 const aclClusterAction = 1 << 9
@@ -44,7 +45,7 @@ func readProbe(resp *sarama.MetadataResponse, probe string, version int16) metad
 	resp.Topics = slices.Delete(resp.Topics, i, i+1)
 	switch {
 	case probeErr == sarama.ErrTopicAuthorizationFailed:
-		ans.visible = model.Ptr(false)
+		ans.visible, ans.probeDenied = model.Ptr(false), true
 	case probeErr != sarama.ErrUnknownTopicOrPartition:
 		// Anything else says nothing about authorization.
 	case version < 8 || resp.ClusterAuthorizedOperations < 0:

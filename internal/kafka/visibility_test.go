@@ -2,6 +2,7 @@ package kafka_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 )
 
 // aclCluster is a kfake cluster with ACLs: admin is a super user; alice may
-// describe group g and topic seen, nothing else.
+// describe group g and topic seen, nothing else; bob may describe every topic but is
+// no super user.
 func aclCluster(t *testing.T) *kfake.Cluster {
 	t.Helper()
 	allow := func(res kmsg.ACLResourceType, name string, op kmsg.ACLOperation) kfake.ACL {
@@ -24,6 +26,9 @@ func aclCluster(t *testing.T) *kfake.Cluster {
 		kfake.User("PLAIN", "alice", "alice-secret",
 			allow(kmsg.ACLResourceTypeGroup, "g", kmsg.ACLOperationDescribe),
 			allow(kmsg.ACLResourceTypeTopic, "seen", kmsg.ACLOperationDescribe)),
+		kfake.User("PLAIN", "bob", "bob-secret",
+			allow(kmsg.ACLResourceTypeGroup, "g", kmsg.ACLOperationDescribe),
+			allow(kmsg.ACLResourceTypeTopic, "*", kmsg.ACLOperationDescribe)),
 		kfake.SeedTopics(1, "seen", "hidden"))
 }
 
@@ -42,17 +47,22 @@ func saslClient(t *testing.T, k *kfake.Cluster, user, pass string) *kafka.Client
 
 // TestVisibilityProbe: a principal limited by ACLs is told that topics may be
 // hidden from it (Kafka's OffsetFetch would leave their commits out without a
-// word); a super user and a cluster without ACLs see everything.
+// word): with Kafka's TOPIC_AUTHORIZATION_FAILED when the broker denied it the probe,
+// without a code when it is only not a super user; a super user and a cluster without
+// ACLs see everything.
 func TestVisibilityProbe(t *testing.T) {
 	k := aclCluster(t)
 	for _, c := range []struct {
 		name string
 		cl   *kafka.Client
 		want bool
+		code string // the note's code
+		says string // in the note's message
 	}{
-		{"alice", saslClient(t, k, "alice", "alice-secret"), false},
-		{"admin", saslClient(t, k, "admin", "admin-secret"), true},
-		{"no ACLs", newClient(t, kafkatest.Cluster(t).ListenAddrs(), nil), true},
+		{"alice", saslClient(t, k, "alice", "alice-secret"), false, "TOPIC_AUTHORIZATION_FAILED", "the broker denied it a topic name"},
+		{"bob", saslClient(t, k, "bob", "bob-secret"), false, "", "ACLs may hide topics"},
+		{"admin", saslClient(t, k, "admin", "admin-secret"), true, "", ""},
+		{"no ACLs", newClient(t, kafkatest.Cluster(t).ListenAddrs(), nil), true, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			snap, err := c.cl.Snapshot(context.Background(), model.Query{})
@@ -65,7 +75,13 @@ func TestVisibilityProbe(t *testing.T) {
 			}
 			noted := false
 			for _, e := range snap.Errors {
-				noted = noted || e.IsVisibilityNote()
+				if !e.IsVisibilityNote() {
+					continue
+				}
+				noted = true
+				if model.Deref(e.Code) != c.code || !strings.Contains(e.Message, c.says) {
+					t.Errorf("note %s (code %q); want code %q and %q", e.Message, model.Deref(e.Code), c.code, c.says)
+				}
 			}
 			if noted == c.want {
 				t.Errorf("errors %+v: visibility note present = %v, want %v", snap.Errors, noted, !c.want)

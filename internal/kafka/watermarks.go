@@ -18,8 +18,10 @@ type topicLayout struct {
 	errs       map[model.TP]*model.Error
 	topicErrs  map[string]*model.Error
 	// visible and clusterID are what the request's visibility probe showed.
-	visible   *bool
-	clusterID *string
+	visible *bool
+	// probeDenied: see metadataAnswer.
+	probeDenied bool
+	clusterID   *string
 }
 
 // metadata asks one broker about the given topics (never all topics of a large
@@ -34,26 +36,23 @@ func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, er
 	if err != nil {
 		return lay, err
 	}
-	lay.visible, lay.clusterID = ans.visible, ans.clusterID
-	resp := ans.resp
-	{
-		for _, t := range resp.Topics {
-			if t.Err != sarama.ErrNoError {
-				e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
-				lay.topicErrs[t.Name] = e
-				continue
-			}
-			lay.partitions[t.Name] = len(t.Partitions)
-			for _, p := range t.Partitions {
-				tp := model.TP{Topic: t.Name, Partition: p.ID}
-				switch {
-				case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
-					lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
-				case p.Leader < 0:
-					lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
-				default:
-					lay.leader[tp] = p.Leader
-				}
+	lay.visible, lay.clusterID, lay.probeDenied = ans.visible, ans.clusterID, ans.probeDenied
+	for _, t := range ans.resp.Topics {
+		if t.Err != sarama.ErrNoError {
+			e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
+			lay.topicErrs[t.Name] = e
+			continue
+		}
+		lay.partitions[t.Name] = len(t.Partitions)
+		for _, p := range t.Partitions {
+			tp := model.TP{Topic: t.Name, Partition: p.ID}
+			switch {
+			case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
+				lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
+			case p.Leader < 0:
+				lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
+			default:
+				lay.leader[tp] = p.Leader
 			}
 		}
 	}
@@ -108,7 +107,7 @@ func (c *Client) watermarks(ctx context.Context, lay topicLayout, tps []model.TP
 	// its connection (sarama pipelines them). Their answers are applied in
 	// kind order, as if asked one after another, and a request that failed is
 	// given the cause of the leader's failure. Leaders are asked concurrently.
-	run(ctx, c, leaders, func(leader int32) {
+	run(c, leaders, func(leader int32) {
 		var answers [lookupRisk + 1]offsetsAnswer
 		answers[lookupEarliest] = c.listOffsets(ctx, leader, lookupEarliest, byLeader[leader], risk)
 		if answers[lookupEarliest].err == nil {

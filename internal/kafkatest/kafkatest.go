@@ -91,6 +91,16 @@ func (s *Seed) Commit(group string, offs map[model.TP]int64) {
 	}
 }
 
+// SetGroupConfig sets one group config (share.auto.offset.reset, …).
+func (s *Seed) SetGroupConfig(group, name, value string) {
+	s.t.Helper()
+	ctx, cancel := ctxFor(15 * time.Second)
+	defer cancel()
+	if err := s.seeder.SetGroupConfig(ctx, group, name, value); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 // Committed reads a group's committed offsets (partitions without a commit are
 // left out).
 func (s *Seed) Committed(group string) map[model.TP]int64 {

@@ -386,7 +386,9 @@ func rollup(g *Group) {
 		if p.Lag != nil && *p.Lag > 0 {
 			sum += *p.Lag
 		}
-		if p.Lag == nil && p.Status == StatusUnknown {
+		// A share partition with a start offset but no lag from the broker (Kafka 4.1,
+		// or a lag of -1) has a backlog nobody can name: the total is a lower bound.
+		if p.Lag == nil && (p.Status == StatusUnknown || p.StartOffset != nil) {
 			partial = true
 		}
 	}

@@ -72,23 +72,30 @@ func (e Error) WithPartition(tp TP) *Error {
 
 // Messages of the snapshot-wide visibility notes (see VisibilityError).
 const (
-	hiddenTopicsMessage  = "this principal cannot describe every topic: Kafka leaves commits on topics it may not describe out of every group, so totals are lower bounds; grant Describe on all topics, or name the topics (check --topic)"
+	hiddenTopicsMessage  = "this principal cannot describe every topic (the broker denied it a topic name): Kafka leaves commits on topics it may not describe out of every group, so totals are lower bounds; grant Describe on all topics, or name the topics (check --topic)"
+	mayHideTopicsMessage = "this principal is not a super user (it lacks CLUSTER_ACTION), so ACLs may hide topics from it: Kafka would leave commits on topics it may not describe out of every group, so totals are lower bounds; grant Describe on all topics, or name the topics (check --topic)"
 	unknownTopicsMessage = "could not determine whether this principal can see every topic; group totals are lower bounds"
 )
 
 // VisibilityError is the snapshot-wide note that topics may be hidden from the
 // principal (visible false) or that this could not be determined (visible nil).
-func VisibilityError(visible *bool) Error {
-	if visible == nil {
+// probeDenied tells a hard denial (the broker answered TOPIC_AUTHORIZATION_FAILED for
+// the probe topic) from a principal that is only not a super user, whose ACLs may hide
+// topics: only the first carries Kafka's code.
+func VisibilityError(visible *bool, probeDenied bool) Error {
+	switch {
+	case visible == nil:
 		return Error{Kind: KindUnsupported, Message: unknownTopicsMessage}
+	case probeDenied:
+		return Error{Kind: KindDenied, Code: Ptr("TOPIC_AUTHORIZATION_FAILED"), Message: hiddenTopicsMessage}
 	}
-	return Error{Kind: KindDenied, Code: Ptr("TOPIC_AUTHORIZATION_FAILED"), Message: hiddenTopicsMessage}
+	return Error{Kind: KindDenied, Message: mayHideTopicsMessage}
 }
 
 // IsVisibilityNote reports whether e is one of VisibilityError's notes.
 func (e *Error) IsVisibilityNote() bool {
 	return e.Group == nil && e.Topic == nil && e.Broker == nil &&
-		(e.Message == hiddenTopicsMessage || e.Message == unknownTopicsMessage)
+		(e.Message == hiddenTopicsMessage || e.Message == mayHideTopicsMessage || e.Message == unknownTopicsMessage)
 }
 
 // BrokerConfigsWhat starts the message of an error reading the broker's

@@ -14,9 +14,6 @@ type Sample struct {
 	High      int64 // Unread when it could not be read
 }
 
-// At is the sample's time.
-func (s Sample) At() time.Time { return time.UnixMilli(s.AtMs) }
-
 // Markers for a Sample that holds no offset. Kafka offsets are never negative.
 const (
 	// Unread marks a value that could not be read.

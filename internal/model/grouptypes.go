@@ -119,11 +119,17 @@ func PositionColumn(typ string) string {
 
 // Position is where the group resumes in the partition: the committed offset, or a share
 // group's start offset.
-func (p *GroupPartition) Position() *int64 {
-	if p.StartOffset != nil {
-		return p.StartOffset
+func (p *GroupPartition) Position() *int64 { return position(p.Committed, p.StartOffset) }
+
+// Position is where the group resumes in the partition, as GroupPartition.Position.
+func (p *CheckPartition) Position() *int64 { return position(p.Committed, p.StartOffset) }
+
+// position is a share group's start offset where it has one, else the committed offset.
+func position(committed, start *int64) *int64 {
+	if start != nil {
+		return start
 	}
-	return p.Committed
+	return committed
 }
 
 // MembersText renders the member count, or says the members are unknown when the group

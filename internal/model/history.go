@@ -35,6 +35,14 @@ func NewHistory(keep int, minGap time.Duration) *History {
 	return &History{keep: max(2, keep), minGap: minGap.Milliseconds(), groups: map[string]*groupHistory{}}
 }
 
+// NewWatchHistory is the history of a session that refreshes until it is stopped (the TUI,
+// describe --watch): 16 samples, a sample closer than stallAfter/4 to the one before the
+// newest replacing the newest, so fast refreshes still leave a window of about
+// 2 × stallAfter (docs/timeaxis.md).
+func NewWatchHistory(stallAfter time.Duration) *History {
+	return NewHistory(16, stallAfter/4)
+}
+
 // Add records every group of s at s.Cluster.TakenAt. A snapshot older than
 // what is kept for a group is ignored for it. complete says that s lists every
 // group still worth remembering (a full snapshot): the others are forgotten,

@@ -47,8 +47,8 @@ func TestHistoryKeepsAtMostKeep(t *testing.T) {
 		t.Errorf("kept %s, want the last 4", got)
 	}
 	ss := h.Series("g", tp)
-	if !ss[0].At().Equal(t0.Add(6*time.Second)) || !ss[3].At().Equal(t0.Add(9*time.Second)) {
-		t.Errorf("times %v … %v", ss[0].At(), ss[3].At())
+	if !time.UnixMilli(ss[0].AtMs).Equal(t0.Add(6*time.Second)) || !time.UnixMilli(ss[3].AtMs).Equal(t0.Add(9*time.Second)) {
+		t.Errorf("times %v … %v", time.UnixMilli(ss[0].AtMs), time.UnixMilli(ss[3].AtMs))
 	}
 }
 
@@ -65,11 +65,11 @@ func TestHistoryThinsFastSamples(t *testing.T) {
 		t.Fatalf("series %+v", ss)
 	}
 	for i := 2; i < len(ss); i++ {
-		if d := ss[i].At().Sub(ss[i-2].At()); d < 4*time.Second {
+		if d := time.UnixMilli(ss[i].AtMs).Sub(time.UnixMilli(ss[i-2].AtMs)); d < 4*time.Second {
 			t.Errorf("samples %d and %d only %v apart", i-2, i, d)
 		}
 	}
-	if span := ss[4].At().Sub(ss[0].At()); span < 8*time.Second {
+	if span := time.UnixMilli(ss[4].AtMs).Sub(time.UnixMilli(ss[0].AtMs)); span < 8*time.Second {
 		t.Errorf("window %v, want ≥ 8s", span)
 	}
 }

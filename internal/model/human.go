@@ -225,7 +225,7 @@ func FormatTotalLag(g *Group, num func(int64) string, unknown string) string {
 	switch {
 	case g.TotalLag != nil:
 		return num(*g.TotalLag)
-	case g.TotalLagAtLeast != nil && *g.TotalLagAtLeast > 0:
+	case g.TotalLagAtLeast != nil: // ≥ 0 too: what was read shows no lag, the rest is unknown
 		return "≥ " + num(*g.TotalLagAtLeast)
 	}
 	return unknown

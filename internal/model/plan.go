@@ -198,9 +198,7 @@ func MakePlan(scope Scope, st Strategy, in PlanInput) Plan {
 	if err != nil {
 		assume = ResetLatest
 	}
-	if in.Type == "" {
-		in.Type = TypeClassic // an offset commit to a group that does not exist makes a classic one
-	}
+	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
 		Rows: []PlanRow{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Rejected: []Error{}}
 	if in.Type == TypeUnknown {
@@ -442,4 +440,13 @@ func resetStart(r PlanRow, assume string) *int64 {
 		return Ptr(*r.High)
 	}
 	return nil
+}
+
+// planType is the type a plan writes as: a group that does not exist ("") becomes a
+// classic one, as an offset commit makes it.
+func planType(typ string) string {
+	if typ == "" {
+		return TypeClassic
+	}
+	return typ
 }

@@ -20,7 +20,7 @@ func guardBlockers(in PlanInput) []Blocker {
 	bs := []Blocker{}
 	if in.ReadOnly {
 		bs = append(bs, Blocker{Kind: BlockReadOnly,
-			Message: "read-only mode (--read-only or OFFSETTUI_READ_ONLY=1): offsettui commits nothing"})
+			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY set to anything but empty, 0, false, no or off, or a read-only context): offsettui commits nothing"})
 	}
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
 	if len(in.Members) > 0 || !inactive {
@@ -67,9 +67,15 @@ func (p Plan) refreshable(r PlanRow) bool {
 // watermark that moved past a row's target, a high watermark that went back
 // (truncation, recreation), and partitions now missing or unreadable. Watermark
 // growth alone is not drift; nor is the low watermark passing an earliest/latest
-// target, which Refresh re-reads. now.Partitions may be nil (not re-read).
+// target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
+// type changed since the plan is drift too: the type chooses how the plan is written.
 func (p Plan) Drift(now PlanInput) []Blocker {
 	bs := guardBlockers(now)
+	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
+		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
+			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",
+			p.Group, typ, p.Type)})
+	}
 	for _, r := range p.Rows {
 		tp := r.TP()
 		if now.Partitions != nil {
@@ -199,33 +205,6 @@ func (p Plan) BackupRows() []CSVRow {
 	out := make([]CSVRow, 0, len(p.Rows))
 	for _, r := range p.Rows {
 		out = append(out, CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
-	}
-	return out
-}
-
-// Verify compares the offsets read back after the commit with what the plan wrote
-// and returns one message per difference; none means verified.
-func (p Plan) Verify(readBack map[TP]int64) []string {
-	var out []string
-	commit, del := p.Commits()
-	tps := make([]TP, 0, len(commit))
-	for tp := range commit {
-		tps = append(tps, tp)
-	}
-	sortTPs(tps)
-	for _, tp := range tps {
-		got, ok := readBack[tp]
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("%s: no committed offset after the commit, expected %d", tp, commit[tp]))
-		case got != commit[tp]:
-			out = append(out, fmt.Sprintf("%s: committed offset is %d after the commit, expected %d", tp, got, commit[tp]))
-		}
-	}
-	for _, tp := range del {
-		if got, ok := readBack[tp]; ok {
-			out = append(out, fmt.Sprintf("%s: still has committed offset %d, expected none", tp, got))
-		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // What became of an executed plan. The broker answers a commit per partition,
@@ -103,7 +104,10 @@ func (p *Plan) ApplyResults(ans CommitAnswer, readBack map[TP]int64) ResetOutcom
 	}
 	n := len(p.Rows)
 	p.Executed = count[WriteRejected] < n
-	p.Verified = Ptr(count[WriteWritten] == n)
+	p.Verified = nil // never read back: not checked, neither yes nor no
+	if readBack != nil {
+		p.Verified = Ptr(count[WriteWritten] == n)
+	}
 	switch {
 	case count[WriteWritten] == n:
 		return OutcomeApplied
@@ -135,6 +139,36 @@ func rowResult(r PlanRow, ans CommitAnswer, readOK bool) WriteResult {
 		return WriteChanged
 	}
 	return WriteUnknown
+}
+
+// VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
+// rejected, changed since, or of unknown fate), or "not checked" when the offsets were
+// never read back.
+func (p Plan) VerifiedText() (verdict, why string) {
+	switch {
+	case p.Verified == nil:
+		return "not checked", "the offsets could not be read back"
+	case *p.Verified:
+		return "yes", "the offsets read back equal the plan"
+	}
+	count := map[WriteResult]int{}
+	for _, r := range p.Rows {
+		count[r.Result]++
+	}
+	var causes []string
+	for _, c := range []struct {
+		result WriteResult
+		words  string
+	}{
+		{WriteRejected, "rejected by the broker (not written)"},
+		{WriteChanged, "changed by another client since the write"},
+		{WriteUnknown, "not at the target, and the request got no answer"},
+	} {
+		if n := count[c.result]; n > 0 {
+			causes = append(causes, Plural(n, "partition")+" "+c.words)
+		}
+	}
+	return "NO", strings.Join(causes, "; ")
 }
 
 // ResultNote explains a row's result in words, or "" when the result says it.

@@ -320,7 +320,7 @@ func TestPlanJSON(t *testing.T) {
 	for _, frag := range []string{
 		`"strategy":{"name":"to-earliest","value":null}`,
 		`"low":null,"high":null,"target":null,"reason":null`,
-		`{"kind":"read-only","message":"read-only mode (--read-only or OFFSETTUI_READ_ONLY=1): offsettui commits nothing","topic":null,"partition":null}`,
+		`{"kind":"read-only","message":"read-only mode (--read-only, OFFSETTUI_READ_ONLY set to anything but empty, 0, false, no or off, or a read-only context): offsettui commits nothing","topic":null,"partition":null}`,
 		`{"kind":"unknown-offsets","message":"watermarks of shipments-0 are unknown (not read); offsettui never plans with guessed offsets","topic":"shipments","partition":0}`,
 	} {
 		if !strings.Contains(string(b), frag) {

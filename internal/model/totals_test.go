@@ -48,6 +48,15 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 		}, nil, nil},
 		{"topics may be hidden", func(o *Observation) { o.AllTopicsVisible = Ptr(false) }, nil, Ptr(int64(323))},
 		{"visibility unknown", func(o *Observation) { o.AllTopicsVisible = nil }, nil, Ptr(int64(323))},
+		{"share group, every lag given", func(o *Observation) {
+			o.Groups[0] = shareObservation(map[TP]int64{tp(0): 100, tp(1): 215, tp(2): 8})
+		}, Ptr(int64(323)), nil},
+		{"share group, one lag not given", func(o *Observation) {
+			o.Groups[0] = shareObservation(map[TP]int64{tp(0): 100, tp(2): 8})
+		}, nil, Ptr(int64(108))},
+		{"share group, no lag given (Kafka 4.1)", func(o *Observation) {
+			o.Groups[0] = shareObservation(map[TP]int64{})
+		}, nil, Ptr(int64(0))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := base()
@@ -61,6 +70,14 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shareObservation is a share group at start offsets 0, 85, 42 of orders with the
+// broker's lag where lag has one.
+func shareObservation(lag map[TP]int64) GroupObservation {
+	tp := func(p int32) TP { return TP{"orders", p} }
+	return GroupObservation{Group: "g", Type: TypeShare, State: "Empty",
+		StartOffsets: map[TP]int64{tp(0): 0, tp(1): 85, tp(2): 42}, ShareLag: lag}
 }
 
 // TestSortPutsPartialTotalsFirst: within a status, a group whose total is only a
@@ -82,6 +99,26 @@ func TestSortPutsPartialTotalsFirst(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+}
+
+// TestFormatTotalLag: a whole total as it is, a lower bound as "≥ N" (≥ 0 too: what was
+// read shows no lag, the rest is unknown), and the unknown word only when nothing is known.
+func TestFormatTotalLag(t *testing.T) {
+	num := func(n int64) string { return Num(&n) }
+	for _, c := range []struct {
+		g    Group
+		want string
+	}{
+		{Group{TotalLag: Ptr(int64(12))}, "12"},
+		{Group{TotalLag: Ptr(int64(0))}, "0"},
+		{Group{TotalLagAtLeast: Ptr(int64(5))}, "≥ 5"},
+		{Group{TotalLagAtLeast: Ptr(int64(0))}, "≥ 0"},
+		{Group{}, "?"},
+	} {
+		if got := FormatTotalLag(&c.g, num, "?"); got != c.want {
+			t.Errorf("total %s, at least %s: %q, want %q", Num(c.g.TotalLag), Num(c.g.TotalLagAtLeast), got, c.want)
 		}
 	}
 }

@@ -200,6 +200,15 @@ func (t *Topic) ConfigKnown() bool { return t.Error == nil && t.CleanupPolicy !=
 // Ptr returns a pointer to v; handy for the many optional numbers.
 func Ptr[T any](v T) *T { return &v }
 
+// Deref is *p, or T's zero value for nil.
+func Deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // Name is how tables name a member: its client id, else its member id.
 func (m *MemberRef) Name() string {
 	if m.ClientID != "" {

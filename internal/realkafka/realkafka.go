@@ -7,23 +7,17 @@
 package realkafka
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
-	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -225,60 +219,6 @@ func ClassicMember(t testing.TB, addr, group, clientID string, topics ...string)
 	})
 }
 
-// ConsoleConsumer starts Kafka's ConsoleConsumer as a consumer-protocol (KIP-848)
-// member with auto commit off. stop (also run when the test ends) sends SIGTERM, on
-// which it leaves the group, and waits for it to exit.
-func ConsoleConsumer(t testing.TB, addr, group, clientID, topic string) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := javaCmd(t, ctx, "org.apache.kafka.tools.consumer.ConsoleConsumer",
-		"--bootstrap-server", addr, "--topic", topic, "--group", group,
-		"--consumer-property", "group.protocol=consumer",
-		"--consumer-property", "client.id="+clientID,
-		"--consumer-property", "enable.auto.commit=false")
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start ConsoleConsumer: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			<-done
-		})
-	}
-	t.Cleanup(func() {
-		stop()
-		if t.Failed() {
-			t.Logf("ConsoleConsumer stderr:\n%s", stderr.String())
-		}
-	})
-	return stop
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // WaitUntil calls check until it reports true or d has passed, then fails with the
 // last reason it gave.
 func WaitUntil(t testing.TB, d time.Duration, what string, check func() (bool, string)) {
@@ -294,189 +234,6 @@ func WaitUntil(t testing.TB, d time.Duration, what string, check func() (bool, s
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-}
-
-// ConsumerGroupCommand is the main class of kafka-consumer-groups.
-const ConsumerGroupCommand = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
-
-// javaCmd builds the command line of a Kafka CLI main class from the broker's jars,
-// with the tools' log4j config (logs at WARN on stderr, stdout left to the tool).
-func javaCmd(t testing.TB, ctx context.Context, main string, args ...string) *exec.Cmd {
-	t.Helper()
-	lib, log4j := os.Getenv(envKafkaLib), os.Getenv(envToolsLog4j)
-	if lib == "" || log4j == "" {
-		t.Fatalf("%s and %s must be set to run Kafka's CLI as the oracle (%s)", envKafkaLib, envToolsLog4j, startBrokerHint)
-	}
-	java := "java"
-	if h := os.Getenv("JAVA_HOME"); h != "" {
-		if p := filepath.Join(h, "bin", "java"); fileExists(p) {
-			java = p
-		}
-	}
-	full := []string{"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-		"-Dlog4j2.configurationFile=" + log4j, "-cp", filepath.Join(lib, "*"), main}
-	return exec.CommandContext(ctx, java, append(full, args...)...)
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// RunTool runs a Kafka CLI main class to completion (bounded) and returns its
-// stdout, stderr and exit code; it fails the test only if the tool cannot run.
-func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	return RunToolEnv(t, nil, main, args...)
-}
-
-// RunToolEnv is RunTool with extra environment variables (NAME=value) for the tool.
-func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := javaCmd(t, ctx, main, args...)
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee) && ctx.Err() == nil:
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), err, out.String(), errb.String())
-	}
-	return out.String(), errb.String(), code
-}
-
-// Tool runs a Kafka CLI main class that must exit 0 and returns its stdout. Kafka's
-// tools exit 0 on many errors: callers check the rows they expect.
-func Tool(t testing.TB, main string, args ...string) string {
-	t.Helper()
-	out, errOut, code := RunTool(t, main, args...)
-	if code != 0 {
-		t.Fatalf("%s %s: exit %d\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), code, out, errOut)
-	}
-	if s := strings.TrimSpace(errOut); s != "" {
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("%s %s stderr:\n%s", main, strings.Join(args, " "), s)
-			}
-		})
-	}
-	return out
-}
-
-// TableRows returns the rows of every table in out whose header names all cols,
-// as maps from column name to value. Only lines with exactly the header's number of
-// fields are rows, so "Error:"/"Warn:" lines, notes and blank lines are left out.
-func TableRows(out string, cols ...string) []map[string]string {
-	var header []string
-	var rows []map[string]string
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if hasAll(f, cols) {
-			header = f
-			continue
-		}
-		if header == nil || len(f) != len(header) || strings.HasSuffix(f[0], ":") {
-			continue
-		}
-		row := make(map[string]string, len(f))
-		for i, h := range header {
-			row[h] = f[i]
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-func hasAll(fields, cols []string) bool {
-	for _, c := range cols {
-		found := false
-		for _, f := range fields {
-			found = found || f == c
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// Offsets maps group → partition → offset, as Kafka's CLI prints them.
-type Offsets map[string]map[model.TP]int64
-
-// Describe runs ConsumerGroupCommand --describe for the groups and returns each
-// partition's CURRENT-OFFSET (partitions shown with "-" are left out, as are
-// partitions without a commit, which Kafka does not show for an inactive group).
-func Describe(t testing.TB, addr string, groups ...string) Offsets {
-	t.Helper()
-	return offsetRows(t, DescribeOutput(t, addr, nil, groups...), "CURRENT-OFFSET", groups)
-}
-
-// DescribeOutput runs ConsumerGroupCommand --describe for the groups with extra
-// flags (e.g. --members) and returns its stdout.
-func DescribeOutput(t testing.TB, addr string, extra []string, groups ...string) string {
-	t.Helper()
-	args := append([]string{"--bootstrap-server", addr, "--describe"}, extra...)
-	for _, g := range groups {
-		args = append(args, "--group", g)
-	}
-	return Tool(t, ConsumerGroupCommand, args...)
-}
-
-// ResetDryRun runs ConsumerGroupCommand --reset-offsets ... --dry-run for the
-// groups with the given scope and strategy flags and returns its NEW-OFFSET rows.
-func ResetDryRun(t testing.TB, addr string, flags []string, groups ...string) Offsets {
-	t.Helper()
-	out, _ := ResetDryRunWith(t, ConsumerGroupCommand, addr, flags, groups...)
-	return out
-}
-
-// ResetDryRunWith is ResetDryRun with another group tool's main class
-// (ShareGroupCommand, StreamsGroupCommand); it also returns the tool's stdout, whose
-// "Error:" lines say why it planned nothing.
-func ResetDryRunWith(t testing.TB, main, addr string, flags []string, groups ...string) (Offsets, string) {
-	t.Helper()
-	args := []string{"--bootstrap-server", addr, "--reset-offsets", "--dry-run"}
-	for _, g := range groups {
-		args = append(args, "--group", g)
-	}
-	out := Tool(t, main, append(args, flags...)...)
-	return offsetRows(t, out, "NEW-OFFSET", groups), out
-}
-
-func offsetRows(t testing.TB, out, col string, groups []string) Offsets {
-	t.Helper()
-	res := Offsets{}
-	for _, g := range groups {
-		res[g] = map[model.TP]int64{}
-	}
-	for _, m := range TableRows(out, "GROUP", "TOPIC", "PARTITION", col) {
-		p, err := strconv.ParseInt(m["PARTITION"], 10, 32)
-		if err != nil {
-			t.Fatalf("ConsumerGroupCommand row %v: partition: %v", m, err)
-		}
-		if m[col] == "-" {
-			continue
-		}
-		n, err := strconv.ParseInt(m[col], 10, 64)
-		if err != nil {
-			t.Fatalf("ConsumerGroupCommand row %v: %s: %v", m, col, err)
-		}
-		if res[m["GROUP"]] == nil {
-			t.Fatalf("ConsumerGroupCommand row %v: a group that was not asked for", m)
-		}
-		res[m["GROUP"]][model.TP{Topic: m["TOPIC"], Partition: int32(p)}] = n
-	}
-	return res
 }
 
 // SASLAddr returns the address of the real broker's SASL listener, where ACLs

@@ -104,26 +104,6 @@ func NeedStreamsGroups(t testing.TB, addr string) {
 	}
 }
 
-// SetGroupConfig sets one group config (IncrementalAlterConfigs on the GROUP resource), e.g.
-// share.auto.offset.reset.
-func (s *Seed) SetGroupConfig(group, name, value string) {
-	s.t.Helper()
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	r := kmsg.NewIncrementalAlterConfigsRequestResource()
-	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
-	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-	c.Name, c.Value, c.Op = name, kmsg.StringPtr(value), kmsg.IncrementalAlterConfigOpSet
-	r.Configs = append(r.Configs, c)
-	req.Resources = append(req.Resources, r)
-	resp, err := req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
-	if err == nil && len(resp.Resources) == 1 && resp.Resources[0].ErrorCode != 0 {
-		err = fmt.Errorf("error code %d: %v", resp.Resources[0].ErrorCode, resp.Resources[0].ErrorMessage)
-	}
-	if err != nil {
-		s.t.Fatalf("set %s=%s on group %s: %v", name, value, group, err)
-	}
-}
-
 // ShareStartOffsets makes an Empty share group (AlterShareGroupOffsets creates it) with the
 // given start offsets; the broker is a single node, so it is the coordinator.
 func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
@@ -146,13 +126,13 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 	}
 	resp, err := req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
 	if err == nil && resp.ErrorCode != 0 {
-		err = fmt.Errorf("error code %d: %v", resp.ErrorCode, deref(resp.ErrorMessage))
+		err = fmt.Errorf("error code %d: %v", resp.ErrorCode, model.Deref(resp.ErrorMessage))
 	}
 	if err == nil {
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
 				if p.ErrorCode != 0 {
-					err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, deref(p.ErrorMessage))
+					err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, model.Deref(p.ErrorMessage))
 				}
 			}
 		}
@@ -160,13 +140,6 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 	if err != nil {
 		s.t.Fatalf("alter share-group offsets of %s: %v", group, err)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // ShareConsumer starts Kafka's ConsoleShareConsumer as a live member of share group group

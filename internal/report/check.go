@@ -30,11 +30,7 @@ func check(w io.Writer, r model.CheckResult) error {
 			continue
 		}
 		if !header {
-			col := "COMMITTED"
-			if r.Type == model.TypeShare {
-				col = "START-OFFSET"
-			}
-			fmt.Fprintf(tw, "TOPIC\tPARTITION\tLOW\t%s\tHIGH\tSTATUS\tRESULT\tWHY\n", col)
+			fmt.Fprintf(tw, "TOPIC\tPARTITION\tLOW\t%s\tHIGH\tSTATUS\tRESULT\tWHY\n", model.PositionColumn(r.Type))
 			header = true
 		}
 		why := make([]string, 0, len(p.Reasons))
@@ -42,7 +38,7 @@ func check(w io.Writer, r model.CheckResult) error {
 			why = append(why, model.Label(rs.Code)+": "+rs.Message)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, model.Num(p.Low),
-			model.Num(orStart(p.Committed, p.StartOffset)), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
+			model.Num(p.Position()), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -59,11 +55,4 @@ func check(w io.Writer, r model.CheckResult) error {
 	}
 	_, err := fmt.Fprintln(w, r.Summary)
 	return err
-}
-
-func orStart(committed, start *int64) *int64 {
-	if committed != nil {
-		return committed
-	}
-	return start
 }

@@ -23,7 +23,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
-		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(v))
+		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(s))
 	}
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno groups matched")
@@ -193,17 +193,10 @@ func typeLines(g model.Group) []string {
 				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
 		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(model.Deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
 		}
 	}
 	return out
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // changeText says what changed in a group since the baseline.
@@ -241,11 +234,14 @@ func NoPartitionsText(g model.Group, allVisible *bool) string {
 	return "no committed offsets and no assigned partitions"
 }
 
-// HiddenTopicsNote is the warning shown when ACLs may hide topics (v false) or
-// when that could not be determined (v nil).
-func HiddenTopicsNote(v *bool) string {
-	if v == nil {
-		return "WARNING: could not determine whether this principal can see every topic; totals are lower bounds (≥)"
+// HiddenTopicsNote is the warning shown when topics may be hidden from the principal or
+// when that could not be determined: the snapshot's own visibility note, in its words
+// (a denied probe, ACLs that may hide topics, or not known).
+func HiddenTopicsNote(s model.Snapshot) string {
+	for _, e := range s.Errors {
+		if e.IsVisibilityNote() {
+			return "WARNING: " + e.Message
+		}
 	}
-	return "WARNING: this principal cannot describe every topic: Kafka leaves commits on topics it cannot see out of every group; totals are lower bounds (≥). Grant Describe on all topics, or check with --topic."
+	return "WARNING: " + model.VisibilityError(s.Cluster.AllTopicsVisible, false).Message
 }

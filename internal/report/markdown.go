@@ -18,13 +18,13 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	var problems, fine []int
 	for i := range s.Groups {
-		if HasProblem(&s.Groups[i]) {
+		if s.Groups[i].HasProblem() {
 			problems = append(problems, i)
 		} else {
 			fine = append(fine, i)
 		}
 	}
-	slices.SortStableFunc(problems, func(a, b int) int { return compareLoss(&s.Groups[a], &s.Groups[b]) })
+	slices.SortStableFunc(problems, func(a, b int) int { return model.CompareLoss(&s.Groups[a], &s.Groups[b]) })
 	markdownHeader(bw, s, len(problems))
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
@@ -55,37 +55,6 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 	return bw.Flush()
 }
 
-// HasProblem reports whether a group belongs in the "problems" part of an
-// incident report: an error, a status other than ok, an evaluation of warn or
-// worse, or a predicted loss.
-func HasProblem(g *model.Group) bool {
-	if g.Error != nil || g.WorstStatus != model.StatusOK {
-		return true
-	}
-	return g.Time != nil && (g.Time.Evaluation.Problem() || g.Time.Loss != nil)
-}
-
-// compareLoss puts groups that will lose data first, soonest first.
-func compareLoss(a, b *model.Group) int {
-	la, lb := groupLoss(a), groupLoss(b)
-	switch {
-	case la == nil && lb == nil:
-		return 0
-	case la == nil:
-		return 1
-	case lb == nil:
-		return -1
-	}
-	return int(min(max(la.InMs-lb.InMs, -1), 1))
-}
-
-func groupLoss(g *model.Group) *model.GroupLoss {
-	if g.Time == nil {
-		return nil
-	}
-	return g.Time.Loss
-}
-
 func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	fmt.Fprintf(w, "# offsettui report: %s\n\n| | |\n| --- | --- |\n", code(s.Cluster.Bootstrap))
 	fmt.Fprintf(w, "| cluster | %s, %d brokers |\n", cell(code(s.Cluster.Bootstrap)), s.Cluster.Brokers)
@@ -102,13 +71,13 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	}
 	fmt.Fprintf(w, "| groups | %d, %d with problems |\n", len(s.Groups), problems)
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
-		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(v))
+		fmt.Fprintf(w, "\n> %s\n", HiddenTopicsNote(s))
 	}
 }
 
 func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
 	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, model.Plural(len(g.Members), "member"))
-	if l := groupLoss(g); l != nil {
+	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
 	}
 	status := "OK"
@@ -129,6 +98,9 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", model.HumanMs(g.OffsetsExpireAfterMs))
 	}
+	for _, line := range typeLines(*g) {
+		fmt.Fprintf(w, "- %s\n", cell(line))
+	}
 	if g.Error != nil {
 		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
 	}
@@ -140,17 +112,19 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 }
 
 func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
-	head := []string{"topic", "partition", "low", "committed", "high", "lag", "status", "time lag", "expires in"}
+	// The group's position: the committed offset, or a share group's start offset.
+	position := strings.ToLower(strings.ReplaceAll(model.PositionColumn(g.Type), "-", " "))
+	head := []string{"topic", "partition", "low", position, "high", "lag", "status", "time lag", "expires in"}
 	if timed {
 		head = append(head, "consume", "produce", "lag/s", "ETA", "evaluation")
 	}
 	if based {
-		head = append(head, "committed Δ", "lag Δ", "was")
+		head = append(head, position+" Δ", "lag Δ", "was")
 	}
 	head = append(head, "member")
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
-		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Committed), model.Num(p.High),
+		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
 			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs)}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)

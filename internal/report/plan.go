@@ -51,13 +51,8 @@ func plan(w io.Writer, p model.Plan, notes []string) error {
 		if p.Backup != nil {
 			fmt.Fprintf(w, "backup:   %s\n", *p.Backup)
 		}
-		if p.Verified != nil {
-			v := "NO: the offsets read back differ from the plan"
-			if *p.Verified {
-				v = "yes: the offsets read back equal the plan"
-			}
-			fmt.Fprintf(w, "verified: %s\n", v)
-		}
+		verdict, why := p.VerifiedText()
+		fmt.Fprintf(w, "verified: %s: %s\n", verdict, why)
 		if len(p.Rejected) > 0 {
 			fmt.Fprintf(w, "rejected by the broker (%s, not written):\n", model.Plural(len(p.Rejected), "partition"))
 			for _, e := range p.Rejected {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,4 +92,50 @@ func TestPlanGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "plan.golden", b.Bytes())
+}
+
+// TestMarkdownShareGroup: a share group's report shows its start offsets under "start
+// offset" (it has no committed offsets) and its share.auto.offset.reset, as describe does.
+func TestMarkdownShareGroup(t *testing.T) {
+	taken := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+	g := model.Group{Group: "outbox-workers", Type: model.TypeShare, State: "Empty", Members: []model.Member{},
+		ShareAutoOffsetReset: model.Ptr("earliest"), WorstStatus: model.StatusAtRisk, TotalLag: model.Ptr(int64(5)),
+		Counts: model.Counts{model.StatusAtRisk: 1},
+		Partitions: []model.GroupPartition{{Topic: "outbox", Partition: 0, Low: model.Ptr(int64(0)), High: model.Ptr(int64(25)),
+			StartOffset: model.Ptr(int64(20)), Lag: model.Ptr(int64(5)), Status: model.StatusAtRisk}}}
+	snap := model.Snapshot{Cluster: model.Cluster{Bootstrap: "k1:9092", Brokers: 1, TakenAt: model.Stamp{Time: taken},
+		AllTopicsVisible: model.Ptr(true)}, Groups: []model.Group{g}}
+	var b strings.Builder
+	if err := Markdown(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| low | start offset | high |", "| `outbox` | 0 | 0 | 20 | 25 | 5 |",
+		"- share.auto.offset.reset=earliest (a group config on the broker"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestCheckPositionColumn: check's table names the position as Kafka's tools do and shows
+// a share group's start offset under START-OFFSET.
+func TestCheckPositionColumn(t *testing.T) {
+	for _, c := range []struct {
+		typ, head string
+		p         model.CheckPartition
+		row       string
+	}{
+		{model.TypeClassic, "CURRENT-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			Committed: model.Ptr(int64(5)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   5"},
+		{model.TypeShare, "START-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			StartOffset: model.Ptr(int64(7)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   7"},
+	} {
+		var b strings.Builder
+		if err := Check(&b, model.CheckResult{Type: c.typ, Partitions: []model.CheckPartition{c.p}}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "LOW  "+c.head) || !strings.Contains(b.String(), c.row) {
+			t.Errorf("%s:\n%s", c.typ, b.String())
+		}
+	}
 }

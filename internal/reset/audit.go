@@ -48,9 +48,17 @@ func (s *Service) auditOutcome(r Result, clusterID *string, backup string) error
 		Verified: r.Plan.Verified, Backup: &backup, Undo: r.Plan.Undo, Notes: append([]string{}, r.Notes...)})
 }
 
+// clusterName is ClusterName's answer, "" without one.
+func (s *Service) clusterName() string {
+	if s.ClusterName == nil {
+		return ""
+	}
+	return s.ClusterName()
+}
+
 // appendAudit appends one line to audit.log and syncs it.
 func (s *Service) appendAudit(e auditEntry) error {
-	e.Time, e.User, e.Cluster = model.Stamp{Time: s.now()}, s.user(), s.ClusterName
+	e.Time, e.User, e.Cluster = model.Stamp{Time: s.now()}, s.user(), s.clusterName()
 	dir, err := StateDir(s.BackupDir)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -52,8 +51,6 @@ func manifestPath(csvPath string) string {
 	return strings.TrimSuffix(csvPath, ".csv") + ".manifest.json"
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
 // maxNamePart bounds the group part of a backup's file name, so the name stays
 // within every file system's 255-byte limit whatever the group is called.
 const maxNamePart = 100
@@ -62,12 +59,7 @@ const maxNamePart = 100
 // and cut short, plus a hash of the whole name whenever it had to be changed, so
 // two groups never share a name.
 func backupName(group, stamp, suffix string) string {
-	safe := strings.TrimLeft(unsafeName.ReplaceAllString(group, "_"), ".")
-	if len(safe) > maxNamePart || safe != group {
-		sum := sha256.Sum256([]byte(group))
-		safe = strings.TrimRight(safe[:min(len(safe), maxNamePart)], "._-") + "~" + hex.EncodeToString(sum[:4])
-	}
-	return safe + "-" + stamp + suffix + ".csv"
+	return model.FileNamePart(group, maxNamePart) + "-" + stamp + suffix + ".csv"
 }
 
 // writeBackup writes rows and their manifest as new files in dir and syncs them

@@ -8,23 +8,12 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// Outcome says how an execution ended; it maps onto the reset exit codes.
-type Outcome = model.ResetOutcome
-
-// Outcomes (model.ResetOutcome).
-const (
-	Applied       = model.OutcomeApplied
-	Refused       = model.OutcomeRefused
-	PartlyApplied = model.OutcomePartlyApplied
-	Failed        = model.OutcomeFailed
-)
-
 // Result is a plan after Execute: the plan's rows carry their results, the plan's
 // Executed, Backup, Undo, Verified and Rejected are set, Blockers hold what
 // refused it, and Notes say what happened.
 type Result struct {
 	Plan    model.Plan
-	Outcome Outcome
+	Outcome model.ResetOutcome
 	Notes   []string
 }
 
@@ -45,7 +34,7 @@ type Result struct {
 // re-read (2) and the commit (5) is overwritten; the window is kept to the time
 // of writing two small files (docs/resets.md).
 func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
-	res := Result{Plan: p, Outcome: Refused}
+	res := Result{Plan: p, Outcome: model.OutcomeRefused}
 	if !s.precheck(&res) {
 		return res
 	}
@@ -184,7 +173,7 @@ func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[mod
 		res.Notes = append(res.Notes, "not written: "+e.Error())
 	}
 	switch {
-	case res.Outcome == Refused:
+	case res.Outcome == model.OutcomeRefused:
 		res.Plan.Backup = nil
 		why := "the broker refused every partition"
 		if ans.RequestErr == nil && len(ans.Rejected) > 0 && strings.Contains(firstRejection(ans), "not sent:") {
@@ -234,7 +223,7 @@ func (s *Service) writeBackup(p model.Plan, rows []model.CSVRow, clusterID *stri
 		return "", err
 	}
 	name := backupName(p.Group, s.now().UTC().Format("20060102T150405.000Z"), suffix)
-	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.ClusterName, CreatedAt: model.Stamp{Time: s.now()},
+	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: s.now()},
 		User: s.user(), Strategy: p.Strategy, Purpose: purpose}
 	return writeBackup(dir, name, m, rows)
 }

@@ -78,7 +78,7 @@ func twoPartitions() model.PlanInput {
 // planToOne plans --to-offset 1 --all-topics on f and executes it.
 func planToOne(t *testing.T, f *fakeCluster, dir string, before func(s *Service)) (*Service, Result) {
 	t.Helper()
-	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: func() string { return "k:9092" },
 		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
 	if before != nil {
 		before(s)
@@ -137,11 +137,11 @@ func TestCommitRequestFailureIsClassifiedByReadBack(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		readBack map[model.TP]int64
-		want     Outcome
+		want     model.ResetOutcome
 	}{
-		{"it was applied after all", map[model.TP]int64{tpA: 1, tpB: 1}, Applied},
-		{"nothing shows yet", map[model.TP]int64{tpA: 5, tpB: 5}, Failed},
-		{"half shows", map[model.TP]int64{tpA: 1, tpB: 5}, Failed},
+		{"it was applied after all", map[model.TP]int64{tpA: 1, tpB: 1}, model.OutcomeApplied},
+		{"nothing shows yet", map[model.TP]int64{tpA: 5, tpB: 5}, model.OutcomeFailed},
+		{"half shows", map[model.TP]int64{tpA: 1, tpB: 5}, model.OutcomeFailed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeCluster{state: twoPartitions(), readBack: c.readBack, commitErr: errors.New("i/o timeout")}
@@ -163,7 +163,7 @@ func TestEveryPartitionRefusedIsNothingWritten(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), rejected: map[model.TP]string{tpA: "UNKNOWN_MEMBER_ID", tpB: "UNKNOWN_MEMBER_ID"},
 		readBack: map[model.TP]int64{tpA: 7, tpB: 7}} // the consumer's own commits
 	_, res := planToOne(t, f, dir, nil)
-	if res.Outcome != Refused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+	if res.Outcome != model.OutcomeRefused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
 			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
@@ -181,7 +181,7 @@ func TestPartlyRefusedUndoesOnlyWhatWasWritten(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), rejected: map[model.TP]string{tpB: "TOPIC_AUTHORIZATION_FAILED"},
 		readBack: map[model.TP]int64{tpA: 1, tpB: 5}}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != PartlyApplied || res.Outcome.ExitCode() != 4 || len(res.Plan.Rejected) != 1 || res.Plan.Undo == nil {
+	if res.Outcome != model.OutcomePartlyApplied || res.Outcome.ExitCode() != 4 || len(res.Plan.Rejected) != 1 || res.Plan.Undo == nil {
 		t.Fatalf("outcome %s rejected %v undo %v", res.Outcome, res.Plan.Rejected, res.Plan.Undo)
 	}
 	if res.Plan.Rows[0].Result != model.WriteWritten || res.Plan.Rows[1].Result != model.WriteRejected {
@@ -203,7 +203,7 @@ func TestPartlyRefusedUndoesOnlyWhatWasWritten(t *testing.T) {
 func TestChangedSinceIsReportedAsSuch(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 9}}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != PartlyApplied || res.Plan.Rows[1].Result != model.WriteChanged ||
+	if res.Outcome != model.OutcomePartlyApplied || res.Plan.Rows[1].Result != model.WriteChanged ||
 		!strings.Contains(strings.Join(res.Notes, "\n"), "written, then changed to 9") {
 		t.Errorf("outcome %s rows %+v notes %v", res.Outcome, res.Plan.Rows, res.Notes)
 	}
@@ -214,7 +214,7 @@ func TestChangedSinceIsReportedAsSuch(t *testing.T) {
 func TestReadBackFailureAfterAcknowledgedCommit(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), readErr: errors.New("connection refused")}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != Failed || res.Plan.Undo == nil || res.Plan.Rows[0].Result != model.WriteUnverified {
+	if res.Outcome != model.OutcomeFailed || res.Plan.Undo == nil || res.Plan.Rows[0].Result != model.WriteUnverified {
 		t.Errorf("outcome %s undo %v rows %+v", res.Outcome, res.Plan.Undo, res.Plan.Rows)
 	}
 }
@@ -228,7 +228,7 @@ func TestNoAuditNoCommit(t *testing.T) {
 	}
 	f := &fakeCluster{state: twoPartitions()}
 	_, res := planToOne(t, f, dir, nil)
-	if res.Outcome != Refused || f.commits != 0 || res.Plan.Backup != nil {
+	if res.Outcome != model.OutcomeRefused || f.commits != 0 || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s commits %d backup %v; want refused before any commit", res.Outcome, f.commits, res.Plan.Backup)
 	}
 	if fs := files(t, dir); len(fs) != 1 {
@@ -252,7 +252,7 @@ func TestSignalDuringCommitAwaitsTheAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := s.Execute(ctx, p)
-	if res.Outcome != Applied || res.Plan.Undo == nil || f.commits != 1 {
+	if res.Outcome != model.OutcomeApplied || res.Plan.Undo == nil || f.commits != 1 {
 		t.Fatalf("outcome %s undo %v commits %d", res.Outcome, res.Plan.Undo, f.commits)
 	}
 	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:applied" {
@@ -261,7 +261,7 @@ func TestSignalDuringCommitAwaitsTheAnswer(t *testing.T) {
 	// Cancelled before the re-read: nothing is written at all.
 	f.commits = 0
 	res = s.Execute(ctx, p)
-	if res.Outcome != Refused || f.commits != 0 {
+	if res.Outcome != model.OutcomeRefused || f.commits != 0 {
 		t.Errorf("cancelled before the commit: outcome %s commits %d", res.Outcome, f.commits)
 	}
 }
@@ -281,7 +281,7 @@ func TestLongGroupNameCanBeBackedUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != Applied || res.Plan.Backup == nil || len(filepath.Base(*res.Plan.Backup)) > 200 {
+	if res.Outcome != model.OutcomeApplied || res.Plan.Backup == nil || len(filepath.Base(*res.Plan.Backup)) > 200 {
 		t.Fatalf("outcome %s backup %v notes %v", res.Outcome, res.Plan.Backup, res.Notes)
 	}
 	if a, b := backupName(long, "x", ""), backupName(long+"b", "x", ""); a == b {
@@ -312,7 +312,7 @@ func TestCommitNeverSentIsNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != Refused || res.Plan.Undo != nil || res.Plan.Backup != nil ||
+	if res.Outcome != model.OutcomeRefused || res.Plan.Undo != nil || res.Plan.Backup != nil ||
 		!strings.Contains(strings.Join(res.Notes, "\n"), "the request was never sent") {
 		t.Errorf("outcome %s undo %v backup %v notes %v", res.Outcome, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}

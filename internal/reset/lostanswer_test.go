@@ -41,7 +41,7 @@ func TestCommitAnswerLostButCommitLanded(t *testing.T) {
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Applied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Undo == nil {
+	if res.Outcome != model.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Undo == nil {
 		t.Fatalf("outcome %s verified %v undo %v; want applied and verified (notes %v)", res.Outcome, res.Plan.Verified, res.Plan.Undo, res.Notes)
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "got no answer") {

@@ -32,7 +32,7 @@ func realService(t *testing.T, addr string) *reset.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return &reset.Service{Cluster: c, ClusterName: addr, BackupDir: t.TempDir(), User: "it"}
+	return &reset.Service{Cluster: c, ClusterName: func() string { return addr }, BackupDir: t.TempDir(), User: "it"}
 }
 
 func tpOf(topic string, p int32) model.TP { return model.TP{Topic: topic, Partition: p} }
@@ -452,7 +452,7 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blind := &reset.Service{Cluster: blindCluster{c}, ClusterName: addr, BackupDir: t.TempDir(), User: "it"}
+	blind := &reset.Service{Cluster: blindCluster{c}, ClusterName: func() string { return addr }, BackupDir: t.TempDir(), User: "it"}
 	for _, g := range groups {
 		m := members[g.name]
 		p, err := svc.Plan(ctx, g.name, scope, st)
@@ -463,13 +463,13 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 			!strings.Contains(p.Blockers[0].Message, m.ClientID+" on "+m.Host) || m.ClientID != g.clientID || m.Host == "" {
 			t.Errorf("%s: blockers %+v; want group-not-empty naming %s on %s", g.name, p.Blockers, g.clientID, m.Host)
 		}
-		if res := svc.Execute(ctx, p); res.Outcome != reset.Refused || res.Plan.Executed || res.Plan.Backup != nil {
+		if res := svc.Execute(ctx, p); res.Outcome != model.OutcomeRefused || res.Plan.Executed || res.Plan.Backup != nil {
 			t.Errorf("%s: Execute: outcome %s executed %v backup %v, want refused before anything", g.name, res.Outcome, res.Plan.Executed, res.Plan.Backup)
 		}
 		// The plan with its blockers stripped: Execute's own re-read refuses it.
 		p.Blockers = nil
 		res := svc.Execute(ctx, p)
-		if res.Outcome != reset.Refused || res.Plan.Executed || res.Plan.Backup != nil ||
+		if res.Outcome != model.OutcomeRefused || res.Plan.Executed || res.Plan.Backup != nil ||
 			len(res.Plan.Blockers) == 0 || res.Plan.Blockers[0].Kind != model.BlockGroupNotEmpty {
 			t.Errorf("%s: Execute of a stripped plan: outcome %s executed %v blockers %+v, want refused by the re-read", g.name, res.Outcome, res.Plan.Executed, res.Plan.Blockers)
 		}
@@ -494,7 +494,7 @@ func TestRealKafkaResetRefusesLiveGroups(t *testing.T) {
 			t.Fatalf("%s: blind plan: %v %+v", g.name, err, fp.Blockers)
 		}
 		fres := blind.Execute(ctx, fp)
-		if fres.Outcome != reset.Refused || fres.Outcome.ExitCode() != 3 || len(fres.Plan.Rejected) != 2 ||
+		if fres.Outcome != model.OutcomeRefused || fres.Outcome.ExitCode() != 3 || len(fres.Plan.Rejected) != 2 ||
 			fres.Plan.Verified == nil || *fres.Plan.Verified || fres.Plan.Executed ||
 			fres.Plan.Undo != nil || fres.Plan.Backup != nil ||
 			!slices.Contains(fres.Notes, "nothing written: the broker refused every partition") {

@@ -33,8 +33,9 @@ type Cluster interface {
 // Service plans and executes resets on one cluster.
 type Service struct {
 	Cluster Cluster
-	// ClusterName names the cluster in the audit log (bootstrap addresses).
-	ClusterName string
+	// ClusterName names the cluster in the audit log and the backup's manifest (bootstrap
+	// addresses); asked when they are written, as a connection made late learns them then.
+	ClusterName func() string
 	ReadOnly    bool
 	// BackupDir holds backups and the audit log ("" = the default state dir).
 	BackupDir string

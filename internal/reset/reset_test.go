@@ -41,7 +41,7 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	e := &env{d: d, seed: kafkatest.NewSeed(t, d.Bootstrap()),
-		svc: &Service{Cluster: c, ClusterName: "test", BackupDir: t.TempDir(),
+		svc: &Service{Cluster: c, ClusterName: func() string { return "test" }, BackupDir: t.TempDir(),
 			UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }},
 		reqs: kafkatest.CountRequests(d.Fake(), kmsg.OffsetCommit, kmsg.OffsetDelete),
 	}
@@ -90,7 +90,7 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 		t.Fatalf("plan: %+v", p)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Applied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Backup == nil || res.Plan.Undo == nil {
+	if res.Outcome != model.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Backup == nil || res.Plan.Undo == nil {
 		t.Fatalf("result: %+v", res)
 	}
 	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 1 {
@@ -123,7 +123,7 @@ func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {
 		t.Fatalf("blockers = %+v; want group-not-empty naming the member", p.Blockers)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Refused || res.Plan.Executed {
+	if res.Outcome != model.OutcomeRefused || res.Plan.Executed {
 		t.Errorf("outcome %s executed %v", res.Outcome, res.Plan.Executed)
 	}
 	if n := e.commits(); n != 0 {
@@ -150,7 +150,7 @@ func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
 	}
 	before := e.commits()
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Refused || res.Plan.Executed || res.Plan.Backup != nil {
+	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || res.Plan.Backup != nil {
 		t.Fatalf("result: %+v", res)
 	}
 	drift := false
@@ -180,7 +180,7 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Applied {
+	if res.Outcome != model.OutcomeApplied {
 		t.Fatalf("reset: %+v", res)
 	}
 	if got := e.truth(t, "audit-export")[tp("orders", 5)]; got != 100 {
@@ -195,7 +195,7 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 		t.Fatalf("restore plan %+v, %v", rp.Blockers, err)
 	}
 	rres := e.svc.Execute(ctx, rp)
-	if rres.Outcome != Applied {
+	if rres.Outcome != model.OutcomeApplied {
 		t.Fatalf("restore: %+v", rres)
 	}
 	after := e.truth(t, "audit-export")
@@ -224,7 +224,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 		t.Fatal("read-only plan is executable")
 	}
 	p.Blockers = nil // even a plan forced past the planner's blocker is refused
-	if res := e.svc.Execute(ctx, p); res.Outcome != Refused || res.Plan.Executed {
+	if res := e.svc.Execute(ctx, p); res.Outcome != model.OutcomeRefused || res.Plan.Executed {
 		t.Errorf("outcome %s", res.Outcome)
 	}
 	if e.commits() != 0 {
@@ -245,7 +245,7 @@ func TestUnwritableBackupMeansNoCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Refused || res.Plan.Executed || e.commits() != 0 {
+	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || e.commits() != 0 {
 		t.Errorf("outcome %s executed %v commits %d; want refused with nothing sent", res.Outcome, res.Plan.Executed, e.commits())
 	}
 	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 3 {
@@ -263,7 +263,7 @@ func TestPartlyRejectedCommitIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != PartlyApplied || res.Outcome.ExitCode() != 4 {
+	if res.Outcome != model.OutcomePartlyApplied || res.Outcome.ExitCode() != 4 {
 		t.Fatalf("outcome %s, want partly-applied", res.Outcome)
 	}
 	if len(res.Plan.Rejected) != 1 || *res.Plan.Rejected[0].Partition != 3 || res.Plan.Rejected[0].Kind != model.KindDenied {
@@ -304,7 +304,7 @@ func TestCommitStoresUnknownLeaderEpoch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := e.svc.Execute(ctx, p); res.Outcome != Applied {
+	if res := e.svc.Execute(ctx, p); res.Outcome != model.OutcomeApplied {
 		t.Fatalf("outcome %s", res.Outcome)
 	}
 	resp, err := e.seed.Adm.FetchOffsets(ctx, "ship-svc")
@@ -340,7 +340,7 @@ func TestMemberJoiningBetweenPlanAndExecuteAborts(t *testing.T) {
 	}
 	before := e.commits()
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != Refused || res.Plan.Executed || e.commits() != before {
+	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || e.commits() != before {
 		t.Fatalf("outcome %s executed %v commits %d; want refused, nothing sent", res.Outcome, res.Plan.Executed, e.commits()-before)
 	}
 	named := false

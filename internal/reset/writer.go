@@ -36,14 +36,24 @@ func (s *Service) writerFor(typ string) writer {
 
 type commitWriter struct{ c Cluster }
 
+// write commits, then deletes. When the broker refused every commit (the group has live
+// members, or no coordinator was found) the deletes are not sent: OffsetDelete on a live
+// group still removes the commits of topics it does not subscribe to, which would leave
+// half a restore behind.
 func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
 	rejected, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.CommitOffsets(ctx, g, commit))
-	if err == nil && len(del) > 0 {
-		var rejDel []model.Error
-		rejDel, err = sent(g, del)(w.c.DeleteOffsets(ctx, g, del))
-		rejected = append(rejected, rejDel...)
+	switch {
+	case err != nil || len(del) == 0:
+		return rejected, err
+	case len(commit) > 0 && len(rejected) == len(commit):
+		for _, tp := range del {
+			e := model.Error{Kind: model.KindBroker, Message: "not sent: the broker refused every commit of this restore, so its deletes were held back"}
+			rejected = append(rejected, *e.WithPartition(tp).WithGroup(g))
+		}
+		return rejected, nil
 	}
-	return rejected, err
+	rejDel, err := sent(g, del)(w.c.DeleteOffsets(ctx, g, del))
+	return append(rejected, rejDel...), err
 }
 
 // sent turns a request that was never sent (model.ErrNotSent: no coordinator) into every

@@ -102,7 +102,7 @@ func TestWriterPerGroupType(t *testing.T) {
 				t.Fatalf("plan %+v %v", p, err)
 			}
 			res := s.Execute(context.Background(), p)
-			if !slices.Equal(f.calls, c.want) || res.Outcome != Applied {
+			if !slices.Equal(f.calls, c.want) || res.Outcome != model.OutcomeApplied {
 				t.Errorf("calls %v outcome %s, want %v and applied (notes %v)", f.calls, res.Outcome, c.want, res.Notes)
 			}
 		})
@@ -119,14 +119,14 @@ func TestShareGroupRefusedByTheBroker(t *testing.T) {
 		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 	dir := t.TempDir()
 	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "NON_EMPTY_GROUP"}
-	s := &Service{Cluster: f, BackupDir: dir, ClusterName: "k:9092",
+	s := &Service{Cluster: f, BackupDir: dir, ClusterName: func() string { return "k:9092" },
 		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
 	p, err := s.Plan(context.Background(), "g", model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest})
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != Refused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+	if res.Outcome != model.OutcomeRefused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
 			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
@@ -138,5 +138,30 @@ func TestShareGroupRefusedByTheBroker(t *testing.T) {
 	}
 	if !slices.Equal(f.calls, []string{"AlterShareOffsets", "ShareStartOffsets"}) {
 		t.Errorf("calls %v, want the share write and read-back only", f.calls)
+	}
+}
+
+// TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused: a restore whose every commit the
+// broker refuses for live members (UNKNOWN_MEMBER_ID) sends no OffsetDelete: refused,
+// nothing written, rather than half a restore on a live group.
+func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	state := model.PlanInput{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "UNKNOWN_MEMBER_ID"}
+	s := &Service{Cluster: f, BackupDir: t.TempDir()}
+	st := model.Strategy{Kind: model.Restore, Raw: "backup.csv", File: []model.CSVRow{
+		{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1}}}
+	p, err := s.Plan(context.Background(), "g", model.Scope{}, st)
+	if err != nil || !p.Executable() {
+		t.Fatalf("plan %+v %v", p, err)
+	}
+	res := s.Execute(context.Background(), p)
+	if slices.Contains(f.calls, "DeleteOffsets") {
+		t.Errorf("calls %v: deletes sent after every commit was refused", f.calls)
+	}
+	if res.Outcome != model.OutcomeRefused || f.pos[tpB] != 5 {
+		t.Errorf("outcome %s, t-1 at %d; want refused and untouched (notes %v)", res.Outcome, f.pos[tpB], res.Notes)
 	}
 }

@@ -13,7 +13,9 @@ import (
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -119,4 +121,27 @@ func (s *Seeder) DeleteRecords(ctx context.Context, topic string, partition int3
 		return nil, fmt.Errorf("delete records of %s-%d before %d: %w", topic, partition, before, err)
 	}
 	return resp.Error(), nil
+}
+
+// SetGroupConfig sets one group config (IncrementalAlterConfigs on the GROUP resource),
+// e.g. share.auto.offset.reset.
+func (s *Seeder) SetGroupConfig(ctx context.Context, group, name, value string) error {
+	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
+	r := kmsg.NewIncrementalAlterConfigsRequestResource()
+	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
+	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+	c.Name, c.Value, c.Op = name, kmsg.StringPtr(value), kmsg.IncrementalAlterConfigOpSet
+	r.Configs = append(r.Configs, c)
+	req.Resources = append(req.Resources, r)
+	resp, err := req.RequestWith(ctx, s.Client)
+	if err == nil && len(resp.Resources) != 1 {
+		err = fmt.Errorf("%d resources in the reply, want 1", len(resp.Resources))
+	}
+	if err == nil {
+		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
+	}
+	if err != nil {
+		return fmt.Errorf("set %s=%s on group %s: %w", name, value, group, err)
+	}
+	return nil
 }

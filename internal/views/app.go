@@ -63,6 +63,10 @@ type app struct {
 	help   help.Model
 	// closeConn releases this root's connection when a `:ctx` switch replaces it.
 	closeConn func()
+	// ctxGen numbers the `:ctx` switches asked; only the latest one's reply is taken.
+	ctxGen uint64
+	// everRead is set once a snapshot of any cluster of this session was read.
+	everRead bool
 	// resets are the resets executed in this session, printed after exit.
 	resets []model.ResetResult
 }
@@ -88,7 +92,7 @@ func newApp(c *common, opts Options) *app {
 		hist: newLagHistory(historyKeep), axis: newTimeAxis(c.timeOpt),
 		detailed: map[string]time.Time{}, detailErr: map[string]error{},
 		ref:    refresher{interval: opts.Refresh, started: map[string]time.Time{}},
-		prompt: p, help: c.styles.help(),
+		prompt: p, help: c.styles.help(), closeConn: opts.Close,
 	}
 	c.post = func(msg tea.Msg) { m.posted = append(m.posted, msg) }
 	if rs := opts.Resetter; rs != nil {

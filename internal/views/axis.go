@@ -20,7 +20,7 @@ type timeAxis struct {
 }
 
 func newTimeAxis(opt model.TimeOptions) *timeAxis {
-	return &timeAxis{h: model.NewHistory(axisKeep, opt.StallAfter/historyGapDivisor), opt: opt}
+	return &timeAxis{h: model.NewWatchHistory(opt.StallAfter), opt: opt}
 }
 
 // record adds s to the history (complete: s holds every group, see

@@ -39,17 +39,31 @@ type ContextSwitcher interface {
 	Connect(ctx context.Context, name string) (Connection, error)
 }
 
-// contextSwitchedMsg is the reply of connectContextCmd.
+// contextSwitchedMsg is the reply of connectContextCmd; gen is the switch it answers
+// (`:ctx a` then `:ctx b` ends on b whichever answers last).
 type contextSwitchedMsg struct {
+	gen  uint64
 	name string
 	conn Connection
 	err  error
 }
 
-func connectContextCmd(ctx context.Context, sw ContextSwitcher, name string) tea.Cmd {
+func connectContextCmd(ctx context.Context, sw ContextSwitcher, name string, gen uint64) tea.Cmd {
 	return func() tea.Msg {
 		conn, err := sw.Connect(ctx, name)
-		return contextSwitchedMsg{name: name, conn: conn, err: err}
+		return contextSwitchedMsg{gen: gen, name: name, conn: conn, err: err}
+	}
+}
+
+// closeConnCmd releases a connection outside Update: closing a client waits for its
+// requests in flight, up to --timeout.
+func closeConnCmd(closeConn func()) tea.Cmd {
+	if closeConn == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		closeConn()
+		return nil
 	}
 }
 
@@ -102,22 +116,24 @@ func (m *app) switchContext(name string) tea.Cmd {
 		return nil
 	}
 	m.setFlash("connecting to context " + name + "…")
-	return connectContextCmd(m.ctx, m.opts.Contexts, name)
+	m.ctxGen++
+	return connectContextCmd(m.ctx, m.opts.Contexts, name, m.ctxGen)
 }
 
 // contextSwitched builds a fresh root for the new connection (no data, screens or plans
-// of the old cluster survive) and closes the old connection.
+// of the old cluster survive) and closes the old connection. A reply to a switch asked
+// before the latest one is dropped and its connection closed.
 func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
+	if msg.gen != m.ctxGen {
+		return m, closeConnCmd(msg.conn.Close)
+	}
 	if msg.err != nil {
 		m.setFlash("context " + msg.name + ": " + msg.err.Error())
 		return m, nil
 	}
 	if why := m.busy(); why != "" { // a reset started meanwhile: keep this cluster, drop the new one
-		if msg.conn.Close != nil {
-			msg.conn.Close()
-		}
 		m.setFlash(why)
-		return m, nil
+		return m, closeConnCmd(msg.conn.Close)
 	}
 	opts := m.opts
 	opts.Source, opts.Resetter, opts.Cluster, opts.ReadOnly, opts.Context = msg.conn.Source, msg.conn.Resetter,
@@ -130,15 +146,12 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 	next.ref.gen = m.ref.gen + 1 // replies still on their way from the old cluster are stale
 	next.width, next.height = m.width, m.height
 	next.resize()
-	next.closeConn = msg.conn.Close
+	next.closeConn, next.ctxGen, next.everRead = msg.conn.Close, m.ctxGen, m.everRead
 	next.quitRequested = m.quitRequested
 	next.resets = m.resets // their undo commands are printed after exit
 	m.stop()
-	if m.closeConn != nil {
-		m.closeConn()
-	}
 	next.setFlash("switched to context " + msg.name)
-	return next, next.Init()
+	return next, tea.Batch(next.Init(), closeConnCmd(m.closeConn))
 }
 
 // contextsScreen lists the contexts; enter switches to the one under the cursor.

@@ -123,3 +123,78 @@ func TestContextCommandErrors(t *testing.T) {
 		t.Fatalf("no switcher:\n%s", none.view())
 	}
 }
+
+// TestContextSwitchClosesOutsideUpdate: the replaced root's connection, the first one
+// included, is closed by a command, never inside Update (closing waits up to --timeout).
+func TestContextSwitchClosesOutsideUpdate(t *testing.T) {
+	clk := newClock()
+	sw := contextsFixture()
+	var mu sync.Mutex
+	var closed []string
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	opts.Close = func() { mu.Lock(); closed = append(closed, "initial"); mu.Unlock() }
+	hs := newHarness(t, opts, 100, 20)
+	connect := hs.m.switchContext("prod")
+	msg := connect()
+	next, cmd := hs.m.Update(msg)
+	if next == tea.Model(hs.m) {
+		t.Fatal("no switch")
+	}
+	mu.Lock()
+	n := len(closed)
+	mu.Unlock()
+	if n != 0 {
+		t.Fatal("the old connection was closed inside Update")
+	}
+	hs.m = next.(*app)
+	hs.run(cmd)
+	if len(closed) != 1 {
+		t.Fatalf("the first root's connection was not closed: %v", closed)
+	}
+}
+
+// TestContextSwitchLatestWins: `:ctx dev` then `:ctx prod`, dev answering last, ends on
+// prod, and dev's connection is closed.
+func TestContextSwitchLatestWins(t *testing.T) {
+	clk := newClock()
+	sw := contextsFixture()
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	hs := newHarness(t, opts, 100, 20)
+	toDev, toProd := hs.m.switchContext("dev"), hs.m.switchContext("prod")
+	devMsg, prodMsg := toDev(), toProd()
+	hs.send(prodMsg, devMsg)
+	if h := headerLine(hs.view()); !strings.Contains(h, "PROD") {
+		t.Fatalf("a stale switch won: header %q", h)
+	}
+	if len(sw.closed) != 1 || sw.closed[0] != "dev" {
+		t.Fatalf("closed %v, want the stale dev connection", sw.closed)
+	}
+}
+
+// TestNeverRead: a session that never read a snapshot (the cluster could not be reached)
+// tells the caller so (offsettui exits 1); one that read any, before a `:ctx` switch too,
+// does not.
+func TestNeverRead(t *testing.T) {
+	clk := newClock()
+	down := &fakeSource{now: clk.now, reply: func(model.Query) (model.Snapshot, error) {
+		return model.Snapshot{}, errors.New("connect to k:9092: connection refused")
+	}}
+	hs := newHarness(t, optsWith(down, clk), 100, 20)
+	if !NeverRead(hs.m) {
+		t.Error("a session that only failed to connect reads as having read the cluster")
+	}
+	sw := contextsFixture()
+	opts := optsWith(&fakeSource{now: clk.now}, clk)
+	opts.Context, opts.Contexts = sw.list[0], sw
+	up := newHarness(t, opts, 100, 20)
+	if NeverRead(up.m) {
+		t.Error("a session that read a snapshot reads as never read")
+	}
+	sw.fail = nil
+	next, _ := up.m.Update(up.m.switchContext("prod")()) // the new root, its first snapshot not run
+	if NeverRead(next) {
+		t.Error("a switch forgot that the session had read a cluster")
+	}
+}

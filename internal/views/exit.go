@@ -34,3 +34,11 @@ func ExitNotes(m tea.Model) string {
 	}
 	return b.String()
 }
+
+// NeverRead reports whether the session ended without reading any snapshot (the cluster
+// could not be reached, or the user quit first): `offsettui` then exits 1. m is the final
+// model tea.Program.Run returns.
+func NeverRead(m tea.Model) bool {
+	a, ok := m.(*app)
+	return ok && !a.everRead
+}

@@ -83,8 +83,8 @@ func TestGroupScreenListKeys(t *testing.T) {
 		t.Errorf("filter orders-5: %s\n%s", got, hs.view())
 	}
 	hs.send(keyType(tea.KeyEsc))
-	if len(hs.m.stack) != 2 || g.filterText != "" || len(g.visible) != 6 {
-		t.Fatalf("the first esc clears the filter and stays: %d screens, filter %q", len(hs.m.stack), g.filterText)
+	if len(hs.m.stack) != 2 || g.filter.text != "" || len(g.visible) != 6 {
+		t.Fatalf("the first esc clears the filter and stays: %d screens, filter %q", len(hs.m.stack), g.filter.text)
 	}
 	hs.send(keyType(tea.KeyEsc))
 	if len(hs.m.stack) != 1 {

@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -62,9 +66,6 @@ func parseFilter(v string) filterSpec {
 	}
 	return f
 }
-
-// empty reports whether the filter keeps every row.
-func (f filterSpec) empty() bool { return len(f.terms) == 0 }
 
 // filterTarget is what a row offers the filter: its names, lower-case and
 // \x00-separated, and the keywords of its fields.
@@ -130,4 +131,42 @@ func filterHelp(names string) []string {
 	return []string{"/ filters as you type. Every word must match; !word must not. A status (expired ahead missing " +
 		"at-risk unknown ok), error, a state (empty stable dead …) or a type (classic consumer share streams type:unknown) matches that field; " +
 		"any other word is part of " + names + "."}
+}
+
+// listFilter is a list screen's applied `/` filter: as typed (trimmed, for the title) and
+// parsed.
+type listFilter struct {
+	text string
+	spec filterSpec
+}
+
+// set applies text and enables the binding that clears it while it is not empty.
+func (f *listFilter) set(text string, clear *key.Binding) {
+	f.text, f.spec = strings.TrimSpace(text), parseFilter(text)
+	clear.SetEnabled(f.text != "")
+}
+
+// filterKey runs a list's `/` input for one key: apply (enter) closes it keeping the
+// filter and reports true; cancel (esc) closes it and clears the filter; any other key
+// edits it and the text is applied as typed. set applies a filter text.
+func filterKey(in *textinput.Model, msg tea.KeyMsg, apply, cancel key.Binding, set func(string)) (applied bool, cmd tea.Cmd) {
+	switch {
+	case key.Matches(msg, apply):
+		in.Blur()
+		return true, nil
+	case key.Matches(msg, cancel):
+		in.Blur()
+		set("")
+		return false, nil
+	}
+	*in, cmd = in.Update(msg)
+	set(in.Value())
+	return false, cmd
+}
+
+// startFilter opens a new, empty filter: it never concatenates with the last one.
+func startFilter(in *textinput.Model, set func(string)) tea.Cmd {
+	in.SetValue("")
+	set("")
+	return in.Focus()
 }

@@ -41,7 +41,7 @@ func TestFlowFanout(t *testing.T) {
 
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	m := final.(*app)
-	if len(m.stack) != 1 || m.stack[0].(*groupsScreen).filterText != "fanout" {
+	if len(m.stack) != 1 || m.stack[0].(*groupsScreen).filter.text != "fanout" {
 		t.Errorf("back on the groups screen with the filter kept, got %d screens", len(m.stack))
 	}
 	if n := len(src.seen()); n != 2 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,8 +64,34 @@ func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 
 func (f *flow) final() *app {
 	f.t.Helper()
-	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(5*time.Second)).(*app)
+	m := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(5*time.Second))
+	if w, ok := m.(*watchedApp); ok {
+		m = w.m
+	}
+	return m.(*app)
 }
+
+// watchedApp runs the app and closes hit the first time cond holds after a message:
+// a test can wait for a state of the model, read on the program's own goroutine.
+type watchedApp struct {
+	m    tea.Model
+	cond func(*app) bool
+	hit  chan struct{}
+	once sync.Once
+}
+
+func (w *watchedApp) Init() tea.Cmd { return w.m.Init() }
+
+func (w *watchedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := w.m.Update(msg)
+	w.m = next
+	if a, ok := next.(*app); ok && w.cond(a) {
+		w.once.Do(func() { close(w.hit) })
+	}
+	return w, cmd
+}
+
+func (w *watchedApp) View() string { return w.m.View() }
 
 // "/fanout" typed in one burst, then enter, opens fanout, as slow typing would.
 func TestFlowBurstOpensFanout(t *testing.T) {
@@ -73,7 +100,7 @@ func TestFlowBurstOpensFanout(t *testing.T) {
 	f.waitFor("groups › fanout", "18 records (12..29) were deleted before fanout read them")
 	f.send(burst("q"))
 	m := f.final()
-	if len(m.stack) != 2 || m.stack[0].(*groupsScreen).filterText != "fanout" {
+	if len(m.stack) != 2 || m.stack[0].(*groupsScreen).filter.text != "fanout" {
 		t.Fatalf("want groups › fanout with the filter kept, got %d screens", len(m.stack))
 	}
 	golden.RequireEqual(t, m.View())
@@ -92,8 +119,8 @@ func TestFlowPasteIntoFilter(t *testing.T) {
 	f.send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	m := f.final()
 	g := m.stack[0].(*groupsScreen)
-	if g.filterText != "ship-svc" || len(m.stack) != 2 {
-		t.Fatalf("filter %q with %d screens, want ship-svc opened", g.filterText, len(m.stack))
+	if g.filter.text != "ship-svc" || len(m.stack) != 2 {
+		t.Fatalf("filter %q with %d screens, want ship-svc opened", g.filter.text, len(m.stack))
 	}
 }
 
@@ -112,7 +139,20 @@ func (g *gatedResetter) Plan(ctx context.Context, group string, scope model.Scop
 // (addressed to it), which shows the plan and arms on enter once help closes.
 func TestFlowPlanReplyUnderHelp(t *testing.T) {
 	rs := &gatedResetter{gate: make(chan struct{})}
-	f := newFlow(t, 120, 40, rs)
+	// answered: help is on top and the planner under it holds its plan, no longer waiting.
+	answered := &watchedApp{hit: make(chan struct{}), cond: func(a *app) bool {
+		if len(a.stack) < 2 {
+			return false
+		}
+		_, helpOnTop := a.top().(*helpScreen)
+		p, ok := a.stack[len(a.stack)-2].(*plannerScreen)
+		return helpOnTop && ok && !p.req.inFlight && p.plan != nil
+	}}
+	opts := Options{Source: &fakeSource{}, Cluster: "demo", Refresh: 5 * time.Second, RiskWindow: 24 * time.Hour,
+		Now: func() time.Time { return fixtureNow }, Resetter: rs}
+	answered.m = New(opts)
+	f := &flow{t: t, tm: teatest.NewTestModel(t, answered, teatest.WithInitialTermSize(120, 40))}
+	f.waitFor("ledger")
 	f.send(burst("/ship-svc"), tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("groups › ship-svc")
 	f.send(burst("R"))
@@ -120,16 +160,17 @@ func TestFlowPlanReplyUnderHelp(t *testing.T) {
 	f.send(burst("?"))
 	f.waitFor("reset plan › help")
 	close(rs.gate) // the plan is made while help is on top
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-answered.hit:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the planner under help never got its plan")
+	}
 	f.send(burst("?"))
 	f.waitFor("planned at 08:53:36", "enter arms this plan")
 	f.send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("ARMED")
 	f.send(tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyCtrlC})
-	p, ok := f.final().stack[len(f.final().stack)-1].(*plannerScreen)
-	if ok && p.req.inFlight {
-		t.Fatal("the planner still waits for its plan")
-	}
+	f.final()
 }
 
 // At 60×15 the group screen still sums the group up and says what is off screen.

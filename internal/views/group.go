@@ -3,7 +3,6 @@ package views
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -44,8 +43,7 @@ type groupScreen struct {
 	reverse      bool
 	problemsOnly bool
 	input        textinput.Model
-	filter       filterSpec
-	filterText   string
+	filter       listFilter
 
 	// marked holds the partitions marked with space: a scope for the planner.
 	marked map[model.TP]bool
@@ -91,7 +89,7 @@ func (s *groupScreen) Capturing() bool { return s.input.Focused() }
 
 // Back implements screen: esc clears the filter first.
 func (s *groupScreen) Back() bool {
-	if s.filterText == "" {
+	if s.filter.text == "" {
 		return false
 	}
 	s.setFilter("")
@@ -138,18 +136,7 @@ func (s *groupScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (s *groupScreen) updateFilterInput(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, s.keys.FilterApply):
-		s.input.Blur()
-		return nil
-	case key.Matches(msg, s.keys.FilterCancel):
-		s.input.Blur()
-		s.setFilter("")
-		return nil
-	}
-	var cmd tea.Cmd
-	s.input, cmd = s.input.Update(msg)
-	s.setFilter(s.input.Value())
+	_, cmd := filterKey(&s.input, msg, s.keys.FilterApply, s.keys.FilterCancel, s.setFilter)
 	return cmd
 }
 
@@ -179,9 +166,7 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.Restore):
 		s.c.post(planRequestedMsg{group: s.name, restore: true})
 	case key.Matches(msg, s.keys.Filter):
-		s.input.SetValue("")
-		s.setFilter("")
-		return s.input.Focus()
+		return startFilter(&s.input, s.setFilter)
 	case key.Matches(msg, s.keys.Problems):
 		s.problemsOnly = !s.problemsOnly
 		s.refilter()
@@ -242,9 +227,7 @@ func (s *groupScreen) keepCursor(was *model.GroupPartition) {
 }
 
 func (s *groupScreen) setFilter(text string) {
-	s.filterText = strings.TrimSpace(text)
-	s.filter = parseFilter(text)
-	s.keys.ClearFilter.SetEnabled(s.filterText != "")
+	s.filter.set(text, &s.keys.ClearFilter)
 	s.refilter()
 }
 
@@ -304,7 +287,7 @@ func (s *groupScreen) refilter() {
 	for _, i := range s.order {
 		p := &s.g.Partitions[i]
 		t := partitionTarget(p)
-		if (s.problemsOnly && p.Status == model.StatusOK) || !s.filter.keep(&t) {
+		if (s.problemsOnly && p.Status == model.StatusOK) || !s.filter.spec.keep(&t) {
 			continue
 		}
 		s.visible = append(s.visible, i)

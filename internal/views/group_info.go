@@ -113,8 +113,8 @@ func (s *groupScreen) totalsLine() string {
 	switch {
 	case s.input.Focused():
 		parts = append(parts, s.input.View())
-	case s.filterText != "":
-		parts = append(parts, st.prompt.Render("/"+s.filterText))
+	case s.filter.text != "":
+		parts = append(parts, st.prompt.Render("/"+s.filter.text))
 	}
 	if s.problemsOnly {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))

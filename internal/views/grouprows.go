@@ -69,7 +69,7 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 			g:        g,
 			target:   filterTarget{names: filterNames(append([]string{g.Group}, topics...)...), tags: groupTags(g)},
 			topics:   len(topics),
-			problems: g.WorstStatus != model.StatusOK || g.Error != nil || snap.Loading,
+			problems: g.HasProblem() || snap.Loading,
 			loading:  snap.Loading,
 		}
 		r.timeLag, r.timeLagAny = groupTimeLag(g)
@@ -150,7 +150,7 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 		case gcETA:
 			return compareETA(a.g.Time, b.g.Time)
 		case gcLoss:
-			return compareLossIn(a.g.Time, b.g.Time)
+			return model.CompareLoss(a.g, b.g)
 		}
 		return 0
 	}

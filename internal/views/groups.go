@@ -34,8 +34,7 @@ type groupsScreen struct {
 	reverse      bool
 	problemsOnly bool
 	input        textinput.Model
-	filter       filterSpec
-	filterText   string // the applied filter as typed, for the title
+	filter       listFilter
 
 	cols    []column
 	header  string
@@ -74,7 +73,7 @@ func (s *groupsScreen) Capturing() bool { return s.input.Focused() }
 
 // Back implements screen: esc clears the filter first.
 func (s *groupsScreen) Back() bool {
-	if s.filterText == "" {
+	if s.filter.text == "" {
 		return false
 	}
 	s.setFilter("")
@@ -132,22 +131,13 @@ func (s *groupsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // updateFilterInput runs the filter input. enter keeps the filter, and opens
 // the group when exactly one matches: nothing else can be meant.
 func (s *groupsScreen) updateFilterInput(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, s.keys.FilterApply):
-		s.input.Blur()
+	applied, cmd := filterKey(&s.input, msg, s.keys.FilterApply, s.keys.FilterCancel, s.setFilter)
+	if applied {
 		s.cursor = 0
 		if len(s.visible) == 1 {
 			s.c.post(groupChosenMsg{group: s.rows[s.visible[0]].g.Group})
 		}
-		return nil
-	case key.Matches(msg, s.keys.FilterCancel):
-		s.input.Blur()
-		s.setFilter("")
-		return nil
 	}
-	var cmd tea.Cmd
-	s.input, cmd = s.input.Update(msg)
-	s.setFilter(s.input.Value())
 	return cmd
 }
 
@@ -162,10 +152,7 @@ func (s *groupsScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 			s.c.post(groupChosenMsg{group: r.g.Group})
 		}
 	case key.Matches(msg, s.keys.Filter):
-		// A new filter starts empty: it never concatenates with the last one.
-		s.input.SetValue("")
-		s.setFilter("")
-		return s.input.Focus()
+		return startFilter(&s.input, s.setFilter)
 	case key.Matches(msg, s.keys.Problems):
 		s.problemsOnly = !s.problemsOnly
 		s.refilter()
@@ -205,9 +192,7 @@ func (s *groupsScreen) current() *groupRow {
 }
 
 func (s *groupsScreen) setFilter(text string) {
-	s.filterText = strings.TrimSpace(text)
-	s.filter = parseFilter(text)
-	s.keys.ClearFilter.SetEnabled(s.filterText != "")
+	s.filter.set(text, &s.keys.ClearFilter)
 	s.refilter()
 }
 
@@ -233,7 +218,7 @@ func (s *groupsScreen) refilterKeeping(keep string) {
 	s.cursor = 0
 	for _, i := range s.order {
 		r := &s.rows[i]
-		if (s.problemsOnly && !r.problems) || !s.filter.keep(&r.target) {
+		if (s.problemsOnly && !r.problems) || !s.filter.spec.keep(&r.target) {
 			continue
 		}
 		if r.g.Group == keep {
@@ -311,9 +296,9 @@ func (s *groupsScreen) View() string {
 
 func (s *groupsScreen) emptyReason() string {
 	switch {
-	case s.filterText != "" && s.problemsOnly:
+	case s.filter.text != "" && s.problemsOnly:
 		return "no group with a problem matches the filter (esc clears it, p shows all)"
-	case s.filterText != "":
+	case s.filter.text != "":
 		return "no group matches the filter (esc clears it; ? says what it matches)"
 	default:
 		return "no group has a problem (p shows all groups)"
@@ -327,8 +312,8 @@ func (s *groupsScreen) title() string {
 	switch {
 	case s.input.Focused():
 		parts = append(parts, s.input.View())
-	case s.filterText != "":
-		parts = append(parts, st.prompt.Render("/"+s.filterText))
+	case s.filter.text != "":
+		parts = append(parts, st.prompt.Render("/"+s.filter.text))
 	}
 	if s.problemsOnly {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))

@@ -110,8 +110,9 @@ func newPlannerScreen(c *common, ctx context.Context, rs Resetter, group string)
 		t.Cursor.SetMode(cursor.CursorStatic)
 		return t
 	}
+	// The confirmation has no limit: Kafka sets no short one on group ids.
 	s := &plannerScreen{c: c, id: c.nextID(), keys: newPlannerKeys(), ctx: ctx, rs: rs, group: group,
-		values: map[model.StrategyKind]string{}, value: input(200), confirm: input(300),
+		values: map[model.StrategyKind]string{}, value: input(200), confirm: input(0),
 		kind: slices.Index(plannerKinds, defaultKind), topics: map[string]int{}}
 	s.value.Width = 32
 	s.scopes = scopeChoices(nil, nil, "", nil)

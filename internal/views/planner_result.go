@@ -35,13 +35,13 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
 	body = append(body, "")
 	body = append(body, wrapLines(field("outcome", badge.Render(strings.ToUpper(string(res.Outcome)))+": "+what), s.width, "            ", 3)...)
-	verified := st.muted.Render("not checked")
-	if v := p.Verified; v != nil && *v {
-		verified = st.ok.Render("yes") + ": the offsets read back equal the plan"
-	} else if v != nil {
-		verified = st.expired.Render("NO") + ": the offsets read back differ from the plan (see notes)"
+	verdict, why := p.VerifiedText()
+	badgeFor := map[bool]lipgloss.Style{true: st.ok, false: st.expired}
+	verified := st.muted.Render(verdict) + ": " + why
+	if v := p.Verified; v != nil {
+		verified = badgeFor[*v].Render(verdict) + ": " + why
 	}
-	body = append(body, field("verified", verified))
+	body = append(body, wrapLines(field("verified", verified), s.width, "            ", 3)...)
 	if p.Backup != nil {
 		// On the label's line when it fits; else alone, whole, from column 0.
 		if line := field("backup", *p.Backup); lipgloss.Width(line) <= s.width {

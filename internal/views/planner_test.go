@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strings"
@@ -446,5 +447,18 @@ func TestPlannerFromFile(t *testing.T) {
 	hs.send(keyType(tea.KeyEnter))
 	if hs.planner().phase != phaseEdit {
 		t.Error("armed without a plan")
+	}
+}
+
+// TestPlannerConfirmTakesAnyGroupName: Kafka sets no short limit on group ids, so the
+// confirmation takes a name of any length (a 400-character one here) whole.
+func TestPlannerConfirmTakesAnyGroupName(t *testing.T) {
+	long := strings.Repeat("payments-", 45)[:400]
+	m := New(Options{Source: &fakeSource{}, Now: func() time.Time { return fixtureNow }}).(*app)
+	p := newPlannerScreen(m.c, context.Background(), &fakeResetter{}, long)
+	p.confirm.Focus()
+	p.confirm, _ = p.confirm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(long), Paste: true})
+	if p.confirm.Value() != long {
+		t.Fatalf("the confirmation holds %d of the name's %d characters", len(p.confirm.Value()), len(long))
 	}
 }

@@ -136,7 +136,7 @@ func (m *app) snapshotLoaded(msg snapshotLoadedMsg) {
 		}
 		return
 	}
-	m.lastErr = nil
+	m.lastErr, m.everRead = nil, true
 	snap := msg.snap // recorded on the time axis and annotated by the command that read it
 	if msg.group == "" {
 		m.snap = &snap

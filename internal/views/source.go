@@ -54,6 +54,9 @@ type Options struct {
 	Context ContextInfo
 	// Contexts lists the contexts and connects to one (`:ctx`); nil disables it.
 	Contexts ContextSwitcher
+	// Close releases Source's connection when a `:ctx` switch replaces it; nil: nothing to
+	// release.
+	Close func()
 }
 
 // ReportWriter renders a snapshot as the Markdown incident report

@@ -13,8 +13,8 @@ import (
 // palette is the only place with color values; screens use the semantic
 // styles. Each color has a light-background and a dark-background value
 // (lipgloss picks by the terminal's background) and each meets WCAG AA
-// contrast, 4.5:1, against every background in themeBackgrounds (checked by
-// TestThemeContrast).
+// contrast, 4.5:1, against the common light and dark terminal backgrounds
+// (themeBackgrounds, checked by TestThemeContrast).
 var palette = struct {
 	ok, lagging, atRisk, expired, missing, ahead, unknown, muted, err, accent, notice lipgloss.AdaptiveColor
 }{
@@ -29,14 +29,6 @@ var palette = struct {
 	err:     lipgloss.AdaptiveColor{Light: "#C00000", Dark: "#FF7B7B"},
 	accent:  lipgloss.AdaptiveColor{Light: "#005F87", Dark: "#87D7FF"},
 	notice:  lipgloss.AdaptiveColor{Light: "#5F3DC4", Dark: "#D7AFFF"},
-}
-
-// themeBackgrounds are the terminal backgrounds the palette is made for: the
-// common dark ones (black, xterm 234/235, Nord, Solarized dark) and light ones
-// (white, xterm 255, Solarized light).
-var themeBackgrounds = struct{ light, dark []string }{
-	light: []string{"#FFFFFF", "#EEEEEE", "#FDF6E3"},
-	dark:  []string{"#000000", "#1C1C1C", "#262626", "#2E3440", "#002B36"},
 }
 
 // styles is the semantic theme, built once (gh-dash theme/theme.go). Color is

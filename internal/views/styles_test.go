@@ -102,3 +102,11 @@ func field(v reflect.Value, i int) any {
 	f := v.Field(i)
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
 }
+
+// themeBackgrounds are the terminal backgrounds the palette is made for: the
+// common dark ones (black, xterm 234/235, Nord, Solarized dark) and light ones
+// (white, xterm 255, Solarized light).
+var themeBackgrounds = struct{ light, dark []string }{
+	light: []string{"#FFFFFF", "#EEEEEE", "#FDF6E3"},
+	dark:  []string{"#000000", "#1C1C1C", "#262626", "#2E3440", "#002B36"},
+}

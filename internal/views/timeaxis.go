@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -21,14 +20,6 @@ import (
 // The time axis on screen (docs/timeaxis.md): rates, ETA, evaluation and time
 // to loss come from the history the root keeps across refreshes; a snapshot
 // without a window (the first one) shows none of their columns.
-
-// historyGapDivisor spreads the kept samples: a sample closer than
-// --stall-after/4 to the one before the newest replaces the newest, so fast
-// refreshes still leave a window of about 2 × --stall-after (docs/timeaxis.md).
-const historyGapDivisor = 4
-
-// axisKeep is how many samples per group the TUI keeps.
-const axisKeep = 16
 
 // evalStyle colours an evaluation like the status it is closest to.
 func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {
@@ -92,15 +83,10 @@ func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
 	return out
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe
-// for any file system.
+// reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe for any
+// file system as a backup's name is (model.FileNamePart: cut, with a hash when changed).
 func reportPath(dir, what string, at time.Time) string {
-	what = unsafeName.ReplaceAllString(what, "_")
-	if len(what) > 60 {
-		what = what[:60]
-	}
+	what = model.FileNamePart(what, 60)
 	return filepath.Join(dir, "offsettui-report-"+what+"-"+at.UTC().Format("20060102-150405")+".md")
 }
 
@@ -190,27 +176,6 @@ func compareETA(a, b *model.GroupTime) int {
 		return -cmp.Compare(ea, eb)
 	}
 	return -cmp.Compare(ma, mb)
-}
-
-// compareLossIn orders the soonest loss first; groups with none come last.
-func compareLossIn(a, b *model.GroupTime) int {
-	la, lb := groupLossOf(a), groupLossOf(b)
-	switch {
-	case la == nil && lb == nil:
-		return 0
-	case la == nil:
-		return 1
-	case lb == nil:
-		return -1
-	}
-	return cmp.Compare(la.InMs, lb.InMs)
-}
-
-func groupLossOf(t *model.GroupTime) *model.GroupLoss {
-	if t == nil {
-		return nil
-	}
-	return t.Loss
 }
 
 // timeColumns are the groups table's time-axis columns (their drop

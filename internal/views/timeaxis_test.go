@@ -172,12 +172,16 @@ func TestReportPathIsSafe(t *testing.T) {
 	at := time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC)
 	for what, want := range map[string]string{
 		"billing":                    "offsettui-report-billing-20261129-085336.md",
-		"../../etc/passwd":           "offsettui-report-.._.._etc_passwd-20261129-085336.md",
-		strings.Repeat("long", 40):   "offsettui-report-" + strings.Repeat("long", 15) + "-20261129-085336.md",
-		"group with spaces/and\nnew": "offsettui-report-group_with_spaces_and_new-20261129-085336.md",
+		"../../etc/passwd":           "offsettui-report-_.._etc_passwd~3754d6cb-20261129-085336.md",
+		strings.Repeat("long", 40):   "offsettui-report-" + strings.Repeat("long", 15) + "~ed357a84-20261129-085336.md",
+		"group with spaces/and\nnew": "offsettui-report-group_with_spaces_and_new~75192bb7-20261129-085336.md",
 	} {
 		if got := reportPath("dir", what, at); got != filepath.Join("dir", want) {
 			t.Errorf("reportPath(%q) = %s, want %s", what, got, want)
 		}
+	}
+	// Two groups whose first 60 bytes agree get two reports.
+	if a, b := reportPath("dir", strings.Repeat("x", 70)+"a", at), reportPath("dir", strings.Repeat("x", 70)+"b", at); a == b {
+		t.Errorf("two groups share the report %s", a)
 	}
 }

@@ -239,24 +239,24 @@ func TestFilterKeys(t *testing.T) {
 		t.Fatalf("filter as you type: %d rows, capturing=%v", len(g.visible), g.Capturing())
 	}
 	hs.typeText("q") // q is text while the input has the keyboard, not quit
-	if hs.quit || g.filterText != "fanq" {
-		t.Fatalf("q in the filter: quit=%v filter=%q", hs.quit, g.filterText)
+	if hs.quit || g.filter.text != "fanq" {
+		t.Fatalf("q in the filter: quit=%v filter=%q", hs.quit, g.filter.text)
 	}
 	hs.send(keyType(tea.KeyBackspace), keyType(tea.KeyEnter))
-	if g.Capturing() || g.filterText != "fan" || len(hs.m.stack) != 2 || hs.m.top().Crumb() != "fanout" {
-		t.Fatalf("enter should keep the filter and open its only match: %q capturing=%v top %q", g.filterText, g.Capturing(), hs.m.top().Crumb())
+	if g.Capturing() || g.filter.text != "fan" || len(hs.m.stack) != 2 || hs.m.top().Crumb() != "fanout" {
+		t.Fatalf("enter should keep the filter and open its only match: %q capturing=%v top %q", g.filter.text, g.Capturing(), hs.m.top().Crumb())
 	}
 	hs.send(keyType(tea.KeyEsc))
-	if len(hs.m.stack) != 1 || g.filterText != "fan" {
-		t.Fatalf("esc on the group screen goes back and keeps the filter: %q", g.filterText)
+	if len(hs.m.stack) != 1 || g.filter.text != "fan" {
+		t.Fatalf("esc on the group screen goes back and keeps the filter: %q", g.filter.text)
 	}
 	hs.send(keyRunes("/")).typeText("led")
-	if g.filterText != "led" || len(g.visible) != 1 || g.current().g.Group != "ledger" {
-		t.Fatalf("a new filter must not concatenate with the last: %q", g.filterText)
+	if g.filter.text != "led" || len(g.visible) != 1 || g.current().g.Group != "ledger" {
+		t.Fatalf("a new filter must not concatenate with the last: %q", g.filter.text)
 	}
 	hs.send(keyType(tea.KeyEsc))
-	if g.filterText != "" || len(g.visible) != 8 {
-		t.Fatalf("esc in the input clears the filter: %q, %d rows", g.filterText, len(g.visible))
+	if g.filter.text != "" || len(g.visible) != 8 {
+		t.Fatalf("esc in the input clears the filter: %q, %d rows", g.filter.text, len(g.visible))
 	}
 	hs.send(keyRunes("/")).typeText("!s").send(keyType(tea.KeyEnter))
 	if len(g.visible) != 2 || g.current().g.Group != "fanout" || len(hs.m.stack) != 1 { // fanout/outbox and r11-trace/r11.trace have no s
@@ -267,7 +267,7 @@ func TestFilterKeys(t *testing.T) {
 		t.Errorf("empty result should say why:\n%s", v)
 	}
 	hs.send(keyType(tea.KeyEsc))
-	if g.filterText != "" {
+	if g.filter.text != "" {
 		t.Fatalf("esc on the list clears the filter")
 	}
 }
@@ -306,8 +306,8 @@ func TestSortKeys(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "sort: lag") || !strings.Contains(v, "LAG↓") {
 		t.Errorf("sort not shown:\n%s", v)
 	}
-	hs.send(keyRunes("p"))
-	want("problems only, by lag", "audit-export", "fanout", "replay", "new-svc")
+	hs.send(keyRunes("p")) // every group here has a problem: a status not ok, or an evaluation of warn
+	want("problems only, by lag", "audit-export", "fanout", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
 }
 
 func TestGroupErrorShown(t *testing.T) {

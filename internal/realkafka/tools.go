@@ -1,0 +1,146 @@
+package realkafka
+
+// Running Kafka's own CLI tools (their main classes, on the broker's jars) as oracles and
+// as live group members.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ConsumerGroupCommand is the main class of kafka-consumer-groups.
+const ConsumerGroupCommand = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
+
+// javaCmd builds the command line of a Kafka CLI main class from the broker's jars,
+// with the tools' log4j config (logs at WARN on stderr, stdout left to the tool).
+func javaCmd(t testing.TB, ctx context.Context, main string, args ...string) *exec.Cmd {
+	t.Helper()
+	lib, log4j := os.Getenv(envKafkaLib), os.Getenv(envToolsLog4j)
+	if lib == "" || log4j == "" {
+		t.Fatalf("%s and %s must be set to run Kafka's CLI as the oracle (%s)", envKafkaLib, envToolsLog4j, startBrokerHint)
+	}
+	java := "java"
+	if h := os.Getenv("JAVA_HOME"); h != "" {
+		if p := filepath.Join(h, "bin", "java"); fileExists(p) {
+			java = p
+		}
+	}
+	full := []string{"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+		"-Dlog4j2.configurationFile=" + log4j, "-cp", filepath.Join(lib, "*"), main}
+	return exec.CommandContext(ctx, java, append(full, args...)...)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// RunTool runs a Kafka CLI main class to completion (bounded) and returns its
+// stdout, stderr and exit code; it fails the test only if the tool cannot run.
+func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return RunToolEnv(t, nil, main, args...)
+}
+
+// RunToolEnv is RunTool with extra environment variables (NAME=value) for the tool.
+func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := javaCmd(t, ctx, main, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), err, out.String(), errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// Tool runs a Kafka CLI main class that must exit 0 and returns its stdout. Kafka's
+// tools exit 0 on many errors: callers check the rows they expect.
+func Tool(t testing.TB, main string, args ...string) string {
+	t.Helper()
+	out, errOut, code := RunTool(t, main, args...)
+	if code != 0 {
+		t.Fatalf("%s %s: exit %d\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), code, out, errOut)
+	}
+	if s := strings.TrimSpace(errOut); s != "" {
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("%s %s stderr:\n%s", main, strings.Join(args, " "), s)
+			}
+		})
+	}
+	return out
+}
+
+// ConsoleConsumer starts Kafka's ConsoleConsumer as a consumer-protocol (KIP-848)
+// member with auto commit off. stop (also run when the test ends) sends SIGTERM, on
+// which it leaves the group, and waits for it to exit.
+func ConsoleConsumer(t testing.TB, addr, group, clientID, topic string) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := javaCmd(t, ctx, "org.apache.kafka.tools.consumer.ConsoleConsumer",
+		"--bootstrap-server", addr, "--topic", topic, "--group", group,
+		"--consumer-property", "group.protocol=consumer",
+		"--consumer-property", "client.id="+clientID,
+		"--consumer-property", "enable.auto.commit=false")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("start ConsoleConsumer: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}
+	t.Cleanup(func() {
+		stop()
+		if t.Failed() {
+			t.Logf("ConsoleConsumer stderr:\n%s", stderr.String())
+		}
+	})
+	return stop
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

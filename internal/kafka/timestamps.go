@@ -15,10 +15,13 @@ import (
 // back empty and their timestamps stay unresolved.
 const partitionFetchBytes = 64 << 10
 
+// maxCachedTimestamps bounds the timestamp cache (about 100 bytes an entry).
+const maxCachedTimestamps = 100_000
+
 // committedTimestamps learns the timestamp of the record at each wanted offset by
 // Fetch, one request per leader, within budget bytes in all. Results are cached by
-// topic/partition/offset for the client's lifetime (a stored record's timestamp
-// never changes). Offsets not resolved stay absent.
+// topic/partition/offset (a stored record's timestamp never changes), within
+// maxCachedTimestamps. Offsets not resolved stay absent.
 func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want []model.TPO, budget int64) map[model.TPO]time.Time {
 	out := map[model.TPO]time.Time{}
 	var todo []model.TPO
@@ -63,11 +66,7 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 			out[k] = v
 		}
 	})
-	c.tsMu.Lock()
-	for k, v := range out {
-		c.tsSeen[k] = v
-	}
-	c.tsMu.Unlock()
+	c.remember(out)
 	return out
 }
 
@@ -154,4 +153,18 @@ func firstTimestampFrom(blk *sarama.FetchResponseBlock, offset int64) (time.Time
 		}
 	}
 	return time.Time{}, false
+}
+
+// remember caches the timestamps of one answer. Past maxCachedTimestamps the
+// cache keeps only that answer's: committed offsets keep moving, so an unbounded
+// cache would grow for as long as a TUI runs.
+func (c *Client) remember(got map[model.TPO]time.Time) {
+	c.tsMu.Lock()
+	defer c.tsMu.Unlock()
+	if len(c.tsSeen)+len(got) > maxCachedTimestamps {
+		c.tsSeen = make(map[model.TPO]time.Time, len(got))
+	}
+	for k, v := range got {
+		c.tsSeen[k] = v
+	}
 }

@@ -70,9 +70,12 @@ type reportWrittenMsg struct {
 func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
 	out := *s
 	out.Groups = make([]model.Group, 0, len(groups))
-	used := map[string]bool{}
+	used, want := map[string]bool{}, make(map[string]bool, len(groups))
+	for _, g := range groups {
+		want[g] = true
+	}
 	for _, g := range s.Groups {
-		if slices.Contains(groups, g.Group) {
+		if want[g.Group] {
 			out.Groups = append(out.Groups, g)
 			for _, t := range g.Topics() {
 				used[t] = true

@@ -16,8 +16,9 @@
 //   transactions  --topic T --transactional-id ID --transactions N --records R
 //   consume       --topic T[,T2] --group G [--protocol classic|consumer] [--isolation read_committed]
 //                 [--max-records N] [--commit position|last-plus-one] [--stay-ms MS]
-//                 [--stay-subscribed] [--idle-ms MS]
-//                 subscribes, reads until N records (or until nothing came for --idle-ms, 3 s),
+//                 [--stay-subscribed]
+//                 subscribes, reads until N records (or until every position reached the end
+//                 offsets of its assignment: the last stable offsets under read_committed),
 //                 commits (position(): the next offset to fetch, which may be past records
 //                 fetched but not returned; last-plus-one: the offset after the last record
 //                 returned), stays in the group MS (or until stopped with --stay-subscribed)
@@ -43,7 +44,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -268,7 +268,7 @@ public class Shapes {
             extra.put("session.timeout.ms", "10000");
             extra.put("heartbeat.interval.ms", "1000");
         }
-        long max = num("max-records", Long.MAX_VALUE), idle = num("idle-ms", 3000);
+        long max = num("max-records", Long.MAX_VALUE);
         String style = opt("commit", "position");
         KafkaConsumer<String, String> c = consumer(opt("group"), extra);
         untilStopped(c);
@@ -276,22 +276,19 @@ public class Shapes {
         long read = 0;
         try {
             c.subscribe(topics);
-            long lastData = System.currentTimeMillis();
-            boolean assigned = false;
-            while (read < max && !stopping.get()) {
-                ConsumerRecords<String, String> recs = c.poll(Duration.ofMillis(200));
-                assigned = assigned || !c.assignment().isEmpty();
-                for (ConsumerRecord<String, String> r : recs) {
+            // Everything there is: the end offsets when first assigned (the last stable offsets
+            // under read_committed), reached when every position is at or past them.
+            Map<TopicPartition, Long> end = null;
+            while (read < max && !stopping.get() && (end == null || !reached(c, end))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
                     if (read >= max) {
                         break;
                     }
                     lastPlusOne.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
                     read++;
                 }
-                if (!recs.isEmpty()) {
-                    lastData = System.currentTimeMillis();
-                } else if (assigned && System.currentTimeMillis() - lastData > idle) {
-                    break;
+                if (end == null && !c.assignment().isEmpty()) {
+                    end = c.endOffsets(c.assignment());
                 }
             }
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
@@ -325,6 +322,15 @@ public class Shapes {
             emit("left", "group", opt("group"));
             finish();
         }
+    }
+
+    static boolean reached(KafkaConsumer<?, ?> c, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (c.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void committer() throws Exception {

@@ -200,3 +200,51 @@ func readFrom(cl *kgo.Client, topic string, partition int32, from, until int64, 
 }
 
 func ptr(s string) *string { return &s }
+
+// TieredShape is a tiered topic (remote.storage.enable=true, one partition) whose closed
+// segments were copied to remote storage and deleted from the broker's disk, and a group
+// whose commit lies between the log start (remote included) and the local log start.
+type TieredShape struct {
+	Topic               string
+	Group               string
+	Committed           int64            // 15
+	Offsets             PartitionOffsets // Start 0 < Committed 15 < LocalStart 50 < High 60
+	LocalRetentionBytes int64            // local.retention.bytes: 1 (every closed segment, once copied)
+	Batches             []Event          // the produce batches (10 records each, one segment each)
+}
+
+// Tiered builds a TieredShape on the timers broker: 6 batches of 10 records, 1.2 s apart on a
+// topic with segment.ms=1000 (each batch after the first rolls a segment: 0-9, 10-19, ...,
+// 50-59 the active one), a classic group that reads 15 records and commits 15, then a wait
+// (about 5-15 s) until the broker's remote log manager has copied the closed segments and
+// local retention (local.retention.bytes=1) has deleted them locally: the local log start is
+// 50, the active segment's base. (A local.retention.ms breach would also roll and delete the
+// active segment once it is copied: local start = high.)
+func (b Broker) Tiered(t testing.TB) TieredShape {
+	t.Helper()
+	s := b.Seed(t)
+	sh := TieredShape{Topic: Name("tiered"), Group: Name("tiered-grp"), Committed: 15, LocalRetentionBytes: 1}
+	s.CreateTopic(sh.Topic, 1, map[string]*string{
+		"remote.storage.enable": ptr("true"),
+		"local.retention.bytes": ptr(strconv.FormatInt(sh.LocalRetentionBytes, 10)),
+		"segment.ms":            ptr("1000"),
+	})
+	sh.Batches = b.RunShape(t, "produce", "--topic", sh.Topic, "--partition", "0", "--count", "10",
+		"--batches", "6", "--pause-ms", "1200")
+	commit, _ := b.Consume(t, ConsumeSpec{Group: sh.Group, Topic: sh.Topic, Max: int(sh.Committed), Style: "last-plus-one"})
+	if got := commit.Offsets[sh.Topic+"/0"]; got != sh.Committed {
+		t.Fatalf("the group committed %d, want %d", got, sh.Committed)
+	}
+	WaitUntil(t, 2*time.Minute, "segments of "+sh.Topic+" copied to remote storage and deleted locally past the commit", func() (bool, string) {
+		o, err := s.Offsets(sh.Topic, 0)
+		if err != nil {
+			return false, err.Error()
+		}
+		sh.Offsets = o
+		return o.Start == 0 && o.LocalStart == 50, o.String()
+	})
+	return sh
+}
+
+// Record is a record read directly from a partition (franz-go's).
+type Record = kgo.Record

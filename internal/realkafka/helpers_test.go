@@ -8,6 +8,7 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // describeGroup is DescribeGroups (kadm) of one group.
@@ -40,4 +41,23 @@ func offsets(t testing.TB, s *realkafka.Seed, topic string, partition int32) rea
 		t.Fatalf("list offsets of %s-%d: %v", topic, partition, err)
 	}
 	return o
+}
+
+// committedWith is OffsetFetch (kadm) of one group on a client of the test's own.
+func committedWith(t testing.TB, cl *kgo.Client, group string) map[model.TP]int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := kadm.NewClient(cl).FetchOffsets(ctx, group)
+	if err != nil {
+		t.Fatalf("offset fetch of %s: %v", group, err)
+	}
+	out := map[model.TP]int64{}
+	r.Each(func(o kadm.OffsetResponse) {
+		if o.Err != nil {
+			t.Fatalf("offset fetch of %s, %s-%d: %v", group, o.Topic, o.Partition, o.Err)
+		}
+		out[model.TP{Topic: o.Topic, Partition: o.Partition}] = o.At
+	})
+	return out
 }

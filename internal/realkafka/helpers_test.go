@@ -61,3 +61,7 @@ func committedWith(t testing.TB, cl *kgo.Client, group string) map[model.TP]int6
 	})
 	return out
 }
+
+// toolTimeout is kafka-consumer-groups' --timeout (ms) in these tests: its default, 5 s, is
+// too short for a JVM tool on a loaded 2-core machine.
+const toolTimeout = "30000"

@@ -1,6 +1,7 @@
 package realkafka_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,14 +41,14 @@ func TestRealKafkaShapeCommitter(t *testing.T) {
 			now := committed(t, s, group)
 			return sum(now) > sum(before), "still " + strconv.FormatInt(sum(now), 10)
 		})
-		out, errOut, _ := b.RunTool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--describe", "--group", group)
+		out, errOut, _ := b.RunTool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--describe", "--group", group)
 		if !strings.Contains(errOut, "has no active members") || len(realkafka.TableRows(out, "CURRENT-OFFSET")) != 2 {
 			t.Errorf("kafka-consumer-groups --describe does not show the group's 2 partitions with no active members:\n%s\n%s", out, errOut)
 		}
 
 		// Kafka's tool resets the Empty group to the earliest offsets; the committer's next
 		// commit (within 2 s) puts its position back.
-		reset := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--reset-offsets",
+		reset := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--reset-offsets",
 			"--group", group, "--topic", topic, "--to-earliest", "--execute")
 		resetAt := time.Now()
 		if rows := realkafka.TableRows(reset, "NEW-OFFSET"); len(rows) != 2 || rows[0]["NEW-OFFSET"] != "0" {
@@ -77,6 +78,42 @@ func TestRealKafkaShapeCommitterSlow(t *testing.T) {
 	if got := committed(t, s, group); sum(got) != sum(second.Committed()) {
 		t.Errorf("committed %v, the committer's last commit %v", got, second.Committed())
 	}
+}
+
+// A group committed once with Kafka's Admin client and never a member: Empty, no members,
+// its commits do not move.
+func TestRealKafkaShapeAdminCommitted(t *testing.T) {
+	t.Parallel()
+	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
+		t.Parallel()
+		s := b.Seed(t)
+		topic, group := realkafka.Name("admin"), realkafka.Name("admin-grp")
+		s.CreateTopic(topic, 2, nil)
+		b.Produce(t, topic, 0, "", 10)
+		want := map[model.TP]int64{{Topic: topic, Partition: 0}: 7, {Topic: topic, Partition: 1}: 0}
+		ev := b.AdminCommit(t, group, want)
+		if fmt.Sprint(ev.Committed()) != fmt.Sprint(want) {
+			t.Fatalf("the admin commit reported %v, want %v", ev.Committed(), want)
+		}
+		d := describeGroup(t, s, group)
+		if d.State != "Empty" || len(d.Members) != 0 || d.ProtocolType != "" {
+			t.Errorf("group %s: state %q, %d members, protocol type %q; want Empty, 0, none", group, d.State, len(d.Members), d.ProtocolType)
+		}
+		time.Sleep(3 * time.Second)
+		if got := committed(t, s, group); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("committed %v 3 s later, want %v", got, want)
+		}
+		out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--describe", "--group", group)
+		tool := map[model.TP]int64{}
+		for _, r := range realkafka.TableRows(out, "PARTITION", "CURRENT-OFFSET") {
+			p, _ := strconv.ParseInt(r["PARTITION"], 10, 32)
+			o, _ := strconv.ParseInt(r["CURRENT-OFFSET"], 10, 64)
+			tool[model.TP{Topic: r["TOPIC"], Partition: int32(p)}] = o
+		}
+		if fmt.Sprint(tool) != fmt.Sprint(want) {
+			t.Errorf("kafka-consumer-groups --describe: %v, want %v:\n%s", tool, want, out)
+		}
+	})
 }
 
 func sum(m map[model.TP]int64) int64 {

@@ -84,7 +84,9 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 			t.Fatalf("reading %s's records in __consumer_offsets: %v", g.Group, err)
 		}
 		var commitAt, emptyAt, deletedAt time.Time
+		types := map[int16]int{}
 		for _, r := range recs {
+			types[r.Type]++
 			switch {
 			case r.Type == realkafka.RecordOffsetCommit && r.Topic == g.Topic && r.Commit != nil:
 				commitAt = time.UnixMilli(r.Commit.CommitTimestamp)
@@ -127,15 +129,15 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 			}
 			return fmt.Sprintf("%.1f s", deletedAt.Sub(at).Seconds())
 		}
-		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %.1f s | %d records, %d bytes in %s |",
-			g.Kind, since(commitAt), since(left[g.Kind]), since(emptyAt), polled.Sub(deletedAt).Seconds(),
+		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %.1f s | %v | %d records, %d bytes in %s |",
+			g.Kind, since(commitAt), since(left[g.Kind]), since(emptyAt), polled.Sub(deletedAt).Seconds(), types,
 			scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond)))
 	}
 	if stableSeen == 0 {
 		t.Errorf("the Stable group was never seen Stable while its stale commit went")
 	}
 	t.Logf("%s, offsets.retention.minutes=1, check every %s; deletion (the tombstone's time) after:\n"+
-		"| group | last commit | member left | Empty (GroupMetadata) | OffsetFetch lost it | read of its __consumer_offsets partition |\n| --- | --- | --- | --- | --- | --- |\n%s",
+		"| group | last commit | member left | Empty (GroupMetadata) | OffsetFetch lost it | its records by type | read of its __consumer_offsets partition |\n| --- | --- | --- | --- | --- | --- | --- |\n%s",
 		b.Name(), e.CheckInterval, strings.Join(table, "\n"))
 }
 

@@ -51,7 +51,7 @@ func TestRealKafkaShapeStaleTopic(t *testing.T) {
 		// Kafka's tool lists the stale partition too, as a row of the Stable group with no
 		// consumer, and counts its lag from the committed offset (100-20) although the
 		// records below 80 are gone.
-		out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--describe", "--group", sh.Group)
+		out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--describe", "--group", sh.Group)
 		var row map[string]string
 		for _, r := range realkafka.TableRows(out, "TOPIC", "CURRENT-OFFSET", "LAG", "CONSUMER-ID") {
 			if r["TOPIC"] == sh.Stale {
@@ -96,7 +96,7 @@ func TestRealKafkaShapeTransactions(t *testing.T) {
 		}
 		// Kafka's tool shows LAG 1 for the last-plus-one group, 0 for the position() group.
 		for g, lag := range map[string]string{sh.PositionGroup: "0", sh.LastPlusOneGroup: "1"} {
-			out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--describe", "--group", g)
+			out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--describe", "--group", g)
 			rows := realkafka.TableRows(out, "CURRENT-OFFSET", "LAG")
 			if len(rows) != 1 || rows[0]["LAG"] != lag || rows[0]["LOG-END-OFFSET"] != strconv.FormatInt(sh.High, 10) {
 				t.Errorf("kafka-consumer-groups --describe --group %s: want LAG %s, LOG-END-OFFSET %d:\n%s", g, lag, sh.High, out)

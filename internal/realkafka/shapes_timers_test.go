@@ -59,7 +59,7 @@ func TestRealKafkaShapeCompactedTombstones(t *testing.T) {
 			sh.FirstStoredAtReader, sh.StoredAfterReader, sh.TombstoneLast, sh.Offsets.High-sh.ReaderCommitted)
 	}
 	// Kafka's tool counts the reader's lag in offsets (high - 20), not in records still stored.
-	out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--describe", "--group", sh.Reader)
+	out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", toolTimeout, "--describe", "--group", sh.Reader)
 	rows := realkafka.TableRows(out, "CURRENT-OFFSET", "LAG")
 	if want := strconv.FormatInt(sh.Offsets.High-sh.ReaderCommitted, 10); len(rows) != 1 || rows[0]["LAG"] != want {
 		t.Errorf("kafka-consumer-groups --describe --group %s: want LAG %s:\n%s", sh.Reader, want, out)

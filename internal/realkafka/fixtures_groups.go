@@ -73,12 +73,22 @@ func (b Broker) StartConsume(t testing.TB, c ConsumeSpec) *Shape {
 	return b.StartShape(t, "consume", c.args()...)
 }
 
+// Member is a classic member that commits as c says and then stays in the group (Stable)
+// until the test ends, without committing again: on the timers broker its commits never
+// expire (a Stable group's subscribed topics are kept). It returns the commit event.
+func (b Broker) Member(t testing.TB, c ConsumeSpec) Event {
+	t.Helper()
+	c.StaySubscribed = true
+	return b.StartConsume(t, c).Wait(t, "commit", 1, 90*time.Second)
+}
+
 // ConsumeSpec says what a Consume member does.
 type ConsumeSpec struct {
 	Group, Topic   string
 	Protocol       string        // "classic" (default) or "consumer" (KIP-848)
 	ReadCommitted  bool          // isolation.level=read_committed
-	Max            int           // records to read (0: until nothing comes for 3 s)
+	Max            int           // records to read (0: all there are, up to the end offsets when assigned)
+	ReadNothing    bool          // read nothing and commit each partition's first offset
 	Style          string        // "position" (default) or "last-plus-one"
 	Stay           time.Duration // in the group after the commit, then leave
 	StaySubscribed bool          // stay until stopped
@@ -90,7 +100,10 @@ func (c ConsumeSpec) args() []string {
 	if c.ReadCommitted {
 		a = append(a, "--isolation", "read_committed")
 	}
-	if c.Max > 0 {
+	switch {
+	case c.ReadNothing:
+		a = append(a, "--max-records", "0")
+	case c.Max > 0:
 		a = append(a, "--max-records", strconv.Itoa(c.Max))
 	}
 	if c.StaySubscribed {
@@ -128,6 +141,7 @@ func (b Broker) StaleTopic(t testing.TB) StaleTopicShape {
 		"--stale-offset", strconv.FormatInt(sh.StaleCommitted, 10), "--active-topic", sh.Active)
 	sh.StaleCommit = sh.Member.Wait(t, "commit", 1, 90*time.Second)
 	sh.Member.Wait(t, "subscribed", 1, 90*time.Second)
+	sh.Member.Wait(t, "commit", 2, 30*time.Second) // the first on Active
 	if err := s.DeleteRecords(sh.Stale, 0, sh.StaleLogStart); err != nil {
 		t.Fatalf("delete records of %s below %d: %v", sh.Stale, sh.StaleLogStart, err)
 	}

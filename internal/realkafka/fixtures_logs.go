@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -64,7 +63,8 @@ func (b Broker) Transactions(t testing.TB) TransactionsShape {
 //	offsets 30-    y-keys = value      (filler that rolls segments and keeps the log dirty)
 //
 // Fresh committed the first offset (0) and has read nothing: it bootstraps from the compacted
-// state and misses nothing.
+// state and misses nothing. Both groups are Stable: their members stay until the test ends
+// (and do not commit again).
 type CompactedShape struct {
 	Topic                string
 	Reader               string
@@ -108,11 +108,15 @@ func (b Broker) Compacted(t testing.TB) CompactedShape {
 		sh.KeysRead = append(sh.KeysRead, fmt.Sprintf("k%d", i))
 	}
 	b.Produce(t, sh.Topic, 0, strings.Join(append(keys, xs...), ","), 0)
-	sh.ReaderCommittedEvent, _ = b.Consume(t, ConsumeSpec{Group: sh.Reader, Topic: sh.Topic, Max: 20, Style: "last-plus-one"})
+	// Both groups stay Stable (their members stay) so that their commits outlive the timers
+	// broker's one-minute retention.
+	sh.ReaderCommittedEvent = b.Member(t, ConsumeSpec{Group: sh.Reader, Topic: sh.Topic, Max: 20, Style: "last-plus-one"})
 	if got := sh.ReaderCommittedEvent.Offsets[sh.Topic+"/0"]; got != sh.ReaderCommitted {
 		t.Fatalf("the reader committed %d, want %d", got, sh.ReaderCommitted)
 	}
-	b.AdminCommit(t, sh.Fresh, map[model.TP]int64{{Topic: sh.Topic, Partition: 0}: sh.FreshCommitted})
+	if got := b.Member(t, ConsumeSpec{Group: sh.Fresh, Topic: sh.Topic, ReadNothing: true}).Offsets[sh.Topic+"/0"]; got != sh.FreshCommitted {
+		t.Fatalf("the fresh group committed %d, want %d", got, sh.FreshCommitted)
+	}
 	ev := b.Produce(t, sh.Topic, 0, strings.Join(tombs, ","), 0)
 	if ev.First != sh.TombstoneFirst || ev.Last != sh.TombstoneLast {
 		t.Fatalf("the tombstones are at %d-%d, want %d-%d", ev.First, ev.Last, sh.TombstoneFirst, sh.TombstoneLast)
@@ -215,7 +219,8 @@ type TieredShape struct {
 
 // Tiered builds a TieredShape on the timers broker: 6 batches of 10 records, 1.2 s apart on a
 // topic with segment.ms=1000 (each batch after the first rolls a segment: 0-9, 10-19, ...,
-// 50-59 the active one), a classic group that reads 15 records and commits 15, then a wait
+// 50-59 the active one), a classic member that reads 15 records, commits 15 and stays in the
+// group (Stable, not committing again) until the test ends, then a wait
 // (about 5-15 s) until the broker's remote log manager has copied the closed segments and
 // local retention (local.retention.bytes=1) has deleted them locally: the local log start is
 // 50, the active segment's base. (A local.retention.ms breach would also roll and delete the
@@ -231,7 +236,8 @@ func (b Broker) Tiered(t testing.TB) TieredShape {
 	})
 	sh.Batches = b.RunShape(t, "produce", "--topic", sh.Topic, "--partition", "0", "--count", "10",
 		"--batches", "6", "--pause-ms", "1200")
-	commit, _ := b.Consume(t, ConsumeSpec{Group: sh.Group, Topic: sh.Topic, Max: int(sh.Committed), Style: "last-plus-one"})
+	// The member stays (Stable) so that its commit outlives the timers broker's retention.
+	commit := b.Member(t, ConsumeSpec{Group: sh.Group, Topic: sh.Topic, Max: int(sh.Committed), Style: "last-plus-one"})
 	if got := commit.Offsets[sh.Topic+"/0"]; got != sh.Committed {
 		t.Fatalf("the group committed %d, want %d", got, sh.Committed)
 	}

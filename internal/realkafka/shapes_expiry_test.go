@@ -83,11 +83,13 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 		if err != nil {
 			t.Fatalf("reading %s's records in __consumer_offsets: %v", g.Group, err)
 		}
-		var commitAt, emptyAt, deletedAt time.Time
+		var commitAt, emptyAt, deletedAt, memberGoneAt time.Time
 		types := map[int16]int{}
 		for _, r := range recs {
 			types[r.Type]++
 			switch {
+			case r.Type == realkafka.RecordConsumerGroupMember && r.Tombstone:
+				memberGoneAt = r.Timestamp // a consumer-protocol member left
 			case r.Type == realkafka.RecordOffsetCommit && r.Topic == g.Topic && r.Commit != nil:
 				commitAt = time.UnixMilli(r.Commit.CommitTimestamp)
 			case r.Type == realkafka.RecordOffsetCommit && r.Topic == g.Topic && r.Tombstone && deletedAt.IsZero():
@@ -112,15 +114,17 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 		case "classic":
 			base = emptyAt
 		case "consumer-long":
-			// Expired while the member stayed: deleted at the first sweep after it left.
-			base = left[g.Kind].Add(-e.Retention)
+			// Expired while the member stayed: deleted at the first sweep after it left
+			// (its member record's tombstone).
+			base = memberGoneAt.Add(-e.Retention)
 		}
 		due := base.Add(e.Retention)
-		if deletedAt.Before(due) || deletedAt.After(due.Add(e.CheckInterval+time.Second)) {
+		// One check interval, and a little for a loaded machine's timers.
+		if deletedAt.Before(due) || deletedAt.After(due.Add(e.CheckInterval+2*time.Second)) {
 			t.Errorf("%s: deleted at %s, want within one check interval (%s) after %s (base %s)",
 				g.Kind, deletedAt.Format(time.StampMilli), e.CheckInterval, due.Format(time.StampMilli), base.Format(time.StampMilli))
 		}
-		if polled.Before(deletedAt) || polled.After(deletedAt.Add(3*time.Second)) {
+		if polled.Before(deletedAt) || polled.After(deletedAt.Add(10*time.Second)) {
 			t.Errorf("%s: OffsetFetch lost the commit at %s, the tombstone is at %s", g.Kind, polled.Format(time.StampMilli), deletedAt.Format(time.StampMilli))
 		}
 		since := func(at time.Time) string {
@@ -128,6 +132,9 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 				return "—"
 			}
 			return fmt.Sprintf("%.1f s", deletedAt.Sub(at).Seconds())
+		}
+		if g.Kind == "consumer" || g.Kind == "consumer-long" {
+			left[g.Kind] = memberGoneAt
 		}
 		table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %.1f s | %v | %d records, %d bytes in %s |",
 			g.Kind, since(commitAt), since(left[g.Kind]), since(emptyAt), polled.Sub(deletedAt).Seconds(), types,
@@ -137,7 +144,7 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 		t.Errorf("the Stable group was never seen Stable while its stale commit went")
 	}
 	t.Logf("%s, offsets.retention.minutes=1, check every %s; deletion (the tombstone's time) after:\n"+
-		"| group | last commit | member left | Empty (GroupMetadata) | OffsetFetch lost it | its records by type | read of its __consumer_offsets partition |\n| --- | --- | --- | --- | --- | --- | --- |\n%s",
+		"| group | last commit | member left (its tombstone, or the JVM's word) | Empty (GroupMetadata) | OffsetFetch lost it | its records by type | read of its __consumer_offsets partition |\n| --- | --- | --- | --- | --- | --- | --- |\n%s",
 		b.Name(), e.CheckInterval, strings.Join(table, "\n"))
 }
 

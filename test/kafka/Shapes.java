@@ -17,7 +17,8 @@
 //   consume       --topic T[,T2] --group G [--protocol classic|consumer] [--isolation read_committed]
 //                 [--max-records N] [--commit position|last-plus-one] [--stay-ms MS]
 //                 [--stay-subscribed]
-//                 subscribes, reads until N records (or until every position reached the end
+//                 subscribes, reads until N records (0: reads nothing and commits the first offset
+//                 of each partition; default: until every position reached the end
 //                 offsets of its assignment: the last stable offsets under read_committed),
 //                 commits (position(): the next offset to fetch, which may be past records
 //                 fetched but not returned; last-plus-one: the offset after the last record
@@ -279,7 +280,7 @@ public class Shapes {
             // Everything there is: the end offsets when first assigned (the last stable offsets
             // under read_committed), reached when every position is at or past them.
             Map<TopicPartition, Long> end = null;
-            while (read < max && !stopping.get() && (end == null || !reached(c, end))) {
+            while (!stopping.get() && (end == null || (read < max && !reached(c, end)))) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
                     if (read >= max) {
                         break;
@@ -296,10 +297,15 @@ public class Shapes {
             for (TopicPartition tp : c.assignment()) {
                 positions.put(tp, c.position(tp));
             }
-            switch (style) {
-                case "position" -> committed.putAll(positions);
-                case "last-plus-one" -> committed.putAll(lastPlusOne);
-                default -> die("--commit is position or last-plus-one, not " + style);
+            if (max == 0) {
+                // Read nothing: commit the first offset of every partition.
+                committed.putAll(c.beginningOffsets(c.assignment()));
+            } else {
+                switch (style) {
+                    case "position" -> committed.putAll(positions);
+                    case "last-plus-one" -> committed.putAll(lastPlusOne);
+                    default -> die("--commit is position or last-plus-one, not " + style);
+                }
             }
             committed.forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
             c.commitSync(commit);

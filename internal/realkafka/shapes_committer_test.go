@@ -33,8 +33,8 @@ func TestRealKafkaShapeCommitter(t *testing.T) {
 
 		// Independent reads: the broker's group is Empty with no members, its commits move.
 		d := describeGroup(t, s, group)
-		if d.State != "Empty" || len(d.Members) != 0 {
-			t.Errorf("the committer's group: state %q with %d members, want Empty with 0", d.State, len(d.Members))
+		if d.State != "Empty" || len(d.Members) != 0 || d.ProtocolType != "" {
+			t.Errorf("the committer's group: state %q with %d members, protocol type %q; want Empty with 0, none", d.State, len(d.Members), d.ProtocolType)
 		}
 		before := committed(t, s, group)
 		realkafka.WaitUntil(t, 15*time.Second, "the committed offsets move", func() (bool, string) {

@@ -54,6 +54,42 @@ func (b Broker) Transactions(t testing.TB) TransactionsShape {
 	return sh
 }
 
+// AbortedShape is one partition with a committed transaction then an aborted one: data 0-4,
+// commit marker 5, aborted data 6-10, abort marker 11, high 12; and two read_committed groups
+// that read everything (records 0-4) and committed in each style.
+type AbortedShape struct {
+	Topic, TransactionalID string
+	Transactions           []Event
+	High                   int64 // 12
+	PositionGroup          string
+	PositionCommit         Event // position() after reading everything: 12
+	LastPlusOneGroup       string
+	LastPlusOneCommit      Event // the last record returned + 1: 5
+	Offsets                PartitionOffsets
+}
+
+// TransactionsAborted builds an AbortedShape with Kafka's transactional producer
+// (abortTransaction for the second) and two classic read_committed consumers.
+func (b Broker) TransactionsAborted(t testing.TB) AbortedShape {
+	t.Helper()
+	s := b.Seed(t)
+	sh := AbortedShape{Topic: Name("txn-abort"), TransactionalID: Name("txn-abort-id"), High: 12,
+		PositionGroup: Name("txn-abort-position"), LastPlusOneGroup: Name("txn-abort-lastplus1")}
+	s.CreateTopic(sh.Topic, 1, nil)
+	sh.Transactions = b.RunShape(t, "transactions", "--topic", sh.Topic, "--transactional-id", sh.TransactionalID,
+		"--transactions", "2", "--records", "5", "--abort-last")
+	if len(sh.Transactions) != 2 || sh.Transactions[1].Style != "aborted" || sh.Transactions[1].Last != 10 {
+		t.Fatalf("the transactional producer reported %+v, want a committed transaction then an aborted one ending at 10", sh.Transactions)
+	}
+	sh.PositionCommit, _ = b.Consume(t, ConsumeSpec{Group: sh.PositionGroup, Topic: sh.Topic, ReadCommitted: true, Style: "position"})
+	sh.LastPlusOneCommit, _ = b.Consume(t, ConsumeSpec{Group: sh.LastPlusOneGroup, Topic: sh.Topic, ReadCommitted: true, Style: "last-plus-one"})
+	var err error
+	if sh.Offsets, err = s.Offsets(sh.Topic, 0); err != nil {
+		t.Fatalf("list offsets of %s: %v", sh.Topic, err)
+	}
+	return sh
+}
+
 // CompactedShape is a compacted topic (one partition) whose tombstones the cleaner removed
 // after a group had read the keys they delete:
 //

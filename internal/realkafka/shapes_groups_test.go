@@ -105,9 +105,36 @@ func TestRealKafkaShapeTransactions(t *testing.T) {
 	})
 }
 
+// Transactions with an aborted one: between the last-plus-one commit and high lie a commit
+// marker, aborted data and an abort marker; a read_committed fetch returns the aborted data
+// (a data batch) and names it in AbortedTransactions, so "no data" must leave it out.
+func TestRealKafkaShapeTransactionsAborted(t *testing.T) {
+	t.Parallel()
+	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
+		t.Parallel()
+		s := b.Seed(t)
+		sh := b.TransactionsAborted(t)
+		o := sh.Offsets
+		if o.High != sh.High || o.LastStable != sh.High {
+			t.Errorf("%s: %s, want high and last stable %d", sh.Topic, o, sh.High)
+		}
+		tp := model.TP{Topic: sh.Topic, Partition: 0}
+		pos, last := committed(t, s, sh.PositionGroup)[tp], committed(t, s, sh.LastPlusOneGroup)[tp]
+		t.Logf("%s: high %d; committed position() %d, last record + 1 %d", b.Name(), o.High, pos, last)
+		if pos != sh.High || last != 5 {
+			t.Errorf("committed position() %d and last record + 1 %d, want %d and 5", pos, last, sh.High)
+		}
+		f := fetchOnce(t, s, sh.Topic, 5, 1)
+		if f.records != 5 || f.controlBatches != 2 || len(f.aborted) != 1 || f.aborted[0] != 6 || f.lastStable != sh.High {
+			t.Errorf("read_committed fetch from 5: %+v, want 5 data records (the aborted ones, listed as aborted from 6), 2 control batches, last stable %d", f, sh.High)
+		}
+	})
+}
+
 type fetched struct {
 	records, controlBatches int
 	high, lastStable        int64
+	aborted                 []int64 // first offsets of the aborted transactions listed
 }
 
 // fetchOnce sends one Fetch (v4+: isolation level and last stable offset) for one partition
@@ -140,6 +167,9 @@ func fetchOnce(t testing.TB, s *realkafka.Seed, topic string, offset int64, isol
 				t.Fatalf("fetch %s-0 from %d: error code %d", topic, offset, p.ErrorCode)
 			}
 			f.high, f.lastStable = p.HighWatermark, p.LastStableOffset
+			for _, a := range p.AbortedTransactions {
+				f.aborted = append(f.aborted, a.FirstOffset)
+			}
 			raw := p.RecordBatches
 			for len(raw) > 0 {
 				var batch kmsg.RecordBatch

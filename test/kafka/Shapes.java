@@ -13,7 +13,9 @@
 //                 [--batches B --pause-ms MS]   keys with no '=' are tombstones (null value);
 //                 --count writes N records P0..P(N-1); --batches repeats the write B times,
 //                 flushing and sleeping MS between (a segment.ms topic rolls a segment each)
-//   transactions  --topic T --transactional-id ID --transactions N --records R
+//   transactions  --topic T --transactional-id ID --transactions N --records R [--abort-last]
+//                 N transactions of R records to partition 0, each committed (the last aborted
+//                 with --abort-last); "style" of each event says which
 //   consume       --topic T[,T2] --group G [--protocol classic|consumer] [--isolation read_committed]
 //                 [--max-records N] [--commit position|last-plus-one] [--stay-ms MS]
 //                 [--stay-subscribed]
@@ -254,8 +256,14 @@ public class Shapes {
                     first = first < 0 ? md.offset() : first;
                     last = md.offset();
                 }
-                p.commitTransaction();
-                emit("transaction", "topic", topic, "partition", 0, "index", t, "first", first, "last", last);
+                boolean abort = opts.containsKey("abort-last") && t == n - 1;
+                if (abort) {
+                    p.abortTransaction();
+                } else {
+                    p.commitTransaction();
+                }
+                emit("transaction", "topic", topic, "partition", 0, "index", t, "first", first, "last", last,
+                    "style", abort ? "aborted" : "committed");
             }
         }
     }

@@ -94,6 +94,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 // emitCheck writes the result and returns its exit code; an output that cannot
 // be written leaves the proof incomplete.
 func emitCheck(stdout, stderr io.Writer, output string, r model.CheckResult) int {
+	r.ExitCode = r.Verdict.ExitCode()
 	var err error
 	if output == "json" {
 		err = writeJSON(stdout, r)

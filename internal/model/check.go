@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
+
 	"time"
 )
 
@@ -12,27 +12,6 @@ import (
 // records. Check is pure: it judges a classified Snapshot taken for the group
 // (Query{Groups: [G]}, or with --topic Query{Topics: T, WholeTopics: true}).
 // Anything it needs and cannot see makes the proof incomplete, never a pass.
-
-// auto.offset.reset values a consumer can have (--assume-reset).
-const (
-	ResetEarliest = "earliest"
-	ResetLatest   = "latest" // the Kafka client default
-	ResetNone     = "none"
-)
-
-// ParseAssumeReset checks an --assume-reset value; "" means latest, the Kafka
-// client default.
-func ParseAssumeReset(s string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", ResetLatest:
-		return ResetLatest, nil
-	case ResetEarliest:
-		return ResetEarliest, nil
-	case ResetNone:
-		return ResetNone, nil
-	}
-	return "", fmt.Errorf("want earliest, latest or none (the consumer's auto.offset.reset), got %q", s)
-}
 
 // CheckOptions say what the check proves.
 type CheckOptions struct {
@@ -68,9 +47,8 @@ const (
 	VerdictIncomplete Verdict = "incomplete"
 )
 
-// ExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
-// 2 incomplete.
-func (v Verdict) ExitCode() int {
+// rank orders verdicts: pass, then fail, then incomplete.
+func (v Verdict) rank() int {
 	switch v {
 	case VerdictPass:
 		return 0
@@ -79,8 +57,6 @@ func (v Verdict) ExitCode() int {
 	}
 	return 2
 }
-
-func (v Verdict) rank() int { return v.ExitCode() }
 
 // Reason codes. Failures: the partition can lose records. Incomplete: something
 // needed could not be read. Notes: why a partition passes, or what to know.
@@ -166,12 +142,14 @@ type CheckCounts struct {
 type CheckResult struct {
 	Group string `json:"group"`
 	// Type is the group's type ("" when the group could not be read).
-	Type       string           `json:"type"`
-	State      string           `json:"state"`
-	Members    int              `json:"members"`
-	TakenAt    Stamp            `json:"takenAt"`
-	Options    CheckOptions     `json:"options"`
-	Verdict    Verdict          `json:"verdict"`
+	Type    string       `json:"type"`
+	State   string       `json:"state"`
+	Members int          `json:"members"`
+	TakenAt Stamp        `json:"takenAt"`
+	Options CheckOptions `json:"options"`
+	Verdict Verdict      `json:"verdict"`
+	// ExitCode is the verdict's process exit code (docs/cli.md), set by the
+	// command that reports the check.
 	ExitCode   int              `json:"exitCode"`
 	Summary    string           `json:"summary"`
 	Counts     CheckCounts      `json:"counts"`
@@ -351,3 +329,6 @@ func nothingToCheck(g Group, offsetsRetentionMinutes *int64, withTopics bool) st
 	return fmt.Sprintf("nothing to check: %s. Either it never committed, or it was Empty longer than %s and the broker deleted its commits; "+
 		"check the name, or pass --topic to check a first start", who, kept)
 }
+
+// Position is where the group resumes in the partition, as GroupPartition.Position.
+func (p *CheckPartition) Position() *int64 { return position(p.Committed, p.StartOffset) }

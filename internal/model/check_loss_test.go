@@ -18,7 +18,7 @@ func TestCheckTimeToLoss(t *testing.T) {
 				Loss: &Loss{InMs: lossIn, NextExpiresInMs: lossIn, NeededRate: 2}}
 		}
 		return Snapshot{
-			Cluster: Cluster{TakenAt: Stamp{t0}},
+			Cluster: Cluster{TakenAt: Stamp{ckNow}},
 			Groups:  []Group{{Group: "audit", State: "Empty", Members: []Member{}, Partitions: []GroupPartition{p}}},
 			Topics: []Topic{{Topic: "events", Partitions: 1, CleanupPolicy: "delete", RetentionMs: Ptr(int64(3_600_000)),
 				RetentionBytes: Ptr(int64(-1))}},

@@ -56,19 +56,6 @@ func OrDash(s string) string {
 	return s
 }
 
-// StatusText renders a status badge with the amount that makes it actionable:
-// "EXPIRED (lost 18)", "AHEAD (+50)".
-func StatusText(st Status, lost, beyond *int64) string {
-	s := st.Badge()
-	switch {
-	case lost != nil:
-		s += fmt.Sprintf(" (lost %d)", *lost)
-	case beyond != nil:
-		s += fmt.Sprintf(" (+%d)", *beyond)
-	}
-	return s
-}
-
 // Num renders an optional number, "-" when absent, without separators: the
 // form of Kafka's own tools and of machine-readable tables.
 func Num(v *int64) string {
@@ -119,58 +106,6 @@ func FormatRate(v float64) string {
 	return RateNum(v*86400) + "/d"
 }
 
-// RateText renders an optional rate with its unit, "-" when absent.
-func RateText(o Opt[float64]) string {
-	if !o.OK {
-		return "-"
-	}
-	return FormatRate(o.V)
-}
-
-// TrendText renders a lag rate with its sign ("+10/s", "-30/s", "0/s"), "-"
-// when absent.
-func TrendText(o Opt[float64]) string {
-	if !o.OK {
-		return "-"
-	}
-	if o.V > 0 {
-		return "+" + FormatRate(o.V)
-	}
-	return FormatRate(o.V)
-}
-
-// ETAText renders an ETA: "caught up", "18s", "never", "stalled", "stopped",
-// "rewound", "rewound, 3m", "-".
-func ETAText(st ETAState, ms Opt[int64]) string {
-	switch st {
-	case ETANone:
-		return "-"
-	case ETACaughtUp:
-		return "caught up"
-	case ETACatchingUp:
-		if ms.OK {
-			return HumanDuration(msDur(ms.V))
-		}
-	case ETARewound:
-		if ms.OK {
-			return "rewound, " + HumanDuration(msDur(ms.V))
-		}
-	}
-	return st.String()
-}
-
-// SignedNum renders an optional change with its sign ("+30", "-5", "0"),
-// "-" when absent.
-func SignedNum(o Opt[int64]) string {
-	switch {
-	case !o.OK:
-		return "-"
-	case o.V > 0:
-		return "+" + strconv.FormatInt(o.V, 10)
-	}
-	return strconv.FormatInt(o.V, 10)
-}
-
 // Thousands renders n with thousands separators: 1,234,567.
 func Thousands[N ~int | ~int32 | ~int64](n N) string {
 	s := strconv.FormatInt(int64(n), 10)
@@ -212,21 +147,10 @@ func Plural[N ~int | ~int32 | ~int64](n N, noun string) string {
 	return Thousands(n) + " " + noun + "s"
 }
 
-// TotalLagText renders a group's total lag: the number when it is whole, "≥ N"
-// when only a lower bound is known, "unknown" when nothing is.
-func TotalLagText(g *Group) string {
-	return FormatTotalLag(g, func(n int64) string { return strconv.FormatInt(n, 10) }, "unknown")
-}
-
-// FormatTotalLag is the one rule for writing a group's total lag, with num
-// for the numbers: the number when it is whole, "≥ N" when only a lower bound
-// is known, unknown when nothing is.
-func FormatTotalLag(g *Group, num func(int64) string, unknown string) string {
-	switch {
-	case g.TotalLag != nil:
-		return num(*g.TotalLag)
-	case g.TotalLagAtLeast != nil: // ≥ 0 too: what was read shows no lag, the rest is unknown
-		return "≥ " + num(*g.TotalLagAtLeast)
+// areIs agrees a verb with a count.
+func areIs[N ~int | ~int64](n N) string {
+	if n == 1 {
+		return "is"
 	}
-	return unknown
+	return "are"
 }

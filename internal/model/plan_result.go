@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // What became of an executed plan. The broker answers a commit per partition,
@@ -27,19 +26,6 @@ const (
 	// OutcomeFailed: what was written cannot be told for some row (1).
 	OutcomeFailed ResetOutcome = "failed"
 )
-
-// ExitCode maps an outcome to the reset exit codes of docs/cli.md.
-func (o ResetOutcome) ExitCode() int {
-	switch o {
-	case OutcomeApplied:
-		return 0
-	case OutcomeRefused:
-		return 3
-	case OutcomePartlyApplied:
-		return 4
-	}
-	return 1
-}
 
 // WriteResult is what became of one row of an executed plan.
 type WriteResult string
@@ -139,36 +125,6 @@ func rowResult(r PlanRow, ans CommitAnswer, readOK bool) WriteResult {
 		return WriteChanged
 	}
 	return WriteUnknown
-}
-
-// VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
-// rejected, changed since, or of unknown fate), or "not checked" when the offsets were
-// never read back.
-func (p Plan) VerifiedText() (verdict, why string) {
-	switch {
-	case p.Verified == nil:
-		return "not checked", "the offsets could not be read back"
-	case *p.Verified:
-		return "yes", "the offsets read back equal the plan"
-	}
-	count := map[WriteResult]int{}
-	for _, r := range p.Rows {
-		count[r.Result]++
-	}
-	var causes []string
-	for _, c := range []struct {
-		result WriteResult
-		words  string
-	}{
-		{WriteRejected, "rejected by the broker (not written)"},
-		{WriteChanged, "changed by another client since the write"},
-		{WriteUnknown, "not at the target, and the request got no answer"},
-	} {
-		if n := count[c.result]; n > 0 {
-			causes = append(causes, Plural(n, "partition")+" "+c.words)
-		}
-	}
-	return "NO", strings.Join(causes, "; ")
 }
 
 // ResultNote explains a row's result in words, or "" when the result says it.

@@ -101,10 +101,32 @@ func noCommitNote(r PlanRow) string {
 	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
 }
 
-// areIs agrees a verb with a count.
-func areIs[N ~int | ~int64](n N) string {
-	if n == 1 {
-		return "is"
+// VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
+// rejected, changed since, or of unknown fate), or "not checked" when the offsets were
+// never read back.
+func (p Plan) VerifiedText() (verdict, why string) {
+	switch {
+	case p.Verified == nil:
+		return "not checked", "the offsets could not be read back"
+	case *p.Verified:
+		return "yes", "the offsets read back equal the plan"
 	}
-	return "are"
+	count := map[WriteResult]int{}
+	for _, r := range p.Rows {
+		count[r.Result]++
+	}
+	var causes []string
+	for _, c := range []struct {
+		result WriteResult
+		words  string
+	}{
+		{WriteRejected, "rejected by the broker (not written)"},
+		{WriteChanged, "changed by another client since the write"},
+		{WriteUnknown, "not at the target, and the request got no answer"},
+	} {
+		if n := count[c.result]; n > 0 {
+			causes = append(causes, Plural(n, "partition")+" "+c.words)
+		}
+	}
+	return "NO", strings.Join(causes, "; ")
 }

@@ -6,7 +6,6 @@ package model
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Status classifies one group partition. The zero value is StatusOK; higher values
@@ -138,32 +137,4 @@ func (c Counts) Ordered() []StatusCount {
 		}
 	}
 	return out
-}
-
-// Text renders the counts worst first, "EXPIRED 1  MISSING 2" (OK only when
-// nothing is wrong); "" when there are none.
-func (c Counts) Text() string {
-	var parts []string
-	for _, sc := range c.Ordered() {
-		parts = append(parts, sc.Status.Badge()+" "+Thousands(sc.N))
-	}
-	return strings.Join(parts, "  ")
-}
-
-// Meaning is the one-line legend of a status (docs/statuses.md has the whole rule).
-func (s Status) Meaning() string {
-	switch s {
-	case StatusOK:
-		return "everything else; lag > 0 is shown as lagging"
-	case StatusAtRisk:
-		return "the next record may be deleted within the risk window"
-	case StatusMissing:
-		return "no commit where the group reads or is assigned"
-	case StatusAhead:
-		return "committed > high: the consumer will reset"
-	case StatusExpired:
-		return "committed < low: records were deleted unread"
-	default:
-		return "something needed to classify could not be read"
-	}
 }

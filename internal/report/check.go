@@ -16,13 +16,13 @@ import (
 // `tail -1` of the output is always the verdict.
 func Check(w io.Writer, r model.CheckResult) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
-	if err := check(bw, r); err != nil {
+	if err := writeCheck(bw, r); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func check(w io.Writer, r model.CheckResult) error {
+func writeCheck(w io.Writer, r model.CheckResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := false
 	for _, p := range r.Partitions {

@@ -14,13 +14,13 @@ import (
 // what the move does, then totals, blockers and, once executed, the result.
 func Plan(w io.Writer, p model.Plan, notes []string) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
-	if err := plan(bw, p, notes); err != nil {
+	if err := writePlan(bw, p, notes); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func plan(w io.Writer, p model.Plan, notes []string) error {
+func writePlan(w io.Writer, p model.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, model.OrDash(p.State), p.Strategy)
 	for _, line := range planTypeLines(p.Type) {

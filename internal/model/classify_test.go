@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 var now = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
@@ -63,7 +65,7 @@ func TestClassifyBoundaries(t *testing.T) {
 				got, want *int64
 			}{{"lag", p.Lag, c.lag}, {"lost", p.Lost, c.lost}, {"beyond", p.Beyond, c.beyond}} {
 				if (f.got == nil) != (f.want == nil) || (f.got != nil && *f.got != *f.want) {
-					t.Errorf("%s = %v, want %v", f.name, Num(f.got), Num(f.want))
+					t.Errorf("%s = %v, want %v", f.name, text.Num(f.got), text.Num(f.want))
 				}
 			}
 			if p.Status == StatusUnknown && c.offs.Error != nil && p.Error == nil {
@@ -107,10 +109,10 @@ func TestAtRiskAroundTheWindowEdge(t *testing.T) {
 			}
 			wantExp := ts.Add(ret).Sub(now).Milliseconds()
 			if p.ExpiresInMs == nil || *p.ExpiresInMs != wantExp {
-				t.Errorf("expiresIn = %v, want %d", Num(p.ExpiresInMs), wantExp)
+				t.Errorf("expiresIn = %v, want %d", text.Num(p.ExpiresInMs), wantExp)
 			}
 			if p.TimeLagMs == nil || *p.TimeLagMs != now.Sub(ts).Milliseconds() {
-				t.Errorf("timeLag = %v", Num(p.TimeLagMs))
+				t.Errorf("timeLag = %v", text.Num(p.TimeLagMs))
 			}
 		})
 	}
@@ -143,13 +145,13 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 		t.Fatalf("a has %d partitions; want 4 (3 commits + the other partition of orders)", len(a.Partitions))
 	}
 	if a.TotalLag == nil || *a.TotalLag != 14 || a.TotalLagAtLeast != nil {
-		t.Errorf("totalLag = %s (at least %s), want 14 (6 + 8; the ahead partition's -20 is not summed)", Num(a.TotalLag), Num(a.TotalLagAtLeast))
+		t.Errorf("totalLag = %s (at least %s), want 14 (6 + 8; the ahead partition's -20 is not summed)", text.Num(a.TotalLag), text.Num(a.TotalLagAtLeast))
 	}
 	if a.Counts[StatusExpired] != 1 || a.Counts[StatusAhead] != 1 || a.Counts[StatusMissing] != 1 || a.Counts[StatusOK] != 1 {
 		t.Errorf("counts = %v", a.Counts)
 	}
 	if a.OffsetsExpireAfterMs == nil || *a.OffsetsExpireAfterMs != 10080*60000 {
-		t.Errorf("offsetsExpireAfterMs = %v", Num(a.OffsetsExpireAfterMs))
+		t.Errorf("offsetsExpireAfterMs = %v", text.Num(a.OffsetsExpireAfterMs))
 	}
 	b := s.Groups[2]
 	if len(b.Partitions) != 1 || b.Partitions[0].Status != StatusMissing || b.Partitions[0].Member == nil || b.OffsetsExpireAfterMs != nil {

@@ -1,6 +1,11 @@
-// Package model is offsettui's pure domain: what a cluster snapshot holds, how each
-// group partition is classified (docs/statuses.md), rollups, reset planning and the
-// parsers for user input. It does no I/O and knows nothing of sarama or bubbletea.
+// Package model is offsettui's pure domain: the values a cluster snapshot holds
+// (groups, partitions, topics, per-item errors, and the time-axis values the
+// snapshot carries), how each group partition is classified (docs/statuses.md) and
+// rolled up, and the values a consumer's auto.offset.reset takes. Its subpackages
+// compute over these values: timeaxis (rates, ETA, evaluation, time to loss,
+// baselines), check (the fail-closed proof), plan (reset plans, guards, results)
+// and parse (Kafka's datetime and duration forms). None of them does I/O or knows
+// sarama or bubbletea; words for people live in internal/text and internal/display.
 package model
 
 import (

@@ -3,6 +3,8 @@ package model
 import (
 	"testing"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // TestTotalLagIsNeverAPartialSum: a group with any partition whose lag could not
@@ -62,8 +64,8 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 			o := base()
 			c.mutate(&o)
 			g := Assemble(o, AssembleOptions{}).Groups[0]
-			if Num(g.TotalLag) != Num(c.total) || Num(g.TotalLagAtLeast) != Num(c.atLeast) {
-				t.Errorf("totalLag %s, at least %s; want %s, %s", Num(g.TotalLag), Num(g.TotalLagAtLeast), Num(c.total), Num(c.atLeast))
+			if text.Num(g.TotalLag) != text.Num(c.total) || text.Num(g.TotalLagAtLeast) != text.Num(c.atLeast) {
+				t.Errorf("totalLag %s, at least %s; want %s, %s", text.Num(g.TotalLag), text.Num(g.TotalLagAtLeast), text.Num(c.total), text.Num(c.atLeast))
 			}
 			if c.total == nil && g.Error != nil && g.WorstStatus != StatusUnknown {
 				t.Errorf("worst status %s, want unknown", g.WorstStatus)

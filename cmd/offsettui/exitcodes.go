@@ -7,7 +7,7 @@ import (
 
 // The process exit codes of the check and reset commands (docs/cli.md).
 
-// ExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
+// verdictExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
 // 2 incomplete.
 func verdictExitCode(v check.Verdict) int {
 	switch v {
@@ -19,7 +19,7 @@ func verdictExitCode(v check.Verdict) int {
 	return 2
 }
 
-// ExitCode maps an outcome to the reset exit codes of docs/cli.md.
+// outcomeExitCode maps an outcome to the reset exit codes of docs/cli.md.
 func outcomeExitCode(o plan.ResetOutcome) int {
 	switch o {
 	case plan.OutcomeApplied:

@@ -50,7 +50,7 @@ func ReasonText(r plan.Row) string {
 	return string(r.Reason)
 }
 
-// String is the plan's one-line banner: "re-delivers 3 records · skips 0 · 0
+// TotalsText is the plan's one-line banner: "re-delivers 3 records · skips 0 · 0
 // already lost · 1 partition".
 func TotalsText(t plan.Totals) string {
 	return fmt.Sprintf("re-delivers %s · skips %s · %s already lost · %s",

@@ -98,7 +98,7 @@ func appendUnique(out []string, s string) []string {
 // group's start offset.
 func (p *GroupPartition) Position() *int64 { return PositionOf(p.Committed, p.StartOffset) }
 
-// position is a share group's start offset where it has one, else the committed offset.
+// PositionOf is a share group's start offset where it has one, else the committed offset.
 func PositionOf(committed, start *int64) *int64 {
 	if start != nil {
 		return start

@@ -41,7 +41,7 @@ func TotalLagText(g *model.Group) string {
 	return display.FormatTotalLag(g, func(n int64) string { return strconv.FormatInt(n, 10) }, "unknown")
 }
 
-// Text renders the counts worst first, "EXPIRED 1  MISSING 2" (OK only when
+// countsText renders the counts worst first, "EXPIRED 1  MISSING 2" (OK only when
 // nothing is wrong); "" when there are none.
 func countsText(c model.Counts) string {
 	var parts []string

@@ -5,7 +5,7 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// Meaning is the one-line legend of a status (docs/statuses.md has the whole rule).
+// statusMeaning is the one-line legend of a status (docs/statuses.md has the whole rule).
 func statusMeaning(s model.Status) string {
 	switch s {
 	case model.StatusOK:
@@ -23,7 +23,7 @@ func statusMeaning(s model.Status) string {
 	}
 }
 
-// Meaning says what an outcome means for the group, in a line.
+// outcomeMeaning says what an outcome means for the group, in a line.
 func outcomeMeaning(o plan.ResetOutcome) string {
 	switch o {
 	case plan.OutcomeApplied:

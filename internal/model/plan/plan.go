@@ -17,7 +17,7 @@ import (
 // Input is the state a plan is made from, read by the I/O side.
 type Input struct {
 	Group string
-	// Type is the group's type (grouptypes.go); "" for a group that does not exist.
+	// Type is the group's type (model.TypeClassic …); "" for a group that does not exist.
 	// RawType is the type as ListGroups wrote it, for the message on an unknown one.
 	Type, RawType string
 	// State is the group's state from ListGroups ("Empty", "Stable", ...).

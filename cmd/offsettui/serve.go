@@ -71,7 +71,12 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return bad("%v", err)
 	}
 	logger := log.New(stderr, "offsettui serve: ", log.LstdFlags)
-	if code := firstConnections(ctx, sources, 2*c.timeoutD, logger); code != exitOK {
+	switch code := firstConnections(ctx, sources, 2*c.timeoutD, logger); {
+	case code == exitBadInput:
+		return code
+	case ctx.Err() != nil:
+		return exitOK // a signal before anything was served
+	case code != exitOK:
 		return code
 	}
 	targets := make([]serve.Target, len(sources))
@@ -243,12 +248,17 @@ func (s *serveSource) Snapshot(ctx context.Context, q model.Query) (model.Snapsh
 // and the demo must start (exit 1); a cluster that does not answer is tried
 // again at every snapshot, offsettui_up 0 meanwhile.
 func firstConnections(ctx context.Context, sources []*serveSource, deadline time.Duration, logger *log.Logger) int {
-	ctx, cancel := context.WithTimeout(ctx, deadline)
-	defer cancel()
 	errs := make([]error, len(sources))
 	var wg sync.WaitGroup
 	for i, s := range sources {
-		wg.Go(func() { _, errs[i] = s.lc.client(ctx) })
+		wg.Go(func() {
+			ctx, cancel := ctx, context.CancelFunc(func() {})
+			if !s.lc.c.demo { // the demo's start has its own bound (internal/demo)
+				ctx, cancel = context.WithTimeout(ctx, deadline)
+			}
+			defer cancel()
+			_, errs[i] = s.lc.client(ctx)
+		})
 	}
 	wg.Wait()
 	code := exitOK

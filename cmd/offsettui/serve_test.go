@@ -222,3 +222,27 @@ func TestServeListenTaken(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 naming --listen", code, errb.String())
 	}
 }
+
+// serve is in the usage, and its help lists its flags and examples, not the
+// ones that do not apply.
+func TestServeHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"help", "serve"}, &out, &errb); code != exitOK || errb.Len() > 0 {
+		t.Fatalf("help serve: exit %d: %s", code, errb.String())
+	}
+	for _, w := range []string{"Usage: offsettui serve", "--listen ADDR", "(default 127.0.0.1:9308)", "--interval DURATION", "(default 30s)",
+		"--context NAME", "--all-contexts", "--max-partition-series N", "--stall-after", "Examples:", "serve --demo"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("help serve lacks %q:\n%s", w, out.String())
+		}
+	}
+	for _, w := range []string{"--read-only", "--output"} {
+		if strings.Contains(out.String(), w) {
+			t.Errorf("help serve lists %s, which does not apply", w)
+		}
+	}
+	out.Reset()
+	if run([]string{"--help"}, &out, &errb); !strings.Contains(out.String(), "offsettui serve [flags]") {
+		t.Errorf("the usage does not list serve:\n%s", out.String())
+	}
+}

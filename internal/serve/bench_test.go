@@ -56,3 +56,15 @@ func BenchmarkScrape10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes/scrape")
 }
+
+// BenchmarkPublish10k is what serve adds to each snapshot at 10,000 groups ×
+// 50 partitions: the view and its series (the history's part is
+// BenchmarkHistoryAddAnnotate in internal/model).
+func BenchmarkPublish10k(b *testing.B) {
+	snap := fleetSnapshot(10000, t0)
+	b.ReportAllocs()
+	for b.Loop() {
+		v := buildView(&snap, model.DefaultRiskWindow, DefaultMaxPartitionSeries)
+		_ = viewFamilies("prod", v)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,6 +142,56 @@ func TestPrometheusScrapesDemo(t *testing.T) {
 		names[a.Labels["alertname"]+"/"+a.State]++
 	}
 	t.Logf("alerts on the demo: %v", names)
+	dashboardQueries(t, promAddr)
+}
+
+// dashboardQueries runs every query of the Grafana dashboard (its variables
+// set to "all") on Prometheus: each must be valid, and each panel must show
+// something on the demo.
+func dashboardQueries(t *testing.T, promAddr string) {
+	t.Helper()
+	b, err := os.ReadFile("../../deploy/grafana/offsettui.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatalf("the dashboard is not JSON: %v", err)
+	}
+	vars := strings.NewReplacer("$cluster", ".*", "$group", ".*")
+	for _, p := range dash.Panels {
+		shown := 0
+		for _, target := range p.Targets {
+			q := vars.Replace(target.Expr)
+			resp, err := http.Get("http://" + promAddr + "/api/v1/query?query=" + url.QueryEscape(q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				Status string `json:"status"`
+				Error  string `json:"error"`
+				Data   struct {
+					Result []json.RawMessage `json:"result"`
+				} `json:"data"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if err != nil || body.Status != "success" {
+				t.Errorf("panel %q: %s: %v %s", p.Title, q, err, body.Error)
+			}
+			shown += len(body.Data.Result)
+		}
+		if len(p.Targets) > 0 && shown == 0 {
+			t.Errorf("panel %q shows nothing on the demo", p.Title)
+		}
+	}
 }
 
 // firingFor reports whether every alert of want fires for each of its groups.

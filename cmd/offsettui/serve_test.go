@@ -246,3 +246,30 @@ func TestServeHelp(t *testing.T) {
 		t.Errorf("the usage does not list serve:\n%s", out.String())
 	}
 }
+
+// --context a --context b: one process, each cluster its own label and its
+// own groups.
+func TestServeTwoContexts(t *testing.T) {
+	dir := hermetic(t)
+	var ctxs strings.Builder
+	for _, name := range []string{"east", "west"} {
+		k := kafkatest.Cluster(t)
+		if err := k.CreateTopic("orders", 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		seed := kafkatest.NewSeed(t, k.ListenAddrs())
+		seed.ProduceN("orders", 0, 5, func(int) time.Time { return time.Now() })
+		seed.Commit(name+"-svc", map[model.TP]int64{{Topic: "orders", Partition: 0}: 2})
+		ctxs.WriteString("  - name: " + name + "\n    bootstrap-servers: " + strings.Join(k.ListenAddrs(), ",") + "\n")
+	}
+	cfg := writeTestFile(t, filepath.Join(dir, "c.yaml"), "contexts:\n"+ctxs.String(), 0o600)
+	s := startServe(t, "--config", cfg, "--context", "east", "--context", "west", "--interval", "1s")
+	want := []string{
+		`offsettui_group_lag{cluster="east",group="east-svc",type="classic"} 3`,
+		`offsettui_group_lag{cluster="west",group="west-svc",type="classic"} 3`,
+	}
+	s.waitFor(t, 30*time.Second, "both clusters' groups", func() bool {
+		m := withPrefix(s.metrics(t), "offsettui_group_lag{")
+		return slices.Equal(m, want)
+	})
+}

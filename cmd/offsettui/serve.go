@@ -70,6 +70,13 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return bad("%v", err)
 	}
+	// Listen first: a port already taken fails at once, not after the connections.
+	l, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui serve: --listen %s: %v\n", sf.listen, err)
+		return exitFailure
+	}
+	defer l.Close()
 	logger := log.New(stderr, "offsettui serve: ", log.LstdFlags)
 	switch code := firstConnections(ctx, sources, 2*c.timeoutD, logger); {
 	case code == exitBadInput:
@@ -88,11 +95,6 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf})
 	if err != nil {
 		return bad("%v", err)
-	}
-	l, err := net.Listen("tcp", sf.listen)
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui serve: --listen %s: %v\n", sf.listen, err)
-		return exitFailure
 	}
 	names := make([]string, len(targets))
 	for i, t := range targets {

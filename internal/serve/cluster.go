@@ -99,7 +99,7 @@ func (p *poller) take(ctx context.Context) {
 	next := &clusterState{attempted: true, duration: end.Sub(start), lastEnd: end, lastSuccess: old.lastSuccess,
 		snapshots: old.snapshots + 1, failures: old.failures}
 	if err != nil {
-		reason := failureReason(err, sctx)
+		reason := failureReason(sctx, err)
 		next.failures[reasonIndex(reason)]++
 		next.lastErr, next.lastReason = err.Error(), reason
 		if !old.attempted || old.up || old.lastReason != reason { // one line per outage and reason, not per snapshot
@@ -121,7 +121,7 @@ func (p *poller) take(ctx context.Context) {
 }
 
 // failureReason classifies a snapshot that failed whole.
-func failureReason(err error, ctx context.Context) string {
+func failureReason(ctx context.Context, err error) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return reasonTimeout

@@ -162,7 +162,7 @@ func TestFailureReasons(t *testing.T) {
 		{errors.Join(ErrNotConnected, errors.New("connect to k:9092: refused")), t.Context(), reasonConnect},
 		{errors.New("no broker answered ListGroups"), t.Context(), reasonRead},
 	} {
-		if got := failureReason(c.err, c.ctx); got != c.want {
+		if got := failureReason(c.ctx, c.err); got != c.want {
 			t.Errorf("%v: reason %q, want %q", c.err, got, c.want)
 		}
 	}

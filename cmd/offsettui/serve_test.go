@@ -189,6 +189,7 @@ func TestServeContextsKeepSecrets(t *testing.T) {
 func TestServeBadInput(t *testing.T) {
 	dir := hermetic(t)
 	cfg := writeTestFile(t, filepath.Join(dir, "c.yaml"), "contexts:\n  - name: a\n    bootstrap-servers: a:9092\n  - name: b\n    bootstrap-servers: b:9092\n", 0o600)
+	gssapi := writeTestFile(t, filepath.Join(dir, "gss.properties"), "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\n", 0o600)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -203,6 +204,7 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"--demo", "--max-partition-series", "0"}, "--max-partition-series: must be positive"},
 		{[]string{"--demo", "--output", "json"}, "unknown flag"},
 		{[]string{}, "no bootstrap server"},
+		{[]string{"--bootstrap-server", "127.0.0.1:1", "--command-config", gssapi, "--listen", "127.0.0.1:0"}, "GSSAPI (Kerberos"},
 	} {
 		var out, errb bytes.Buffer
 		if code := serveMain(c.args, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), c.want) {

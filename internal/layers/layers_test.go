@@ -96,6 +96,8 @@ var rules = []rule{
 	{"kafka reads and writes the cluster; it neither draws nor runs resets", under("internal/kafka"),
 		[]string{module + "/internal/views", module + "/internal/reset", module + "/internal/report"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
+	{"the exporter reads through its Source and cannot write: no Kafka client, no reset service", under("internal/serve"),
+		[]string{module + "/internal/kafka", module + "/internal/reset", "github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
 	{"test support (the fake cluster, the real-broker helpers, the fault proxy) is imported by tests only",
 		not(under("internal/kafkatest", "internal/realkafka", "internal/faultproxy")),

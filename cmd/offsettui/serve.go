@@ -13,7 +13,9 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/serve"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/spf13/pflag"
 )
 
@@ -100,7 +102,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for i, t := range targets {
 		names[i] = t.Cluster
 	}
-	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), model.HumanDuration(sf.intervalD))
+	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD))
 	if err := ex.Run(ctx, l); err != nil {
 		fmt.Fprintf(stderr, "offsettui serve: %v\n", err)
 		return exitFailure
@@ -132,7 +134,7 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 // validate checks serve's flags; the error names the flag.
 func (sf *serveFlags) validate(c *common) error {
 	var err error
-	if sf.intervalD, err = model.ParseDuration(sf.interval); err != nil {
+	if sf.intervalD, err = parse.Duration(sf.interval); err != nil {
 		return fmt.Errorf("--interval: %w", err)
 	}
 	if sf.intervalD <= 0 {

@@ -21,7 +21,7 @@ const module = "github.com/offsettui/offsettui"
 var allowed = map[string][]string{
 	"cmd/offsettui": {"internal/contexts", "internal/demo", "internal/kafka", "internal/model",
 		"internal/model/check", "internal/model/parse", "internal/model/plan", "internal/model/timeaxis",
-		"internal/report", "internal/reset", "internal/sampler", "internal/text", "internal/views",
+		"internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
 		"github.com/IBM/sarama", // wiring only: the only other package that may import it is internal/kafka
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/term",
 		"github.com/muesli/termenv", "github.com/spf13/pflag"},
@@ -41,6 +41,8 @@ var allowed = map[string][]string{
 	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/display", "internal/text"},
 	"internal/reset":          {"internal/model", "internal/model/plan"},
 	"internal/sampler":        {},
+	"internal/serve": {"internal/model", "internal/model/timeaxis", "internal/sampler",
+		"github.com/prometheus/client_golang", "github.com/prometheus/client_model"},
 	"internal/views": {"internal/model", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles", "github.com/charmbracelet/lipgloss",
 		"github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},

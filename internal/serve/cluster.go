@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/sampler"
 	dto "github.com/prometheus/client_model/go"
 )
@@ -66,13 +67,13 @@ type clusterState struct {
 type poller struct {
 	target  Target
 	opts    *Options
-	history *model.History // only the poller's goroutine touches it
+	history *timeaxis.History // only the poller's goroutine touches it
 	state   atomic.Pointer[clusterState]
 	started time.Time
 }
 
 func newPoller(t Target, o *Options) *poller {
-	p := &poller{target: t, opts: o, history: model.NewWatchHistory(o.Time.StallAfter), started: o.Clock.Now()}
+	p := &poller{target: t, opts: o, history: timeaxis.NewWatchHistory(o.Time.StallAfter), started: o.Clock.Now()}
 	p.state.Store(&clusterState{})
 	return p
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -43,7 +44,7 @@ type Options struct {
 	// Query is what each snapshot reads (every group).
 	Query model.Query
 	// Time tunes the evaluation (--stall-after).
-	Time model.TimeOptions
+	Time timeaxis.Options
 	// MaxPartitionSeries bounds the partitions per cluster with series of
 	// their own (DefaultMaxPartitionSeries when 0).
 	MaxPartitionSeries int

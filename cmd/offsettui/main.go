@@ -41,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return resetMain(rest, stdout, stderr)
 	case "check":
 		return checkMain(rest, stdout, stderr)
+	case "serve":
+		return serveMain(rest, stdout, stderr)
 	case "demo":
 		ctx, stop := signalContext()
 		defer stop()

@@ -136,6 +136,9 @@ type MemberRef struct {
 type Member struct {
 	MemberRef
 	Assignments []Assignment `json:"assignments"`
+	// Subscription is what the member subscribes to (classic members of a Stable group and
+	// consumer-protocol members); null where the broker does not say (subscriptions.go).
+	Subscription *Subscription `json:"subscription"`
 	// ProcessID and Tasks are set for streams members only.
 	ProcessID *string `json:"processId"`
 	Tasks     *Tasks  `json:"tasks"`

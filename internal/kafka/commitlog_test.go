@@ -99,6 +99,10 @@ func TestReadCommitLogRecent(t *testing.T) {
 	if l, ok := got["g"].Last(model.TP{Topic: "t", Partition: 0}); !ok || l.Offset != 15 {
 		t.Errorf("last commit on t-0: %v %v, want 15", l, ok)
 	}
+	got, _ = c.ReadCommitLog(context.Background(), []string{"g"}, kafka.CommitLogOptions{History: func(string) bool { return false }})
+	if r := got["g"].Recent; r != nil || len(got["g"].Commits) != 2 {
+		t.Errorf("without history: recent %v, %d commits; want none and 2", r, len(got["g"].Commits))
+	}
 }
 
 // Transactional offset commits count once their transaction commits; an aborted one

@@ -87,6 +87,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 		return obs, err
 	}
 	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
+	commitLogRead := c.startCommitLog(ctx, groups, q)
+	defer commitLogRead(nil)
 	topics := queryTopics(groups, q)
 	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
@@ -100,6 +102,9 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
+	if commitLogRead(&obs) {
+		phase("__consumer_offsets read")
+	}
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
 		return obs, err
 	}
@@ -215,7 +220,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	if v := lay.visible; v == nil || !*v {
 		obs.Errors = append(obs.Errors, model.VisibilityError(v, lay.probeDenied))
 	}
-	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
+	obs.OffsetsRetentionMinutes, obs.OffsetsRetentionCheckIntervalMs = cfgs.offsetsRetentionMinutes, cfgs.offsetsRetentionCheckMs
 	obs.Errors = append(obs.Errors, cfgs.errs...)
 	risk := map[string]time.Time{}
 	for _, name := range topics {

@@ -79,6 +79,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	defer s.close()
 	q := model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
 		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget}
+	q = c.withCommitLog(q)
 	var snap model.Snapshot
 	if tf.sampleD > 0 {
 		run := &describeRun{src: s.client, q: q, errw: stderr, tf: tf, clock: sampler.RealClock}

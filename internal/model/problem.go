@@ -3,10 +3,11 @@ package model
 import "cmp"
 
 // HasProblem reports whether a group needs attention: an error, a partition that is not
-// ok, an evaluation of warn or worse, or a predicted loss. The TUI's problem filter and
-// the report's "problems" part both ask it, so they cannot disagree.
+// ok, commits the broker may delete within the risk window, an evaluation of warn or
+// worse, or a predicted loss. The TUI's problem filter and the report's "problems" part
+// both ask it, so they cannot disagree.
 func (g *Group) HasProblem() bool {
-	if g.Error != nil || g.WorstStatus != StatusOK {
+	if g.Error != nil || g.WorstStatus != StatusOK || g.CommitsExpiring() {
 		return true
 	}
 	return g.Time != nil && (g.Time.Evaluation.Problem() || g.Time.Loss != nil)

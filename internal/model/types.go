@@ -69,6 +69,9 @@ type Cluster struct {
 	Brokers                 int     `json:"brokers"`
 	TakenAt                 Stamp   `json:"takenAt"`
 	OffsetsRetentionMinutes *int64  `json:"offsetsRetentionMinutes"`
+	// OffsetsRetentionCheckIntervalMs is how often the broker deletes expired commits
+	// (offsets.retention.check.interval.ms); null when not read.
+	OffsetsRetentionCheckIntervalMs *int64 `json:"offsetsRetentionCheckIntervalMs"`
 	// AllTopicsVisible says whether the principal can see every topic: false when
 	// ACLs may hide topics from it (Kafka's OffsetFetch then leaves their commits
 	// out without a word), null when it could not be determined.
@@ -94,9 +97,17 @@ type Group struct {
 	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
 	WorstStatus     Status `json:"worstStatus"`
 	Counts          Counts `json:"counts"`
-	// OffsetsExpireAfterMs is set for Empty groups: after this long without members
-	// the broker may delete the group's commits (offsets.retention.minutes).
+	// OffsetsExpireAfterMs is set for Empty groups: offsets.retention.minutes in ms.
+	// When the commits go is CommitsExpireAt.
 	OffsetsExpireAfterMs *int64 `json:"offsetsExpireAfterMs"`
+	// CommitsExpireAt is the earliest time the broker may delete any of the group's
+	// commits (deletion follows within one offsets.retention.check.interval.ms); null
+	// when none expires in the group's state or when the time could not be known
+	// (CommitsExpiry says which). commitexpiry.go has the rules.
+	CommitsExpireAt *Stamp        `json:"commitsExpireAt"`
+	CommitsExpiry   *CommitExpiry `json:"commitsExpiry"`
+	// CommitLog is what __consumer_offsets said of the group (nil when not read).
+	CommitLog *CommitLog `json:"-"`
 	// ShareAutoOffsetReset is a share group's share.auto.offset.reset, a group config the
 	// broker applies where a share partition has no start offset yet; null for other types
 	// and when it could not be read (the snapshot's errors say why).
@@ -176,6 +187,11 @@ type GroupPartition struct {
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
 	Change *PartitionChange `json:"change"`
+
+	// CommitsExpireAt is when the broker may delete this commit, by the rule
+	// CommitsExpireBy names (see Group.CommitsExpireAt).
+	CommitsExpireAt *Stamp     `json:"commitsExpireAt"`
+	CommitsExpireBy ExpiryRule `json:"commitsExpireBy"`
 }
 
 // TP returns the partition's topic partition.

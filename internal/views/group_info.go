@@ -41,9 +41,12 @@ func (s *groupScreen) infoLines() []string {
 	if summary != "" {
 		lines = append(lines, summary)
 	}
-	if g.OffsetsExpireAfterMs != nil {
-		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
-			text.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+	if c := display.CommitExpiryText(g, s.takenAt); c != "" {
+		label := st.muted.Render("COMMITS")
+		if g.CommitsExpiring() {
+			label = st.err.Render("COMMITS EXPIRING")
+		}
+		lines = append(lines, label+"  "+c)
 	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {

@@ -84,6 +84,7 @@ func (m *app) maybeRefresh() tea.Cmd {
 	if kind != "" {
 		q = queryGroup(kind, m.c.riskWindow)
 	}
+	q.CommitLog, q.CommitLogBudget = m.c.commitLog.CommitLog, m.c.commitLog.CommitLogBudget
 	gen := m.ref.begin(kind, now)
 	if kind != "" {
 		m.broadcastData() // the group screen says it is reading timestamps

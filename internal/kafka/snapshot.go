@@ -240,11 +240,9 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	return lay, risk, nil
 }
 
-// addGroups adds the groups and their errors to the observation and returns
-// the committed offsets whose record timestamps apply: those at or above low
-// and below high, once each, sorted by partition and offset; with atRiskFirst,
-// the at-risk ones first, then the others, each sorted so. The fetch budget is
-// spent in that order.
+// addGroups adds the groups and their errors to the observation and returns the
+// committed offsets whose record timestamps apply (low ≤ offset < high), once each, sorted
+// by partition and offset; with atRiskFirst the at-risk ones first: the budget goes in order.
 func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskFirst bool) []model.TPO {
 	offsets := model.IndexOffsets(obs.Offsets)
 	// Per topic and partition, the committed offsets that apply: hundreds of
@@ -286,12 +284,11 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay top
 			slices.Sort(offs)
 			po := to.Get(int32(p))
 			for _, off := range slices.Compact(offs) {
-				w := model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off}
+				dst := &first
 				if atRiskFirst && !atRisk(po, off) {
-					rest = append(rest, w)
-				} else {
-					first = append(first, w)
+					dst = &rest
 				}
+				*dst = append(*dst, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
 			}
 		}
 	}

@@ -122,14 +122,26 @@ func CompareUrgency(a, b *Group) int {
 	return compareKeys(&ka, &kb)
 }
 
-// SortGroupsByUrgency orders groups most urgent first, then by name.
+// SortGroupsByUrgency orders groups most urgent first, then by name. The
+// order is applied in place, cycle by cycle: no second copy of the groups.
 func SortGroupsByUrgency(gs []Group) {
-	order := UrgencyOrder(gs)
-	sorted := make([]Group, len(gs))
-	for i, j := range order {
-		sorted[i] = gs[j]
+	order := UrgencyOrder(gs) // position i gets the group at order[i]
+	placed := make([]bool, len(gs))
+	for i := range gs {
+		if placed[i] || order[i] == i {
+			continue
+		}
+		first := gs[i]
+		for j := i; ; {
+			k := order[j]
+			placed[j] = true
+			if k == i {
+				gs[j] = first
+				break
+			}
+			gs[j], j = gs[k], k
+		}
 	}
-	copy(gs, sorted)
 }
 
 // UrgencyOrder returns the indexes of gs, most urgent first, then by name. Each

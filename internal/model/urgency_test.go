@@ -122,3 +122,28 @@ func TestIdleGroupsAreNoProblem(t *testing.T) {
 		}
 	}
 }
+
+// Sorting in place gives the order UrgencyOrder gives, on every permutation of
+// a few groups.
+func TestSortGroupsByUrgencyInPlace(t *testing.T) {
+	base := demoGroups()
+	for seed := range 200 {
+		gs := slices.Clone(base)
+		for i := range gs { // a fixed shuffle per seed
+			j := (i*7 + seed*13) % len(gs)
+			gs[i], gs[j] = gs[j], gs[i]
+		}
+		var want []string
+		for _, i := range UrgencyOrder(gs) {
+			want = append(want, gs[i].Group)
+		}
+		SortGroupsByUrgency(gs)
+		var got []string
+		for _, g := range gs {
+			got = append(got, g.Group)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: sorted %v, want %v", seed, got, want)
+		}
+	}
+}

@@ -59,6 +59,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	c.readOnly = conn.readOnly
+	if !isTerminal(stdout) { // redirected: the screen would go into a file, and the terminal stay blank
+		fmt.Fprintln(stderr, "offsettui: the TUI draws on a terminal, and stdout is not one (it is redirected to a file or a pipe); "+
+			"to write the groups to a file, use offsettui describe (-o json, -o markdown)")
+		return exitBadInput
+	}
 	// The connection is made by the first snapshot, inside the program: the
 	// first screen says "connecting to …" at once, and a cluster that cannot be
 	// reached is an error screen with the likely causes, not a blank terminal.
@@ -134,7 +139,7 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}

@@ -134,3 +134,18 @@ func VerifiedText(p plan.Plan) (verdict, why string) {
 	}
 	return "NO", strings.Join(causes, "; ")
 }
+
+// OutcomeMeaning says what a reset's outcome means for the group, in a line.
+func OutcomeMeaning(o plan.ResetOutcome) string {
+	switch o {
+	case plan.OutcomeApplied:
+		return "every offset was written and read back equal to the plan"
+	case plan.OutcomeRefused:
+		return "nothing was written"
+	case plan.OutcomePartlyApplied:
+		return "some partitions were written, others refused by the broker or changed since"
+	case plan.OutcomeFailed:
+		return "what was written cannot be told for some partition: compare with the backup"
+	}
+	return "unknown outcome"
+}

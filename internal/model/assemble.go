@@ -59,7 +59,7 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 		}
 	}
 	slices.SortFunc(s.Topics, func(a, b Topic) int { return strings.Compare(a.Topic, b.Topic) })
-	SortGroupsWorstFirst(s.Groups)
+	SortGroupsByUrgency(s.Groups)
 	return s
 }
 
@@ -255,7 +255,8 @@ func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef
 
 // rollup computes a group's counts, worst status and total lag. totalLag sums the
 // positive lags of partitions with a commit, so a partition ahead cannot hide a
-// backlog elsewhere; it is never a partial sum shown as whole (see partialLag).
+// backlog elsewhere; it is never a partial sum shown as whole (see partialLag),
+// and null when no partition has a commit.
 func rollup(g *Group) {
 	g.Counts, g.WorstStatus = Counts{}, StatusOK
 	var sum int64
@@ -276,8 +277,13 @@ func rollup(g *Group) {
 		g.WorstStatus = StatusUnknown
 	}
 	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
-	if partial {
+	switch {
+	case partial:
 		g.partialLag()
+	case len(g.Partitions) > 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Lag != nil }):
+		// No partition has a commit: there is no lag to sum, and 0 would say
+		// the group is caught up.
+		g.TotalLag = nil
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/display"
@@ -13,20 +12,19 @@ import (
 )
 
 // Markdown writes the incident report (describe -o markdown): the cluster and
-// the time, the groups with problems first with their rows, their evaluation
-// and the time-to-loss sentence, then one line per group without problems,
-// then the errors. It streams through a buffer, group by group.
+// the time, the groups with problems first, most urgent first (model.Urgency),
+// with their rows, their evaluation and the time-to-loss sentence, then one line
+// per group without problems, then the errors. It streams through a buffer, group by group.
 func Markdown(w io.Writer, s model.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	var problems, fine []int
-	for i := range s.Groups {
+	for _, i := range model.UrgencyOrder(s.Groups) {
 		if s.Groups[i].HasProblem() {
 			problems = append(problems, i)
 		} else {
 			fine = append(fine, i)
 		}
 	}
-	slices.SortStableFunc(problems, func(a, b int) int { return model.CompareLoss(&s.Groups[a], &s.Groups[b]) })
 	markdownHeader(bw, s, len(problems))
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
@@ -61,9 +59,12 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	fmt.Fprintf(w, "# offsettui report: %s\n\n| | |\n| --- | --- |\n", code(s.Cluster.Bootstrap))
 	fmt.Fprintf(w, "| cluster | %s, %d brokers |\n", cell(code(s.Cluster.Bootstrap)), s.Cluster.Brokers)
 	fmt.Fprintf(w, "| taken | %s |\n", s.Cluster.TakenAt.UTC().Format(model.StampLayout))
+	if later := readLater(s.Groups); later != "" {
+		fmt.Fprintf(w, "| read later | %s |\n", cell(later))
+	}
 	if win := s.Window; win != nil {
-		fmt.Fprintf(w, "| rates | over %s (%d snapshots from %s) |\n", text.HumanDuration(win.To.Sub(win.From.Time)),
-			win.Samples, win.From.UTC().Format(model.StampLayout))
+		fmt.Fprintf(w, "| rates | over %s (%s from %s) |\n", text.HumanDuration(win.To.Sub(win.From.Time)),
+			WindowCount(win), win.From.UTC().Format(model.StampLayout))
 	} else {
 		fmt.Fprint(w, "| rates | none: one snapshot (describe --sample 30s measures them) |\n")
 	}
@@ -78,6 +79,10 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 }
 
 func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+	if g.Error.IsGroupNotFound() {
+		fmt.Fprintf(w, "\n### %s: does not exist\n\n%s.\n", code(g.Group), strings.ToUpper(notFoundWhy[:1])+notFoundWhy[1:])
+		return
+	}
 	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, text.Plural(len(g.Members), "member"))
 	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
@@ -86,7 +91,11 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	if c := countsText(g.Counts); c != "" {
 		status = c
 	}
-	fmt.Fprintf(w, "- status: %s; total lag %s\n", status, TotalLagText(g))
+	lag := "total lag " + TotalLagText(g)
+	if g.NoCommit() {
+		lag = "no commit"
+	}
+	fmt.Fprintf(w, "- status: %s; %s\n", status, lag)
 	if t := g.Time; t != nil {
 		fmt.Fprintf(w, "- evaluation: %s; ETA %s; consume %s, produce %s, lag %s\n", t.Evaluation.Badge(), display.ETAText(t.ETA, t.ETAMs),
 			display.RateText(t.ConsumeRate), display.RateText(t.ProduceRate), display.TrendText(t.LagRate))
@@ -127,7 +136,7 @@ func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
 		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), text.Num(p.Low), text.Num(p.Position()), text.Num(p.High),
-			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), text.HumanMs(p.ExpiresInMs)}
+			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs)}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)
 		}
@@ -174,4 +183,16 @@ func codes(names []string) string {
 // cell escapes what would break a Markdown table row.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}
+
+// readLater names the groups read after the snapshot's time, with when (the TUI
+// reads an open group on its own), or "".
+func readLater(gs []model.Group) string {
+	var parts []string
+	for i := range gs {
+		if at := gs[i].ReadAt; at != nil {
+			parts = append(parts, code(gs[i].Group)+" at "+at.UTC().Format(model.StampLayout))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -128,7 +128,11 @@ func (s *groupScreen) totalsLine() string {
 	if len(s.visible) != len(g.Partitions) {
 		n = text.Thousands(len(s.visible)) + " of " + n
 	}
-	parts = append(parts, st.title.Render(n), "total lag "+display.FormatTotalLag(g, text.Thousands[int64], "unknown"))
+	lag := "total lag " + display.FormatTotalLag(g, text.Thousands[int64], "unknown")
+	if g.NoCommit() {
+		lag = "no commit"
+	}
+	parts = append(parts, st.title.Render(n), lag)
 	var counts []string
 	for _, status := range model.AllStatuses {
 		if c := g.Counts[status]; c > 0 {
@@ -137,6 +141,9 @@ func (s *groupScreen) totalsLine() string {
 	}
 	if len(counts) > 0 {
 		parts = append(parts, strings.Join(counts, "  "))
+	}
+	if h := hiddenNote(s.cols); h != "" {
+		parts = append(parts, st.notice.Render(h))
 	}
 	parts = append(parts, "sort: "+partitionSortNames[s.sortCol]+reversed(s.reverse))
 	return strings.Join(parts, st.muted.Render(" · "))

@@ -94,6 +94,12 @@ type plannerScreen struct {
 
 	phase   plannerPhase
 	confirm textinput.Model
+	// holding: the plan disarmed itself (it changed while armed) while the
+	// operator was typing the group name. The name field keeps the keyboard
+	// until esc leaves it, so what is typed next stays text and never becomes a
+	// planner key (an "l" of the name choosing another strategy, an enter
+	// arming it).
+	holding bool
 	flash   string // the answer to the last key: wrong name, disarmed, …
 	result  *plan.ResetResult
 
@@ -138,7 +144,7 @@ func (s *plannerScreen) Crumb() string {
 // Capturing implements screen: the value field and the name prompt take the
 // keyboard, and nothing may leave the screen while a reset runs.
 func (s *plannerScreen) Capturing() bool {
-	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && s.typing())
+	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && (s.typing() || s.holding))
 }
 
 // typing reports whether the value field is a text input with the keyboard
@@ -266,7 +272,7 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	}
 	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-	s.scope = defaultScope(s.scopes)
+	s.scope = defaultScope(s.scopes, s.g, s.topics, s.selTopic)
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
@@ -358,7 +364,7 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 	if msg.err != nil {
 		s.planErr = msg.err
 		if s.phase == phaseArmed {
-			s.disarm("the plan could not be re-made; disarmed")
+			s.disarmItself("the plan could not be re-made; disarmed")
 		}
 		return
 	}
@@ -366,14 +372,20 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {
-			s.disarm("the plan changed while armed (see CHANGED); review it, then enter arms it again")
+			s.disarmItself("the plan changed while armed (see CHANGED); review it, then enter arms it again")
 		}
 	}
 	p := msg.plan
 	s.plan, s.madeAt = &p, s.c.now()
 	if s.phase == phaseArmed && !s.armable() {
-		s.disarm("the plan can no longer be executed; disarmed")
+		s.disarmItself("the plan can no longer be executed; disarmed")
 	}
+}
+
+// disarmItself disarms a plan that changed under the operator: the name field
+// keeps the keyboard (holding) until esc leaves it.
+func (s *plannerScreen) disarmItself(why string) {
+	s.phase, s.flash, s.holding = phaseEdit, why, true
 }
 
 // armable reports whether enter may arm: a plan for exactly these inputs,
@@ -384,7 +396,7 @@ func (s *plannerScreen) armable() bool {
 }
 
 func (s *plannerScreen) disarm(why string) {
-	s.phase, s.flash = phaseEdit, why
+	s.phase, s.flash, s.holding = phaseEdit, why, false
 	s.confirm.Blur()
 	s.confirm.SetValue("")
 }

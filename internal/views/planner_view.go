@@ -110,7 +110,10 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		top = append(top, st.title.Render(display.TotalsText(s.plan.Totals)))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
-		header, rows := s.planTable(s.plan)
+		header, rows, hidden := s.planTable(s.plan)
+		if hidden != "" {
+			top[len(top)-1] += sep + st.notice.Render(hidden)
+		}
 		gap()
 		top = append(top, header)
 		body = rows
@@ -209,15 +212,25 @@ func (s *plannerScreen) guardLines() []string {
 	default:
 		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
 	}
+	var notes []string // what the plan does or risks that blocks nothing: it creates the group, a target expires
+	if s.plan != nil {
+		for _, n := range s.plan.Notes {
+			notes = append(notes, wrapLines(st.notice.Render("NOTE")+"  "+n.Message, s.width, "      ", 2)...)
+		}
+	}
 	var changed []string
 	if len(s.changes) > 0 {
 		text := st.notice.Render("CHANGED") + " at " + s.changeAt.Format("15:04:05") + " since the previous plan: " + strings.Join(s.changes, "; ")
 		changed = wrapLines(text, s.width, "        ", 2)
 	}
 	if s.compact() {
-		return s.compactGuards(parts, changed)
+		lines := s.compactGuards(parts, changed)
+		if len(notes) > 0 {
+			lines = append(lines, truncate(strings.Join(notes, " "), s.width))
+		}
+		return lines
 	}
-	return append(append([]string{strings.Join(parts, sep)}, changed...), verdict...)
+	return append(append(append([]string{strings.Join(parts, sep)}, changed...), verdict...), notes...)
 }
 
 // compactGuards is the guard panel in one line (two with a blocker or a
@@ -304,6 +317,9 @@ func (s *plannerScreen) actionLines() []string {
 	case s.phase == phaseArmed:
 		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
 			st.muted.Render("  enter executes, esc disarms")
+	case s.holding:
+		action = st.expired.Render("DISARMED") + "  " + s.confirm.View() +
+			st.muted.Render("  what you type stays here; esc leaves the field")
 	case s.c.readOnly:
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():
@@ -318,7 +334,7 @@ func (s *plannerScreen) actionLines() []string {
 		flash = st.notice.Render(s.flash)
 	}
 	if s.compact() {
-		if s.phase == phaseArmed && flash != "" {
+		if (s.phase == phaseArmed || s.holding) && flash != "" {
 			return []string{flash, action}
 		}
 		if flash != "" {

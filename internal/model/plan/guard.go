@@ -68,12 +68,13 @@ func (p Plan) refreshable(r Row) bool {
 // what forbids committing now: the group guards (read-only, not empty), a committed
 // offset of a planned partition that changed, appeared or disappeared, a low
 // watermark that moved past a row's target, a high watermark that went back
-// (truncation, recreation), and partitions now missing or unreadable. Watermark
+// (truncation, recreation), partitions now missing or unreadable, and a group
+// that existed when planned and is gone (the write would create it). Watermark
 // growth alone is not drift; nor is the low watermark passing an earliest/latest
 // target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
 // type changed since the plan is drift too: the type chooses how the plan is written.
 func (p Plan) Drift(now Input) []Blocker {
-	bs := guardBlockers(now)
+	bs := append(guardBlockers(now), p.goneDrift(now)...)
 	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
 		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
 			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",

@@ -63,6 +63,12 @@ type Input struct {
 	// not known). When not true, --all-topics may miss the group's commits on
 	// hidden topics, and is refused.
 	AllTopicsVisible *bool
+	// NewGroup says whether the plan means to create the group when it does not
+	// exist (NewGroupGuard).
+	NewGroup NewGroup
+	// RetentionMs is retention.ms of the topics in scope that delete by time,
+	// for TargetExpiryNotes.
+	RetentionMs map[string]int64
 }
 
 // Reason says how a row's target was chosen. The zero value (JSON null) marks a row
@@ -177,6 +183,9 @@ type Plan struct {
 	Rows        []Row     `json:"rows"`
 	Totals      Totals    `json:"totals"`
 	Blockers    []Blocker `json:"blockers"`
+	// Notes say what the plan does, or risks, that is no reason to refuse it
+	// (it creates the group; a target is about to be deleted).
+	Notes []Note `json:"notes"`
 	// Backup is the path of the backup written before the commit.
 	Backup *string `json:"backup"`
 	// Undo is the command that restores the backup.
@@ -201,12 +210,17 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	}
 	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
-		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Rejected: []model.Error{}}
+		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
 		// the one blocker says so.
 		p.Blockers = typeBlockers(in, st)
 		return p
+	}
+	if b, n := NewGroupGuard(in.Group, in.GroupExists, in.NewGroup); b != nil {
+		p.Blockers = append(p.Blockers, *b)
+	} else if n != nil {
+		p.Notes = append(p.Notes, *n)
 	}
 	var tps []model.TP
 	var scopeBlockers []Blocker

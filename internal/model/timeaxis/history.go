@@ -19,8 +19,14 @@ type History struct {
 }
 
 type groupHistory struct {
-	at    []int64       // sample times, Unix milliseconds, oldest first
+	at []int64 // sample times, Unix milliseconds, oldest first
+	// taken counts the snapshots each sample stands for: 1, or more when later
+	// ones replaced it (minGap), so a window can say how many it spans.
+	taken []int
 	parts []partHistory // sorted by topic, partition
+	// writes holds when this process last wrote each partition's position
+	// (RecordWrite), Unix milliseconds.
+	writes map[model.TP]int64
 }
 
 type partHistory struct {
@@ -87,13 +93,20 @@ func (h *History) addGroup(g *model.Group, at int64) {
 	}
 	if drop {
 		copy(gh.at, gh.at[1:])
+		copy(gh.taken, gh.taken[1:])
 	}
-	if slot == len(gh.at) {
-		gh.at = append(gh.at, at)
-	} else {
+	switch {
+	case slot == len(gh.at):
+		gh.at, gh.taken = append(gh.at, at), append(gh.taken, 1)
+	case at == gh.at[slot] && !drop: // the same snapshot again
+	case drop:
+		gh.at[slot], gh.taken[slot] = at, 1
+	default: // replaces the newest: one more snapshot in the window
 		gh.at[slot] = at
+		gh.taken[slot]++
 	}
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
+	gh.forgetBeforeWrites()
 }
 
 // mergeParts writes g's partitions into slot, keeping the series of those
@@ -208,4 +221,13 @@ func (h *History) Series(group string, tp model.TP) []Sample {
 		return nil
 	}
 	return gh.samples(&gh.parts[i], nil)
+}
+
+// snapshots is how many snapshots the group's kept samples span.
+func (gh *groupHistory) snapshots() int {
+	n := 0
+	for _, k := range gh.taken {
+		n += k
+	}
+	return n
 }

@@ -13,7 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/parse"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
@@ -40,7 +41,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
-	every, err := model.ParseDuration(refresh)
+	every, err := parse.Duration(refresh)
 	if err != nil || every < 0 {
 		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
@@ -142,11 +143,11 @@ func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 // Plan implements views.Resetter. A restore loads the backup and checks it
 // against its manifest, then plans it as `reset --restore` does (no other
 // group, no other cluster).
-func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
-	if st.Kind == model.Restore {
+func (r tuiResetter) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+	if st.Kind == plan.Restore {
 		b, err := reset.LoadBackup(st.Raw)
 		if err != nil {
-			return model.Plan{}, err
+			return plan.Plan{}, err
 		}
 		return r.svc.PlanRestore(ctx, group, b, reset.RestoreOptions{})
 	}
@@ -154,12 +155,12 @@ func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, 
 }
 
 // Execute implements views.Resetter.
-func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
+func (r tuiResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return model.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
+	return plan.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
 }
 
 // Backups implements views.Resetter.
-func (r tuiResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+func (r tuiResetter) Backups(_ context.Context, group string) ([]plan.Backup, error) {
 	return r.svc.Backups(group)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -622,7 +623,7 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 		t.Errorf("%s: partitions %v, want %v", g.name, gotTPs, wantTPs)
 	}
 	if got.TotalLag == nil || *got.TotalLag != totalLag || got.WorstStatus != worst || fmt.Sprint(got.Counts) != fmt.Sprint(counts) {
-		t.Errorf("%s: totalLag %s worst %v counts %v; want %d %v %v", g.name, model.Num(got.TotalLag), got.WorstStatus, got.Counts, totalLag, worst, counts)
+		t.Errorf("%s: totalLag %s worst %v counts %v; want %d %v %v", g.name, text.Num(got.TotalLag), got.WorstStatus, got.Counts, totalLag, worst, counts)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // produceAt writes records to topic-0 at rate per second until ctx ends,
@@ -111,7 +112,7 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 	wg.Go(func() { cons.run(ctx, t, 80) })
 
 	client := newClient(t, addrs, time.Now)
-	h := model.NewHistory(32, 0)
+	h := timeaxis.NewHistory(32, 0)
 	q := model.Query{Groups: []string{"catcher"}}
 	waitFor(t, 10*time.Second, "the consumer's first commit", func() bool { _, ok := committedAt(seed, "catcher", "flow"); return ok })
 	var snap model.Snapshot
@@ -125,7 +126,7 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 		}
 		h.Add(&snap, true)
 	}
-	h.Annotate(&snap, model.TimeOptions{})
+	h.Annotate(&snap, timeaxis.Options{})
 	p := findPartition(t, findGroup(t, snap, "catcher"), "flow", 0)
 	pt := p.Time
 	if pt == nil || pt.ETA != model.ETACatchingUp || !pt.ETAMs.OK {
@@ -173,9 +174,9 @@ func TestTimeAxisStalledThenStopped(t *testing.T) {
 	wg.Go(func() { cons.run(cctx, t, 10) }) // slower than production: lag stays
 
 	const stallAfter, every = 3 * time.Second, 250 * time.Millisecond
-	opt := model.TimeOptions{StallAfter: stallAfter}
+	opt := timeaxis.Options{StallAfter: stallAfter}
 	client := newClient(t, addrs, time.Now)
-	h := model.NewHistory(64, 0)
+	h := timeaxis.NewHistory(64, 0)
 	evaluate := func() (model.Evaluation, time.Time) {
 		snap, err := client.Snapshot(ctx, model.Query{Groups: []string{"worker"}})
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // flashFor is how long a flash message stays in the status line.
@@ -68,7 +69,7 @@ type app struct {
 	// everRead is set once a snapshot of any cluster of this session was read.
 	everRead bool
 	// resets are the resets executed in this session, printed after exit.
-	resets []model.ResetResult
+	resets []plan.ResetResult
 }
 
 // flash is a one-line message of the status line. It belongs to the screen

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // headerItems are the items of the header's first line after the app name,
@@ -24,7 +24,7 @@ var headerItems = []func(m *app) string{
 		if m.snap == nil {
 			return "? brokers"
 		}
-		return model.Plural(m.snap.Cluster.Brokers, "broker")
+		return text.Plural(m.snap.Cluster.Brokers, "broker")
 	},
 	func(m *app) string { return m.age },
 }
@@ -56,7 +56,7 @@ func (m *app) footerView() string {
 	case m.lastErr != nil:
 		status = st.err.Render("refresh failed: " + m.lastErr.Error() + " — showing the last good data; r retries")
 	case m.snap != nil && len(m.snap.Errors) > 0:
-		status = st.err.Render(model.Plural(len(m.snap.Errors), "error") + " while reading: " + m.snap.Errors[0].Error())
+		status = st.err.Render(text.Plural(len(m.snap.Errors), "error") + " while reading: " + m.snap.Errors[0].Error())
 	}
 	// help.Model still writes an item when even its "…" does not fit: cut it.
 	return truncate(status, m.width) + "\n" + truncate(m.help.ShortHelpView(m.shortHelp()), m.width)
@@ -83,7 +83,7 @@ func (m *app) updateAge() {
 			at = t
 		}
 	}
-	ago := model.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
+	ago := text.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
 	switch {
 	case m.lastErr != nil:
 		m.age = st.stale.Render("STALE: data from " + ago + ", refresh failed")

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // timeAxis is the root's time axis (docs/timeaxis.md): the history of every
@@ -15,16 +16,16 @@ import (
 // screen's look at a series apart from a recording.
 type timeAxis struct {
 	mu  sync.Mutex
-	h   *model.History
-	opt model.TimeOptions
+	h   *timeaxis.History
+	opt timeaxis.Options
 }
 
-func newTimeAxis(opt model.TimeOptions) *timeAxis {
-	return &timeAxis{h: model.NewWatchHistory(opt.StallAfter), opt: opt}
+func newTimeAxis(opt timeaxis.Options) *timeAxis {
+	return &timeAxis{h: timeaxis.NewWatchHistory(opt.StallAfter), opt: opt}
 }
 
 // record adds s to the history (complete: s holds every group, see
-// model.History.Add) and annotates s in place; s must be nobody else's yet.
+// timeaxis.History.Add) and annotates s in place; s must be nobody else's yet.
 func (a *timeAxis) record(s *model.Snapshot, complete bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // The filter grammar: names by substring, fields by keyword, !negation, and
@@ -162,14 +163,14 @@ func TestPlannerRestore(t *testing.T) {
 	older, newer := dir+"/ship-svc-20261128T080000.000Z.csv", dir+"/ship-svc-20261129T080000.000Z.csv"
 	writeFile(t, older, "shipments,0,1\n")
 	writeFile(t, newer, "shipments,0,4\n")
-	rs := &fakeResetter{backups: []model.Backup{
+	rs := &fakeResetter{backups: []plan.Backup{
 		{Path: newer, Taken: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)},
 		{Path: older, Taken: time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)},
 	}}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
 	hs.openGroup("ship-svc").send(keyRunes("u"))
 	p := hs.planner()
-	if p == nil || plannerKinds[p.kind] != model.Restore {
+	if p == nil || plannerKinds[p.kind] != plan.Restore {
 		t.Fatalf("u did not open a restore plan")
 	}
 	v := hs.view()
@@ -185,7 +186,7 @@ func TestPlannerRestore(t *testing.T) {
 	}
 	hs.send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
 	_, executed := rs.calls()
-	if len(executed) != 1 || executed[0].Strategy.Kind != model.Restore || *executed[0].Rows[0].Target != 1 {
+	if len(executed) != 1 || executed[0].Strategy.Kind != plan.Restore || *executed[0].Rows[0].Target != 1 {
 		t.Fatalf("executed %+v, want the restore of the older backup", executed)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // flow runs the inspector as a program (teatest) at w×h on the fixture.
@@ -130,7 +130,7 @@ type gatedResetter struct {
 	gate chan struct{}
 }
 
-func (g *gatedResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+func (g *gatedResetter) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
 	<-g.gate
 	return g.fakeResetter.Plan(ctx, group, scope, st)
 }

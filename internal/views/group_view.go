@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Drawing the group screen. rebuild runs at the end of every Update and
@@ -67,8 +68,8 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		p := &ps[i]
 		wTopic = max(wTopic, ansi.StringWidth(p.Topic))
 		wP = max(wP, len(fmt.Sprint(p.Partition)))
-		wLow, wCom = max(wLow, len(model.OptThousands(p.Low))), max(wCom, len(model.OptThousands(p.Position())))
-		wHigh, wLag = max(wHigh, len(model.OptThousands(p.High))), max(wLag, len(model.OptThousands(p.Lag)))
+		wLow, wCom = max(wLow, len(text.OptThousands(p.Low))), max(wCom, len(text.OptThousands(p.Position())))
+		wHigh, wLag = max(wHigh, len(text.OptThousands(p.High))), max(wLag, len(text.OptThousands(p.Lag)))
 		if p.Member != nil {
 			wCons = max(wCons, ansi.StringWidth(p.Member.Name()))
 		}
@@ -169,12 +170,12 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	st := s.c.styles
 	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
 	selLine = st.selected.Render(pad(plain, s.width, false))
-	detail = []string{truncate(st.muted.Render(model.TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
+	detail = []string{truncate(st.muted.Render(TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
 	typ := ""
 	if s.g != nil {
 		typ = s.g.Type
 	}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + model.ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 
@@ -184,14 +185,14 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells := make([]cell, pcCount)
 	cells[pcTopic] = cell{text: p.Topic}
 	cells[pcP] = cell{text: fmt.Sprint(p.Partition)}
-	cells[pcLow] = cell{text: model.OptThousands(p.Low)}
-	cells[pcCommitted] = cell{text: model.OptThousands(p.Position())}
-	cells[pcHigh] = cell{text: model.OptThousands(p.High)}
+	cells[pcLow] = cell{text: text.OptThousands(p.Low)}
+	cells[pcCommitted] = cell{text: text.OptThousands(p.Position())}
+	cells[pcHigh] = cell{text: text.OptThousands(p.High)}
 	lag := st.lag(p.Lag)
 	if p.Status == model.StatusExpired || p.Status == model.StatusAhead {
 		lag = status // a lag that cannot be read as a backlog
 	}
-	cells[pcLag] = cell{text: model.OptThousands(p.Lag), style: &lag}
+	cells[pcLag] = cell{text: text.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
 	cells[pcStatus] = cell{text: p.Status.Badge(), style: &status}
@@ -220,7 +221,7 @@ func needsTimestamp(p *model.GroupPartition) bool {
 func (s *groupScreen) timed(p *model.GroupPartition, v *int64) string {
 	switch {
 	case v != nil:
-		return model.HumanMs(v)
+		return text.HumanMs(v)
 	case !needsTimestamp(p):
 		return "-"
 	case s.fetching && !s.detailed:

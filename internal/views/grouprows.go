@@ -6,7 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Column ids of the groups table; also the sort keys.
@@ -219,20 +221,20 @@ func groupCells(st *styles, r *groupRow) []cell {
 	g := r.g
 	cells := make([]cell, gcCount)
 	cells[gcGroup] = cell{text: g.Group}
-	cells[gcType] = cell{text: model.OrDash(g.Type)}
-	cells[gcState] = cell{text: model.OrDash(g.State)}
-	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
+	cells[gcType] = cell{text: text.OrDash(g.Type)}
+	cells[gcState] = cell{text: text.OrDash(g.State)}
+	cells[gcMembers] = cell{text: text.Thousands(len(g.Members))}
 	if g.Members == nil { // not described: unknown, never 0
 		cells[gcMembers] = cell{text: "?"}
 	}
-	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
-	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
+	cells[gcTopics] = cell{text: text.Thousands(r.topics)}
+	cells[gcPartitions] = cell{text: text.Thousands(len(g.Partitions))}
 	lagStyle := st.lag(g.TotalLag)
 	if g.TotalLag == nil {
 		lagStyle = st.unknown // a lower bound, or nothing known: never a lag colour
 	}
 	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
-	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
+	cells[gcTimeLag] = cell{text: text.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
 	}
@@ -280,7 +282,7 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		if sc.Status == model.StatusOK && g.Error != nil {
 			continue
 		}
-		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+model.Thousands(sc.N)))
+		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+text.Thousands(sc.N)))
 	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")
@@ -309,5 +311,5 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 // lagCellText is the LAG cell: the total with thousands separators when it is
 // whole, "≥ N" when only a lower bound is known, "?" when nothing is.
 func lagCellText(g *model.Group) string {
-	return model.FormatTotalLag(g, model.Thousands[int64], "?")
+	return display.FormatTotalLag(g, text.Thousands[int64], "?")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // groupsScreen lists every consumer group, worst first. Rows are derived from
@@ -318,7 +319,7 @@ func (s *groupsScreen) title() string {
 	if s.problemsOnly {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
 	}
-	withProblems := model.Thousands(s.problems) + " with problems"
+	withProblems := text.Thousands(s.problems) + " with problems"
 	switch {
 	case s.snap != nil && s.snap.Loading:
 		withProblems = st.muted.Render(loadingNote)
@@ -338,9 +339,9 @@ func reversed(r bool) string {
 
 func countOf(shown, total int) string {
 	if shown == total {
-		return model.Thousands(total)
+		return text.Thousands(total)
 	}
-	return model.Thousands(shown) + " of " + model.Thousands(total)
+	return text.Thousands(shown) + " of " + text.Thousands(total)
 }
 
 // ShortHelp implements help.KeyMap.

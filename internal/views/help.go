@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // helpScreen is `?`: every key of the screen it was opened from, the global
@@ -167,7 +168,7 @@ func (s *helpScreen) legend() string {
 	st := s.c.styles
 	lines := []string{st.section.Render("statuses, worst first")}
 	for _, status := range model.AllStatuses {
-		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+status.Meaning())
+		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+statusMeaning(status))
 	}
 	lines = append(lines, "", st.section.Render("symbols"))
 	n := model.Ptr[int64]
@@ -182,7 +183,7 @@ func (s *helpScreen) legend() string {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
 	note := "time lag and expires-in come from the committed records' timestamps, read when a group is opened; " +
-		"at-risk looks " + model.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
+		"at-risk looks " + text.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
 		"CONSUME, ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes: one snapshot alone shows no rates"
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(ansi.Wrap(note, helpTextWidth, ""), "\n")...)

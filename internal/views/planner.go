@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // plannerPhase is where the planner stands on the way to a write. Every step
@@ -63,11 +64,11 @@ type plannerScreen struct {
 	// The form.
 	field   int
 	kind    int // index into plannerKinds
-	values  map[model.StrategyKind]string
+	values  map[plan.StrategyKind]string
 	value   textinput.Model
 	scopes  []scopeChoice
 	scope   int
-	st      model.Strategy // the form parsed, valid when invalid is nil
+	st      plan.Strategy // the form parsed, valid when invalid is nil
 	invalid error
 	// parsedFor is the strategy and value text st was parsed from, at parsedAt.
 	// The text is parsed again only when it changes, so --by-duration's time
@@ -76,7 +77,7 @@ type plannerScreen struct {
 	parsedAt  time.Time
 	// backups are this group's backups, newest first, for a restore; backup
 	// is the one chosen.
-	backups    []model.Backup
+	backups    []plan.Backup
 	backup     int
 	backupsErr error
 	backupsIn  bool // the list arrived
@@ -84,8 +85,8 @@ type plannerScreen struct {
 	// The plan: one request in flight at most (req); changes meanwhile are
 	// planned when it returns.
 	req      request
-	key      string      // the inputs the shown plan must match
-	plan     *model.Plan // nil until made for key
+	key      string     // the inputs the shown plan must match
+	plan     *plan.Plan // nil until made for key
 	planErr  error
 	madeAt   time.Time
 	changes  []string // what the last re-plan found changed, sticky until the inputs change
@@ -94,7 +95,7 @@ type plannerScreen struct {
 	phase   plannerPhase
 	confirm textinput.Model
 	flash   string // the answer to the last key: wrong name, disarmed, …
-	result  *model.ResetResult
+	result  *plan.ResetResult
 
 	// Rendered in Update; View only joins them.
 	top, body, bottom []string
@@ -112,7 +113,7 @@ func newPlannerScreen(c *common, ctx context.Context, rs Resetter, group string)
 	}
 	// The confirmation has no limit: Kafka sets no short one on group ids.
 	s := &plannerScreen{c: c, id: c.nextID(), keys: newPlannerKeys(), ctx: ctx, rs: rs, group: group,
-		values: map[model.StrategyKind]string{}, value: input(200), confirm: input(0),
+		values: map[plan.StrategyKind]string{}, value: input(200), confirm: input(0),
 		kind: slices.Index(plannerKinds, defaultKind), topics: map[string]int{}}
 	s.value.Width = 32
 	s.scopes = scopeChoices(nil, nil, "", nil)
@@ -128,7 +129,7 @@ func (s *plannerScreen) ID() int { return s.id }
 
 // Crumb implements screen.
 func (s *plannerScreen) Crumb() string {
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		return "restore plan"
 	}
 	return "reset plan"
@@ -143,7 +144,7 @@ func (s *plannerScreen) Capturing() bool {
 // typing reports whether the value field is a text input with the keyboard
 // (a restore chooses its backup with ←/→ instead).
 func (s *plannerScreen) typing() bool {
-	return s.field == fieldValue && plannerKinds[s.kind] != model.Restore
+	return s.field == fieldValue && plannerKinds[s.kind] != plan.Restore
 }
 
 // Back implements screen: esc leaves the planner (the root asks Busy first).
@@ -177,32 +178,32 @@ func (s *plannerScreen) SetSize(width, height int) {
 type planMadeMsg struct {
 	gen  uint64
 	key  string
-	plan model.Plan
+	plan plan.Plan
 	err  error
 }
 
 // resetExecutedMsg is the reply to executePlanCmd.
-type resetExecutedMsg struct{ res model.ResetResult }
+type resetExecutedMsg struct{ res plan.ResetResult }
 
 // backupsListedMsg is the reply to listBackupsCmd.
 type backupsListedMsg struct {
-	backups []model.Backup
+	backups []plan.Backup
 	err     error
 }
 
 // makePlanCmd asks the Resetter for a plan, for screen id. A from-file
 // strategy reads its file here, off the Update loop; a restore names its
 // backup, which the Resetter loads and checks against its manifest.
-func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc model.Scope, st model.Strategy) tea.Cmd {
+func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc plan.Scope, st plan.Strategy) tea.Cmd {
 	return replyTo(id, func() tea.Msg {
 		reply := planMadeMsg{gen: gen, key: key}
-		if st.Kind == model.FromFile {
+		if st.Kind == plan.FromFile {
 			f, err := os.Open(st.Raw)
 			if err != nil {
 				reply.err = fmt.Errorf("%s: %w", st.Kind.Flag(), err)
 				return reply
 			}
-			st, err = model.FileStrategy(st.Kind, st.Raw, f)
+			st, err = plan.FileStrategy(st.Kind, st.Raw, f)
 			f.Close()
 			if err != nil {
 				reply.err = err
@@ -215,7 +216,7 @@ func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, grou
 }
 
 // executePlanCmd runs a confirmed plan; the Resetter checks every guard again.
-func executePlanCmd(ctx context.Context, rs Resetter, id int, p model.Plan) tea.Cmd {
+func executePlanCmd(ctx context.Context, rs Resetter, id int, p plan.Plan) tea.Cmd {
 	return replyTo(id, func() tea.Msg { return resetExecutedMsg{res: rs.Execute(ctx, p)} })
 }
 
@@ -267,7 +268,7 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
 	s.scope = defaultScope(s.scopes)
 	if msg.restore {
-		s.kind, s.field = slices.Index(plannerKinds, model.Restore), fieldValue
+		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
 	return tea.Batch(listBackupsCmd(s.ctx, s.rs, s.id, s.group), s.requestPlan())
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // The planner's keys, phase by phase. No single key writes anything: enter
@@ -62,7 +62,7 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		s.kind = (s.kind + step + len(plannerKinds)) % len(plannerKinds)
 		s.value.SetValue(s.values[plannerKinds[s.kind]])
 		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
-		if plannerKinds[s.kind] == model.Restore {
+		if plannerKinds[s.kind] == plan.Restore {
 			s.chooseBackup(0)
 		}
 	case s.field == fieldValue: // a restore: the next or previous backup

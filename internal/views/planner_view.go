@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Drawing the planner. rebuild runs at the end of every Update and SetSize and
@@ -105,7 +107,7 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	case len(s.plan.Rows) == 0:
 		top = append(top, st.title.Render("no partitions in this plan"))
 	default:
-		top = append(top, st.title.Render(s.plan.Totals.String()))
+		top = append(top, st.title.Render(display.TotalsText(s.plan.Totals)))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
 		header, rows := s.planTable(s.plan)
@@ -117,7 +119,7 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 }
 
 func (s *plannerScreen) titleText() string {
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		return "Restore plan for " + s.group
 	}
 	return "Reset plan for " + s.group
@@ -144,7 +146,7 @@ func (s *plannerScreen) formLines() []string {
 	case !kind.TakesValue() && s.compact(): // nothing to show on its own line
 	case !kind.TakesValue():
 		lines = append(lines, label(fieldValue, "value")+st.muted.Render("  (none)"))
-	case kind == model.Restore:
+	case kind == plan.Restore:
 		lines = append(lines, label(fieldValue, "backup")+choice(fieldValue, s.backupText()))
 	case s.field == fieldValue && s.phase == phaseEdit:
 		lines = append(lines, label(fieldValue, "value")+"  "+s.value.View())
@@ -157,7 +159,7 @@ func (s *plannerScreen) formLines() []string {
 	}
 	lines = append(lines, label(fieldScope, "scope")+choice(fieldScope, s.currentScope().label))
 	switch {
-	case s.invalid == errNoValue && kind == model.Restore:
+	case s.invalid == errNoValue && kind == plan.Restore:
 		lines = append(lines, noGlyph+st.muted.Render("nothing to restore: "+s.backupText()))
 	case s.invalid == errNoValue:
 		lines = append(lines, noGlyph+st.muted.Render("type a value for "+kind.Flag()+": "+valueExample[kind]+" (tab or ↓ goes to the field)"))
@@ -172,7 +174,7 @@ func (s *plannerScreen) formLines() []string {
 // formSummary is the form in one line, for a compact armed screen.
 func (s *plannerScreen) formSummary() string {
 	v := s.st.String()
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		v = s.st.Kind.Flag() + " " + s.backupText()
 	}
 	return noGlyph + v + s.c.styles.muted.Render(" · ") + s.currentScope().label
@@ -187,9 +189,9 @@ func (s *plannerScreen) guardLines() []string {
 	state := "?"
 	switch {
 	case s.plan != nil:
-		state = model.OrDash(s.plan.State)
+		state = text.OrDash(s.plan.State)
 	case s.g != nil:
-		state = model.OrDash(s.g.State)
+		state = text.OrDash(s.g.State)
 	}
 	parts := []string{st.section.Render("GUARDS") + "  state " + state, s.membersText()}
 	if s.c.readOnly {
@@ -236,7 +238,7 @@ func (s *plannerScreen) compactGuards(parts, changed []string) []string {
 		verdict = st.expired.Render("BLOCKED")
 		second = "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
 		if len(bs) > 1 {
-			second = "  " + model.Plural(len(bs), "blocker") + ": " + strings.TrimSpace(second)
+			second = "  " + text.Plural(len(bs), "blocker") + ": " + strings.TrimSpace(second)
 		}
 	}
 	parts[0] = st.section.Render("GUARDS") + " " + verdict + "  " + strings.TrimPrefix(parts[0], st.section.Render("GUARDS")+"  ")
@@ -265,25 +267,25 @@ func (s *plannerScreen) membersText() string {
 			names = append(names, fmt.Sprintf("and %d more", len(members)-i))
 			break
 		}
-		names = append(names, m.Name()+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
+		names = append(names, m.Name()+" on "+text.OrDash(strings.TrimPrefix(m.Host, "/")))
 	}
-	return s.c.styles.expired.Render(model.Plural(len(members), "live member") + ": " + strings.Join(names, ", "))
+	return s.c.styles.expired.Render(text.Plural(len(members), "live member") + ": " + strings.Join(names, ", "))
 }
 
 // blockerLines lists blockers, wrapped, within about budget lines.
-func (s *plannerScreen) blockerLines(bs []model.Blocker, budget int) []string {
+func (s *plannerScreen) blockerLines(bs []plan.Blocker, budget int) []string {
 	st := s.c.styles
 	if len(bs) == 0 {
 		return nil
 	}
-	lines := []string{st.expired.Render("BLOCKED") + "  " + model.Plural(len(bs), "blocker") + ": this plan cannot be executed"}
+	lines := []string{st.expired.Render("BLOCKED") + "  " + text.Plural(len(bs), "blocker") + ": this plan cannot be executed"}
 	if s.compact() && len(bs) == 1 {
 		lines[0] += "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
 	}
 	for i, b := range bs {
 		w := wrapLines("  "+st.expired.Render("["+string(b.Kind)+"]")+" "+b.Message, s.width, "    ", 3)
 		if len(lines)+len(w) > budget+1 && i > 0 {
-			lines = append(lines, st.muted.Render("  … and "+model.Plural(len(bs)-i, "more blocker")))
+			lines = append(lines, st.muted.Render("  … and "+text.Plural(len(bs)-i, "more blocker")))
 			break
 		}
 		lines = append(lines, w...)

@@ -14,7 +14,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // The time axis on screen (docs/timeaxis.md): rates, ETA, evaluation and time
@@ -45,7 +47,7 @@ func lossText(l *model.Loss) string {
 	if l.InMs <= 0 {
 		return "now"
 	}
-	return model.HumanMs(&l.InMs)
+	return text.HumanMs(&l.InMs)
 }
 
 // reportRequestedMsg asks the root to write the Markdown incident report of
@@ -128,7 +130,7 @@ func reportFlash(msg reportWrittenMsg) string {
 	if msg.err != nil {
 		return fmt.Sprintf("report not written: %v", msg.err)
 	}
-	return fmt.Sprintf("report of %s written to %s", model.Plural(msg.n, "group"), path)
+	return fmt.Sprintf("report of %s written to %s", text.Plural(msg.n, "group"), path)
 }
 
 // timeCells fills the groups table's time-axis cells of a group.
@@ -140,9 +142,9 @@ func timeCells(st *styles, t *model.GroupTime, cells []cell) {
 	if t == nil {
 		return
 	}
-	cells[gcConsume] = cell{text: model.RateText(t.ConsumeRate)}
+	cells[gcConsume] = cell{text: display.RateText(t.ConsumeRate)}
 	etaStyle := etaStyleOf(st, t.ETA)
-	cells[gcETA] = cell{text: model.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
+	cells[gcETA] = cell{text: display.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
 	ev := evalStyle(st, t.Evaluation)
 	cells[gcEval] = cell{text: t.Evaluation.Badge(), style: &ev}
 	if t.Loss != nil {
@@ -221,9 +223,9 @@ func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells
 	if pt == nil {
 		return
 	}
-	cells[pcConsume] = cell{text: model.RateText(pt.ConsumeRate)}
+	cells[pcConsume] = cell{text: display.RateText(pt.ConsumeRate)}
 	etaStyle := etaStyleOf(st, pt.ETA)
-	cells[pcETA] = cell{text: model.ETAText(pt.ETA, pt.ETAMs), style: &etaStyle}
+	cells[pcETA] = cell{text: display.ETAText(pt.ETA, pt.ETAMs), style: &etaStyle}
 	ev := evalStyle(st, pt.Evaluation)
 	cells[pcEval] = cell{text: pt.Evaluation.Badge(), style: &ev}
 }
@@ -250,10 +252,10 @@ func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []
 	sep := st.muted.Render(" · ")
 	return loss, strings.Join([]string{
 		ev.Render(t.Evaluation.Badge()),
-		"ETA " + model.ETAText(t.ETA, t.ETAMs),
-		"consume " + model.RateText(t.ConsumeRate),
-		"produce " + model.RateText(t.ProduceRate),
-		"lag " + model.TrendText(t.LagRate),
-		st.muted.Render("over " + model.HumanMs(&t.WindowMs) + ", " + model.Plural(t.Samples, "snapshot")),
+		"ETA " + display.ETAText(t.ETA, t.ETAMs),
+		"consume " + display.RateText(t.ConsumeRate),
+		"produce " + display.RateText(t.ProduceRate),
+		"lag " + display.TrendText(t.LagRate),
+		st.muted.Render("over " + text.HumanMs(&t.WindowMs) + ", " + text.Plural(t.Samples, "snapshot")),
 	}, sep)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 func TestStaleReplyDropped(t *testing.T) {
@@ -229,7 +230,7 @@ func TestResize(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return model.Thousands(int64(n)) }
+func itoa(n int) string { return text.Thousands(int64(n)) }
 
 func TestFilterKeys(t *testing.T) {
 	hs := loaded(t, 120, 40)

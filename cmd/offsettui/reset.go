@@ -32,6 +32,7 @@ type resetFlags struct {
 	backupDir string
 	assume    string
 	restore   reset.RestoreOptions
+	watch     watchFlags
 	values    map[plan.StrategyKind]*string
 	switches  map[plan.StrategyKind]*bool
 }
@@ -55,6 +56,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var backup reset.Backup
+	if err == nil {
+		err = f.watch.parse()
+	}
 	if err == nil && st.Kind == plan.Restore {
 		backup, err = reset.LoadBackup(st.Raw)
 	}
@@ -73,7 +77,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
-		AssumeReset: f.assume,
+		AssumeReset: f.assume, Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
@@ -202,6 +206,7 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (latest is the Kafka client default)")
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
 	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
+	f.watch.register(fs, true)
 	for _, k := range plan.StrategyKinds {
 		name := string(k)
 		switch {
@@ -232,7 +237,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
 		return exitBlocked
 	}
-	res := svc.Execute(ctx, p)
+	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}

@@ -126,6 +126,7 @@ func VerifiedText(p plan.Plan) (verdict, why string) {
 	}{
 		{plan.WriteRejected, "rejected by the broker (not written)"},
 		{plan.WriteChanged, "changed by another client since the write"},
+		{plan.WriteOverwritten, "overwritten by another client while the read-back watched"},
 		{plan.WriteUnknown, "not at the target, and the request got no answer"},
 	} {
 		if n := count[c.result]; n > 0 {

@@ -49,6 +49,12 @@ type Service struct {
 	// AssumeReset is the consumers' auto.offset.reset, for partitions without a
 	// commit ("" = latest, the client default).
 	AssumeReset string
+	// Observe is how long a write watches the group's commits before it and after its
+	// read-back, for a client outside the group that commits for it (0: no watch; the
+	// commands use DefaultObserve). AllowCommitter writes even when one is seen
+	// (--allow-committer). committer.go.
+	Observe        time.Duration
+	AllowCommitter bool
 	// beforeCommit, when set (tests), runs after the plan was confirmed and
 	// before the state is re-read.
 	beforeCommit func()
@@ -140,6 +146,8 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	}
 	in.ReadOnly = s.ReadOnly
 	in.AssumeReset = s.AssumeReset
+	in.AllowCommitter = s.AllowCommitter
+	in.Committer = s.committerAtPlan(ctx, in)
 	return in, nil
 }
 

@@ -34,6 +34,8 @@ func outcomeMeaning(o plan.ResetOutcome) string {
 		return "some partitions were written, others refused by the broker or changed since"
 	case plan.OutcomeFailed:
 		return "what was written cannot be told for some partition: compare with the backup"
+	case plan.OutcomeOverwritten:
+		return "written, then another client committed over it: stop the consumer that commits for this group, then reset again"
 	}
 	return "unknown outcome"
 }

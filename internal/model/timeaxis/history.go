@@ -21,6 +21,9 @@ type History struct {
 type groupHistory struct {
 	at    []int64       // sample times, Unix milliseconds, oldest first
 	parts []partHistory // sorted by topic, partition
+	// quiet is the time of the first sample of the run the group has had no members in
+	// (committer.go); noQuiet while it has members or could not be read.
+	quiet int64
 }
 
 type partHistory struct {
@@ -70,7 +73,7 @@ func (h *History) Add(s *model.Snapshot, complete bool) {
 func (h *History) addGroup(g *model.Group, at int64) {
 	gh := h.groups[g.Group]
 	if gh == nil {
-		gh = &groupHistory{}
+		gh = &groupHistory{quiet: noQuiet}
 		h.groups[g.Group] = gh
 	}
 	n := len(gh.at)
@@ -94,6 +97,7 @@ func (h *History) addGroup(g *model.Group, at int64) {
 		gh.at[slot] = at
 	}
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
+	gh.noteMembers(g, at)
 }
 
 // mergeParts writes g's partitions into slot, keeping the series of those

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -73,4 +75,16 @@ func countdown(w io.Writer, group string, tty bool) func(plan.Progress) {
 			fmt.Fprintf(w, "offsettui reset: watching group %s's commits for %s %s\n", group, text.HumanDuration(p.Left.Round(time.Second)), what)
 		}
 	}
+}
+
+// The TUI's resets read the commit history too.
+var _ reset.CommitHistory = (*lazyClient)(nil)
+
+// CommitsSeen implements reset.CommitHistory: none while the cluster cannot be reached.
+func (l *lazyClient) CommitsSeen(ctx context.Context, group, typ string, since time.Time) []model.CommitSeen {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return nil
+	}
+	return cl.CommitsSeen(ctx, group, typ, since)
 }

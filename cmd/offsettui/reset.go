@@ -20,8 +20,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The reset service runs on the Kafka client.
-var _ reset.Cluster = (*kafka.Client)(nil)
+// The reset service runs on the Kafka client, which can read the commit history.
+var (
+	_ reset.Cluster       = (*kafka.Client)(nil)
+	_ reset.CommitHistory = (*kafka.Client)(nil)
+)
 
 // resetFlags are reset's own flags.
 type resetFlags struct {

@@ -50,7 +50,8 @@ const (
 // seen with members, and the last of them is recent for their cadence
 // (committerStale).
 type Committer struct {
-	// Seen lists where the commits were seen (Seen* values), in that order.
+	// Seen lists where the commits were seen (Seen* values), in that order: a move that was a
+	// commit record seen again counts once, but both ways are listed.
 	Seen []string `json:"seen"`
 	// Commits counts the separate commits seen: commit records of distinct times, or
 	// moves between readings (each at least one commit).
@@ -118,7 +119,8 @@ func DetectCommitter(seen []CommitSeen, now time.Time) *Committer {
 	}
 	c := &Committer{Commits: len(merged), First: Stamp{first.At}, Last: Stamp{last.At}}
 	for _, src := range []string{SeenCommitLog, SeenTimeAxis, SeenObservation} {
-		if slices.ContainsFunc(merged, func(e CommitSeen) bool { return e.Source == src }) {
+		// A move counted once as its record was still seen that way too.
+		if slices.ContainsFunc(seen, func(e CommitSeen) bool { return e.Source == src && !e.At.Before(first.At) }) {
 			c.Seen = append(c.Seen, src)
 		}
 	}
@@ -182,4 +184,43 @@ func MovesBetween(before, now map[TP]int64, after, at time.Time, source string) 
 		}
 	}
 	return CommitSeen{At: at, After: after, Moved: moved, Source: source}, changed
+}
+
+// SeenWithoutMembers returns the commits l records of a group of type typ made while it had
+// no members, as CommitSeen from the commit log: after the time l itself says the group
+// became Empty (a classic group's last GroupMetadata record without members), all of them
+// for a classic group with no GroupMetadata record (it never had a member: only commits
+// from outside made it), else after since, the earliest time the caller knows it to have
+// been without members (zero: not known, none). Moved is how far each commit moved its
+// partition from the commit before it. Only a log read to its end says this; a share
+// group's positions are the broker's, never a committer's.
+func (l *CommitLog) SeenWithoutMembers(typ string, since time.Time) []CommitSeen {
+	if !l.Complete() || typ == TypeShare || typ == TypeUnknown {
+		return nil
+	}
+	from, all := since, false
+	if typ == TypeClassic {
+		switch c := l.Classic; {
+		case c == nil:
+			all = true
+		case c.Members == 0 && !c.StateAt.IsZero():
+			from = c.StateAt
+		case c.Members == 0:
+			from = c.WrittenAt
+		}
+	}
+	if from.IsZero() && !all {
+		return nil
+	}
+	var out []CommitSeen
+	for i, r := range l.Recent {
+		var moved int64
+		if i > 0 && l.Recent[i-1].TP == r.TP {
+			moved = max(0, r.Offset-l.Recent[i-1].Offset)
+		}
+		if all || r.CommittedAt.After(from) {
+			out = append(out, CommitSeen{At: r.CommittedAt, Moved: moved, Source: SeenCommitLog})
+		}
+	}
+	return out
 }

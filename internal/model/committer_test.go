@@ -49,6 +49,9 @@ func TestDetectCommitter(t *testing.T) {
 			want: true, commits: 3, interval: -1, rate: 20, sources: "time-axis"},
 		{name: "a move that holds a commit record is not counted twice",
 			seen: []CommitSeen{record(1, 0), record(3, 40), move(2, 5, 40, SeenTimeAxis)}, now: 6},
+		{name: "a move that is a record seen again: counted once, listed both ways",
+			seen: []CommitSeen{record(1, 0), record(3, 40), record(5, 40), move(2, 4, 40, SeenTimeAxis)}, now: 6,
+			want: true, commits: 3, interval: 2000, rate: 20, sources: "commit-log,time-axis"},
 		{name: "moves and records together",
 			seen: []CommitSeen{record(1, 0), record(3, 40), move(4, 8, 40, SeenObservation)}, now: 8,
 			want: true, commits: 3, interval: 2000, rate: 80.0 / 7, sources: "commit-log,observation"},
@@ -102,6 +105,76 @@ func TestMovesBetween(t *testing.T) {
 		got, changed := MovesBetween(c.before, c.now, at(0), at(1), SeenObservation)
 		if changed != c.changed || got.Moved != c.moved || !got.At.Equal(at(1)) || !got.After.Equal(at(0)) {
 			t.Errorf("%s: changed %v moved %d (%v..%v), want %v %d", c.name, changed, got.Moved, got.After, got.At, c.changed, c.moved)
+		}
+	}
+}
+
+// logOf is a complete commit log of one partition with a commit at each second given
+// (offsets 10 apart), and classic as its last GroupMetadata record.
+func logOf(classic *ClassicRecord, secs ...float64) *CommitLog {
+	l := &CommitLog{Status: CommitLogRead, Classic: classic}
+	for i, s := range secs {
+		l.Recent = append(l.Recent, CommitRecord{TP: TP{"t", 0}, Offset: int64(10 * i), CommittedAt: at(s)})
+	}
+	return l
+}
+
+func TestSeenWithoutMembers(t *testing.T) {
+	emptyAt := func(s float64) *ClassicRecord { return &ClassicRecord{ProtocolType: "consumer", StateAt: at(s)} }
+	cases := []struct {
+		name  string
+		log   *CommitLog
+		typ   string
+		since float64 // -1: not known
+		want  int
+	}{
+		{"a classic group that never had a member: every commit", logOf(nil, 1, 3, 5), TypeClassic, -1, 3},
+		{"after the classic group became Empty", logOf(emptyAt(2), 1, 3, 5), TypeClassic, -1, 2},
+		{"a classic group whose last record has members: since the caller knows", logOf(&ClassicRecord{Members: 1}, 1, 3, 5), TypeClassic, 4, 1},
+		{"a consumer-protocol group: since the caller knows", logOf(nil, 1, 3, 5), TypeConsumer, 2, 2},
+		{"a consumer-protocol group, since unknown: none", logOf(nil, 1, 3, 5), TypeConsumer, -1, 0},
+		{"a share group: never", logOf(nil, 1, 3, 5), TypeShare, 0, 0},
+		{"a log not read to its end: none", &CommitLog{Status: CommitLogPartial, Recent: logOf(nil, 1, 3, 5).Recent}, TypeClassic, -1, 0},
+		{"no log", nil, TypeClassic, -1, 0},
+	}
+	for _, c := range cases {
+		since := time.Time{}
+		if c.since >= 0 {
+			since = at(c.since)
+		}
+		got := c.log.SeenWithoutMembers(c.typ, since)
+		if len(got) != c.want {
+			t.Errorf("%s: %d commits, want %d", c.name, len(got), c.want)
+		}
+		for _, s := range got {
+			if s.Source != SeenCommitLog || !s.After.IsZero() {
+				t.Errorf("%s: %+v is not a commit record", c.name, s)
+			}
+		}
+	}
+	got := logOf(nil, 1, 3, 5).SeenWithoutMembers(TypeClassic, time.Time{})
+	if got[0].Moved != 0 || got[1].Moved != 10 || got[2].Moved != 10 {
+		t.Errorf("moved %d %d %d, want 0 10 10", got[0].Moved, got[1].Moved, got[2].Moved)
+	}
+}
+
+// TestAssembleFlagsACommitterFromTheLog: one snapshot whose group without members has a
+// commit log showing a committer is flagged; the same group with a member is not.
+func TestAssembleFlagsACommitterFromTheLog(t *testing.T) {
+	tp := TP{"t", 0}
+	obs := Observation{TakenAt: at(6), Topics: map[string]Topic{"t": {Topic: "t", Partitions: 1}},
+		Offsets: map[TP]PartitionOffsets{tp: {Low: Ptr(int64(0)), High: Ptr(int64(100))}},
+		Groups: []GroupObservation{
+			{Group: "job", Type: TypeClassic, State: "Empty", Members: []Member{}, Committed: map[TP]int64{tp: 20}, CommitLog: logOf(nil, 1, 3, 5)},
+			{Group: "svc", Type: TypeClassic, State: "Stable", Members: []Member{{}}, Committed: map[TP]int64{tp: 20}, CommitLog: logOf(nil, 1, 3, 5)},
+		}}
+	s := Assemble(obs, AssembleOptions{})
+	for _, g := range s.Groups {
+		switch {
+		case g.Group == "job" && (g.Committer == nil || g.Committer.IntervalMs.V != 2000 || g.CommitLog == nil):
+			t.Errorf("job: committer %+v", g.Committer)
+		case g.Group == "svc" && g.Committer != nil:
+			t.Errorf("svc has a member, yet a committer: %+v", g.Committer)
 		}
 	}
 }

@@ -27,23 +27,23 @@ const DefaultObserve = 10 * time.Second
 const observeEvery = 500 * time.Millisecond
 
 // CommitHistory is what a Cluster that can read __consumer_offsets offers (internal/kafka
-// does): the commits of group made while it had no members, each with its commit time.
-// since is the earliest time the caller knows the group to have been without members (zero:
-// not known); the records themselves may know better (the time a classic group became
-// Empty; a group that never had a member). Records it cannot read (no access, a read cut
+// does): the commits of group, of type typ, made while it had no members, each with its
+// commit time. since is the earliest time the caller knows the group to have been without
+// members (zero: not known); the records themselves may know better (the time a classic
+// group became Empty; a classic group that never had a member). Records it cannot read (no access, a read cut
 // short) are simply not there: the other ways still watch.
 type CommitHistory interface {
-	CommitsSeen(ctx context.Context, group string, since time.Time) []model.CommitSeen
+	CommitsSeen(ctx context.Context, group, typ string, since time.Time) []model.CommitSeen
 }
 
-// historySeen returns the commits the cluster's commit history shows of group, or none
-// when the cluster cannot read it.
-func (s *Service) historySeen(ctx context.Context, group string, since time.Time) []model.CommitSeen {
+// historySeen returns the commits the cluster's commit history shows of group (of type
+// typ), or none when the cluster cannot read it.
+func (s *Service) historySeen(ctx context.Context, group, typ string, since time.Time) []model.CommitSeen {
 	h, ok := s.Cluster.(CommitHistory)
 	if !ok {
 		return nil
 	}
-	return h.CommitsSeen(ctx, group, since)
+	return h.CommitsSeen(ctx, group, typ, since)
 }
 
 // committerAtPlan is the committer the commit history shows of a group without members when
@@ -52,7 +52,7 @@ func (s *Service) committerAtPlan(ctx context.Context, in plan.Input) *model.Com
 	if !takesCommits(in.Type) || len(in.Members) > 0 || !in.GroupExists {
 		return nil
 	}
-	return model.DetectCommitter(s.historySeen(ctx, in.Group, time.Time{}), time.Now())
+	return model.DetectCommitter(s.historySeen(ctx, in.Group, in.Type, time.Time{}), time.Now())
 }
 
 // takesCommits reports whether a group of type typ has committed offsets a client outside
@@ -91,7 +91,7 @@ func (s *Service) observeBefore(ctx context.Context, res *Result) (refuse []plan
 		res.Notes = append(res.Notes, "nothing written: the group's commits could not be watched before the write")
 		return nil, false
 	}
-	seen := append(moves, s.historySeen(ctx, p.Group, start)...)
+	seen := append(moves, s.historySeen(ctx, p.Group, p.Type, start)...)
 	if c := model.DetectCommitter(seen, time.Now()); c != nil {
 		res.Plan.Committer = c
 		return []plan.Blocker{plan.CommitterBlocker(p.Group, c)}, true
@@ -152,14 +152,14 @@ func (s *Service) watchAfter(ctx context.Context, res *Result, readBack map[mode
 	return changed
 }
 
-// writtenAsPlanned lists the rows the read-back shows as planned: at their target, or,
-// for a restore's deletion, without a commit.
+// writtenAsPlanned lists the rows the read-back shows as planned: at their target, or, for
+// a deletion (a row without a target: a restore's empty offset), without a commit.
 func writtenAsPlanned(p plan.Plan, readBack map[model.TP]int64) []model.TP {
 	var out []model.TP
 	for _, r := range p.Rows {
 		v, ok := readBack[r.TP()]
 		switch {
-		case r.Target != nil && ok && v == *r.Target, r.Target == nil && r.Reason == plan.ReasonRestore && !ok:
+		case r.Target != nil && ok && v == *r.Target, r.Target == nil && !ok:
 			out = append(out, r.TP())
 		}
 	}

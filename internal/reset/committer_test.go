@@ -40,7 +40,7 @@ func (c *committerCluster) Committed(context.Context, string) (map[model.TP]int6
 	return c.after(c.nAfter - 1), nil
 }
 
-func (c *committerCluster) CommitsSeen(_ context.Context, _ string, since time.Time) []model.CommitSeen {
+func (c *committerCluster) CommitsSeen(_ context.Context, _, _ string, since time.Time) []model.CommitSeen {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.historySince = append(c.historySince, since)
@@ -319,5 +319,23 @@ func TestNoWatchWithoutObserveOrCommits(t *testing.T) {
 		if got := c.s.watches(c.p); got != c.want {
 			t.Errorf("%s: watches %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestWrittenAsPlanned: the rows the watch after the write guards: at their target, or
+// deleted (no target) and read back without a commit.
+func TestWrittenAsPlanned(t *testing.T) {
+	tpC := model.TP{Topic: "t", Partition: 2}
+	p := plan.Plan{Rows: []plan.Row{
+		{Topic: "t", Partition: 0, Target: model.Ptr(int64(1))},
+		{Topic: "t", Partition: 1, Target: model.Ptr(int64(1))},
+		{Topic: "t", Partition: 2, Reason: plan.ReasonRestore},
+	}}
+	got := writtenAsPlanned(p, map[model.TP]int64{tpA: 1, tpB: 9})
+	if !slices.Equal(got, []model.TP{tpA, tpC}) {
+		t.Errorf("written as planned: %v, want t-0 (at its target) and t-2 (deleted)", got)
+	}
+	if got := writtenAsPlanned(p, map[model.TP]int64{tpC: 4}); len(got) != 0 {
+		t.Errorf("nothing as planned, got %v", got)
 	}
 }

@@ -13,10 +13,16 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// shipCommitter is what the time axis says of ship-svc in these tests: a client outside the
-// group commits for it.
-var shipCommitter = &model.Committer{Seen: []string{model.SeenTimeAxis}, Commits: 4,
-	First: model.Stamp{Time: fixtureNow.Add(-20 * time.Second)}, Last: model.Stamp{Time: fixtureNow.Add(-5 * time.Second)}, Rate: 20}
+// shipLog is ship-svc's records in __consumer_offsets in these tests: a client outside the
+// group (a classic group that never had a member) commits every 5 s, 100 offsets each time.
+func shipLog(taken time.Time) *model.CommitLog {
+	l := &model.CommitLog{Status: model.CommitLogRead, ReadAt: taken}
+	for i := range 4 {
+		l.Recent = append(l.Recent, model.CommitRecord{TP: model.TP{Topic: "shipments", Partition: 0}, Offset: int64(100 * i),
+			CommittedAt: taken.Add(time.Duration(i-3) * 5 * time.Second)})
+	}
+	return l
+}
 
 // committerHarness serves the fixture with ship-svc flagged as committed for from outside.
 func committerHarness(t *testing.T, rs Resetter) *harness {
@@ -26,7 +32,7 @@ func committerHarness(t *testing.T, rs Resetter) *harness {
 		s := fixtureSnapshot(clk.now(), q.FetchBudget > 0)
 		for i := range s.Groups {
 			if s.Groups[i].Group == "ship-svc" {
-				s.Groups[i].Committer = shipCommitter
+				s.Groups[i].CommitLog = shipLog(s.Cluster.TakenAt.Time)
 			}
 		}
 		if len(q.Groups) == 1 {
@@ -36,7 +42,7 @@ func committerHarness(t *testing.T, rs Resetter) *harness {
 	}
 	opts := optsWith(src, clk)
 	opts.Resetter = rs
-	return newHarness(t, opts, 160, 40)
+	return newHarness(t, opts, 200, 40)
 }
 
 // TestCommitterShownInTheTUI: the groups table marks the members "0+ext", `/committer`
@@ -52,7 +58,7 @@ func TestCommitterShownInTheTUI(t *testing.T) {
 	}
 	hs.send(keyType(tea.KeyEnter))
 	v := ansi.Strip(hs.view())
-	for _, want := range []string{"COMMITTER  a client outside the group commits for it: 4 commits over 15s, moving the offsets 20/s (seen across snapshots)",
+	for _, want := range []string{"COMMITTER  a client outside the group commits for it: 4 commits over 15s, every 5s, moving the offsets 20/s (seen in __consumer_offsets)",
 		"resets refused while it runs"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the group screen lacks %q:\n%s", want, v)

@@ -55,11 +55,15 @@ func (gh *groupHistory) moves() []model.CommitSeen {
 	return out
 }
 
-// committer is what the history says of a committer outside g at now; nil while g has
-// members.
+// committer is what the history, with the group's commit records when the snapshot read
+// them, says of a committer outside g at now; nil while g has members.
 func (gh *groupHistory) committer(g *model.Group, now time.Time) *model.Committer {
-	if len(g.Members) > 0 || g.Error != nil {
+	if len(g.Members) > 0 || g.Error != nil || gh.quiet == noQuiet {
 		return nil
 	}
-	return model.DetectCommitter(gh.moves(), now)
+	seen := gh.moves()
+	if g.CommitLog != nil {
+		seen = append(seen, g.CommitLog.SeenWithoutMembers(g.Type, time.UnixMilli(gh.quiet))...)
+	}
+	return model.DetectCommitter(seen, now)
 }

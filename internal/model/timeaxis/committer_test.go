@@ -74,3 +74,33 @@ func TestCommitterIgnoresShareGroups(t *testing.T) {
 		t.Fatalf("a share group's start offsets moved by the broker were read as a committer: %+v", *s.Groups[0].Committer)
 	}
 }
+
+// TestCommitterFromTheLogAcrossSnapshots: a consumer-protocol group's commit records count
+// from the first snapshot that showed it without members (its members' commits before do
+// not); with the moves they are one committer, seen both ways.
+func TestCommitterFromTheLogAcrossSnapshots(t *testing.T) {
+	tp := model.TP{Topic: "t", Partition: 0}
+	h := NewHistory(16, 0)
+	var s *model.Snapshot
+	for i, c := range []int64{0, 100, 100, 100} { // a member until 5 s, then none; the offsets stand still
+		s = snapAt(time.Duration(i)*5*time.Second, map[string]map[model.TP][2]int64{"g": {tp: {c, 1000}}})
+		g := &s.Groups[0]
+		g.Type = model.TypeConsumer
+		if i >= 1 {
+			g.Members = nil
+		}
+		l := &model.CommitLog{Status: model.CommitLogRead}
+		for _, sec := range []int{1, 3, 6, 8, 10, 12, 14} { // every 2 s; the first two by the member
+			if sec <= i*5 {
+				l.Recent = append(l.Recent, model.CommitRecord{TP: tp, Offset: 100, CommittedAt: t0.Add(time.Duration(sec) * time.Second)})
+			}
+		}
+		g.CommitLog = l
+		h.Add(s, true)
+	}
+	h.Annotate(s, Options{})
+	c := s.Groups[0].Committer
+	if c == nil || c.Commits != 5 || c.IntervalMs.V != 2000 || c.Rate != 0 || len(c.Seen) != 1 || c.Seen[0] != model.SeenCommitLog {
+		t.Fatalf("committer %+v: want the 5 commits after 5 s, every 2 s, the same offset again, from the log", c)
+	}
+}

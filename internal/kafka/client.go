@@ -63,6 +63,8 @@ type Client struct {
 	tsSeen map[model.TPO]time.Time
 
 	configs configCache
+	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).
+	clog commitLogCache
 }
 
 // New checks the configuration and connects (one Metadata round trip).
@@ -105,7 +107,8 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{},
+		clog: newCommitLogCache()}
 	c.logf = func(string, ...any) {}
 	if cfg.Logger != nil {
 		c.logf = cfg.Logger.Printf

@@ -114,9 +114,15 @@ var commandHelp = map[string]cmdHelp{
 		usage: "offsettui demo [--debug FILE]",
 		about: "Runs the embedded three-broker demo cluster (docs/demo.md), prints its bootstrap address and\n" +
 			"keeps it running until Ctrl-C, so other tools can be pointed at it.",
-		examples: "  offsettui demo\n  kcat -b \"$(offsettui demo 2>/dev/null | head -1)\" -L   # in another shell, while it runs",
+		examples: "  offsettui demo\n" +
+			"  " + demoKcatExample + "   # kcat once the demo runs; Ctrl-C stops both",
 	},
 }
+
+// demoKcatExample points kcat at the demo as soon as it prints its address. The
+// demo runs until Ctrl-C, so "$(offsettui demo | head -1)" never returns: the
+// shell waits for the whole pipe.
+const demoKcatExample = `offsettui demo 2>/dev/null | { read -r addr; kcat -b "$addr" -L; }`
 
 // printCommandHelp writes a command's usage, what it does, its flags and examples.
 func printCommandHelp(w io.Writer, fs *pflag.FlagSet) {

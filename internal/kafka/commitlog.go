@@ -174,7 +174,7 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 	for _, g := range groups {
 		if q.CommitLog && len(g.Committed) > 0 && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
 			names = append(names, g.Group)
-			alone[g.Group] = g.DescribeError == nil && len(g.Members) == 0
+			alone[g.Group] = readsCommitLog(g)
 		}
 	}
 	if len(names) == 0 {

@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // AssembleOptions tune Assemble.
@@ -60,7 +61,7 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 		}
 	}
 	slices.SortFunc(s.Topics, func(a, b Topic) int { return strings.Compare(a.Topic, b.Topic) })
-	SortGroupsWorstFirst(s.Groups)
+	SortGroupsByUrgency(s.Groups)
 	return s
 }
 
@@ -91,13 +92,17 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
 		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
 		ShareAutoOffsetReset: g.ShareAutoOffsetReset, Topology: g.Topology,
-		Counts: Counts{}, Error: g.Error, CommitLog: g.CommitLog,
+		Counts: Counts{}, Error: g.Error,
 	}
 	switch {
 	case g.DescribeError != nil:
 		grp.Members = nil // unknown: JSON null, never "0 members"
 	case grp.Members == nil:
 		grp.Members = []Member{}
+	}
+	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
+		grp.CommitLog = g.CommitLog
+		grp.Committer = DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
 	}
 	// Share-group start offsets never expire; committed offsets of an Empty group do.
 	if g.State == "Empty" && g.Type != TypeShare && obs.OffsetsRetentionMinutes != nil {
@@ -259,7 +264,8 @@ func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef
 
 // rollup computes a group's counts, worst status and total lag. totalLag sums the
 // positive lags of partitions with a commit, so a partition ahead cannot hide a
-// backlog elsewhere; it is never a partial sum shown as whole (see partialLag).
+// backlog elsewhere; it is never a partial sum shown as whole (see partialLag),
+// and null when no partition has a commit.
 func rollup(g *Group) {
 	g.Counts, g.WorstStatus = Counts{}, StatusOK
 	var sum int64
@@ -280,8 +286,13 @@ func rollup(g *Group) {
 		g.WorstStatus = StatusUnknown
 	}
 	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
-	if partial {
+	switch {
+	case partial:
 		g.partialLag()
+	case len(g.Partitions) > 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Lag != nil }):
+		// No partition has a commit: there is no lag to sum, and 0 would say
+		// the group is caught up.
+		g.TotalLag = nil
 	}
 }
 

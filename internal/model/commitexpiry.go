@@ -60,6 +60,10 @@ type CommitExpiry struct {
 	// Expiring counts the partitions whose commits the broker may delete within the
 	// snapshot's risk window (each for sure, known or bounded by Latest): a problem.
 	Expiring int `json:"expiring"`
+	// ExpiringInMs is how long after the snapshot the first of those may go (its time,
+	// or Latest when its time is unknown; 0 when due); null when none is expiring. The
+	// urgency order ranks the group by it.
+	ExpiringInMs *int64 `json:"expiringInMs"`
 	// RetentionMs is offsets.retention.minutes in ms, RetentionAssumed true when it is
 	// Kafka's default because the broker's value could not be read; CheckIntervalMs is
 	// offsets.retention.check.interval.ms, null when not read.
@@ -187,17 +191,25 @@ func (c *expiryClock) partition(p *GroupPartition, position *int64) {
 		c.out.UnknownTime = by
 		latest := c.now.Add(c.retention)
 		c.out.Latest = &Stamp{latest}
-		if !latest.After(c.horizon) {
-			c.out.Expiring++
-		}
+		c.expiring(latest)
 		return
 	}
 	p.CommitsExpireAt = &Stamp{at}
 	if c.earliest.IsZero() || at.Before(c.earliest) {
 		c.earliest = at
 	}
-	if !at.After(c.horizon) {
-		c.out.Expiring++
+	c.expiring(at)
+}
+
+// expiring counts a commit that may go at at when that is within the risk window.
+func (c *expiryClock) expiring(at time.Time) {
+	if at.After(c.horizon) {
+		return
+	}
+	c.out.Expiring++
+	in := max(0, at.Sub(c.now).Milliseconds())
+	if c.out.ExpiringInMs == nil || in < *c.out.ExpiringInMs {
+		c.out.ExpiringInMs = &in
 	}
 }
 

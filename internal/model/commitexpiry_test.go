@@ -136,6 +136,9 @@ func TestCommitExpiryClock(t *testing.T) {
 			if e.Expiring != c.expiring || grp.CommitsExpiring() != (c.expiring > 0) || (c.expiring > 0 && !grp.HasProblem()) {
 				t.Errorf("expiring %d (problem %v), want %d", e.Expiring, grp.HasProblem(), c.expiring)
 			}
+			if (e.ExpiringInMs != nil) != (c.expiring > 0) || (c.expiring > 0) != (grp.Urgency() == UrgencySave) {
+				t.Errorf("expiring in %v ms, urgency %v; want expiring %d", e.ExpiringInMs, grp.Urgency(), c.expiring)
+			}
 			if e.RetentionAssumed != (c.minutes == nil) {
 				t.Errorf("retention assumed %v with offsets.retention.minutes %v", e.RetentionAssumed, c.minutes)
 			}
@@ -168,5 +171,25 @@ func TestCommitExpiryShareAndNoCommits(t *testing.T) {
 				t.Errorf("a group without commits has a clock: %+v", g.CommitsExpiry)
 			}
 		}
+	}
+}
+
+// A group whose commits go within the risk window ranks with the records that can still
+// be saved, soonest first: ahead of a group that already lost records.
+func TestCommitExpiryUrgency(t *testing.T) {
+	soon, later := &CommitExpiry{Expiring: 1, ExpiringInMs: Ptr(int64(60_000))}, &CommitExpiry{Expiring: 1, ExpiringInMs: Ptr(int64(3_600_000))}
+	gs := []Group{
+		{Group: "lost", WorstStatus: StatusExpired, Counts: Counts{StatusExpired: 1}, Members: []Member{}},
+		{Group: "later", CommitsExpiry: later, Members: []Member{}},
+		{Group: "soon", CommitsExpiry: soon, Members: []Member{}},
+		{Group: "idle", Members: []Member{}},
+	}
+	SortGroupsByUrgency(gs)
+	var got []string
+	for _, g := range gs {
+		got = append(got, g.Group)
+	}
+	if fmt.Sprint(got) != "[soon later lost idle]" {
+		t.Errorf("order %v, want [soon later lost idle]", got)
 	}
 }

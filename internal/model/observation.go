@@ -71,7 +71,8 @@ type GroupObservation struct {
 	ShareAutoOffsetReset *string
 	// Topology is a streams group's topology.
 	Topology *Topology
-	// CommitLog is what __consumer_offsets says of the group; nil when not read.
+	// CommitLog is what __consumer_offsets says of the group (its recent commits only
+	// for a group without members: committer.go); nil when not read.
 	CommitLog *CommitLog
 }
 

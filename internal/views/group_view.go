@@ -86,9 +86,9 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 4},
 		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", len("UNKNOWN"), 0)},
-		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 9},
+		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 10},
 		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 7, middle: true},
-		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 8},
+		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 9},
 	}
 	if timed {
 		cols = append(cols, partitionTimeColumns()...)
@@ -121,17 +121,20 @@ func (s *groupScreen) rowsShown() int { return listRows(len(s.visible), s.tableH
 
 // rebuild renders everything derived from data, filter, cursor and size.
 func (s *groupScreen) rebuild() {
-	s.info = s.infoLines()
+	s.cols = nil
+	if s.g != nil {
+		s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
+	}
+	s.info = s.infoLines() // its totals line says how many columns the width hides
 	gap := "\n\n"
 	if s.compact() {
 		gap = "\n"
 	}
 	if s.g == nil {
-		s.cols, s.header = nil, ""
+		s.header = ""
 		s.above, s.below = strings.Join(s.info, "\n"), ""
 		return
 	}
-	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, s.sortCol, s.sortArrow())
 	s.above = strings.Join(s.info, "\n") + gap + s.header
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))

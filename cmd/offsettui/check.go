@@ -50,7 +50,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 			return badFlag("--topic: empty topic name")
 		}
 	}
-	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD}
+	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD, RequireCommitTimes: c.commitLog == "on"}
 	var err error
 	if opts.RecoveryWindow, err = parse.Duration(window); err != nil {
 		return badFlag("--recovery-window: %v", err)

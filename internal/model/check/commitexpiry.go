@@ -13,7 +13,15 @@ import (
 // auto.offset.reset, wherever it had got to.
 func checkCommitExpiry(p *Partition, g model.Group, gp model.GroupPartition, opts Options, now time.Time) {
 	e := g.CommitsExpiry
-	if e == nil || gp.CommitsExpireBy == "" || gp.CommitsExpireBy == model.ExpiryNever {
+	if e == nil || gp.CommitsExpireBy == model.ExpiryNever {
+		return
+	}
+	if opts.RequireCommitTimes && gp.CommitsExpireAt == nil {
+		p.add(VerdictFail, CodeCommitsExpire, "when the broker may delete this commit is not known ("+unknownWhy(e, gp)+
+			"), and --commit-log=on requires it", nil)
+		return
+	}
+	if gp.CommitsExpireBy == "" {
 		return
 	}
 	horizon := now.Add(opts.RiskWindow)
@@ -56,9 +64,20 @@ func expiryBasis(rule model.ExpiryRule, retention string) string {
 func commitLogWhy(e *model.CommitExpiry) string {
 	switch {
 	case e.CommitLog == model.CommitLogOff:
-		return "__consumer_offsets was not read: --commit-log=false"
+		return "__consumer_offsets was not read: --commit-log=off"
 	case e.CommitLogReason != nil:
 		return *e.CommitLogReason
 	}
 	return "__consumer_offsets does not hold it"
+}
+
+// unknownWhy says what the clock of a partition could not know, and why.
+func unknownWhy(e *model.CommitExpiry, gp model.GroupPartition) string {
+	switch {
+	case gp.CommitsExpireBy == "" || e.Rule == model.ExpiryUnknown:
+		return "the group's state or its members' subscriptions could not be read"
+	case gp.CommitsExpireBy == model.ExpiryEmptyTime:
+		return "the time the group became Empty could not be read: " + commitLogWhy(e)
+	}
+	return "its commit time could not be read: " + commitLogWhy(e)
 }

@@ -20,13 +20,18 @@ func TestCheckCommitExpiry(t *testing.T) {
 		latest    *model.Stamp
 		verdict   Verdict
 		inMessage string
+		require   bool // --commit-log=on
 	}{
-		{"in 3h, by commit time", at(3 * time.Hour), model.ExpiryCommitTime, nil, VerdictFail, "at 2026-11-29T11:00:00.000Z (in 3h), offsets.retention.minutes (1m) after the commit"},
-		{"due, by Empty time", at(-time.Minute), model.ExpiryEmptyTime, nil, VerdictFail, "(due: at the broker's next sweep), offsets.retention.minutes (1m) after the group became Empty"},
-		{"in 2 days", at(48 * time.Hour), model.ExpiryCommitTime, nil, VerdictPass, ""},
-		{"never (subscribed)", nil, model.ExpiryNever, nil, VerdictPass, ""},
-		{"unknown, at most 7d away", nil, model.ExpiryCommitTime, at(7 * day), VerdictPass, ""},
-		{"unknown, at most 1m away", nil, model.ExpiryCommitTime, at(time.Minute), VerdictFail, "by 2026-11-29T08:01:00.000Z at the latest"},
+		{"in 3h, by commit time", at(3 * time.Hour), model.ExpiryCommitTime, nil, VerdictFail, "at 2026-11-29T11:00:00.000Z (in 3h), offsets.retention.minutes (1m) after the commit", false},
+		{"due, by Empty time", at(-time.Minute), model.ExpiryEmptyTime, nil, VerdictFail, "(due: at the broker's next sweep), offsets.retention.minutes (1m) after the group became Empty", false},
+		{"in 2 days", at(48 * time.Hour), model.ExpiryCommitTime, nil, VerdictPass, "", false},
+		{"never (subscribed)", nil, model.ExpiryNever, nil, VerdictPass, "", false},
+		{"unknown, at most 7d away", nil, model.ExpiryCommitTime, at(7 * day), VerdictPass, "", false},
+		{"unknown, at most 1m away", nil, model.ExpiryCommitTime, at(time.Minute), VerdictFail, "by 2026-11-29T08:01:00.000Z at the latest", false},
+		{"unknown, at most 7d away, --commit-log=on", nil, model.ExpiryCommitTime, at(7 * day), VerdictFail,
+			"its commit time could not be read: denied), and --commit-log=on requires it", true},
+		{"in 2 days, --commit-log=on", at(48 * time.Hour), model.ExpiryCommitTime, nil, VerdictPass, "", true},
+		{"never, --commit-log=on", nil, model.ExpiryNever, nil, VerdictPass, "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			gp := ckPart(0, 0, 10, model.Ptr(int64(10)), model.StatusOK)
@@ -37,7 +42,7 @@ func TestCheckCommitExpiry(t *testing.T) {
 			if c.latest != nil {
 				s.Groups[0].CommitsExpiry.UnknownTime = c.by
 			}
-			r := Check(s, "g", Options{RiskWindow: day})
+			r := Check(s, "g", Options{RiskWindow: day, RequireCommitTimes: c.require})
 			p := r.Partitions[0]
 			if p.Result != c.verdict {
 				t.Fatalf("verdict %s, want %s: %+v", p.Result, c.verdict, p.Reasons)

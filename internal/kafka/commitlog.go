@@ -165,10 +165,10 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 // startCommitLog starts reading the records of the snapshot's groups in
 // __consumer_offsets when q asks for it (groups with commits; share groups have none),
 // alongside the rest of the snapshot, keeping the recent commits of the groups without
-// members only (a Stable fleet's history would cost memory for nothing). The function it returns waits for the read and,
-// given the observation, gives each of its groups its CommitLog; it reports whether a
-// read ran, and does nothing after its first call.
-func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation) bool {
+// members only (a Stable fleet's history would cost memory for nothing). The function it
+// returns waits for the read and, given the observation, gives each of its groups its
+// CommitLog and logs the phase; it does nothing after its first call.
+func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation, func(string, ...any)) {
 	var names []string
 	alone := map[string]bool{} // groups without members: commits there come from outside
 	for _, g := range groups {
@@ -178,7 +178,7 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 		}
 	}
 	if len(names) == 0 {
-		return func(*model.Observation) bool { return false }
+		return func(*model.Observation, func(string, ...any)) {}
 	}
 	rctx, stop := context.WithCancelCause(ctx)
 	done := make(chan map[string]*model.CommitLog, 1)
@@ -187,11 +187,16 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 		done <- got
 	}()
 	var once sync.Once
-	return func(obs *model.Observation) bool {
+	return func(obs *model.Observation, phase func(string, ...any)) {
 		once.Do(func() {
 			defer stop(nil)
+			if obs == nil { // the snapshot failed: the read is not needed
+				stop(context.Canceled)
+				<-done
+				return
+			}
 			var got map[string]*model.CommitLog
-			if q.CommitLogCatchUp && obs != nil {
+			if q.CommitLogCatchUp {
 				select {
 				case got = <-done:
 				case <-time.After(catchUpGrace):
@@ -201,16 +206,13 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 			} else {
 				got = <-done
 			}
-			if obs == nil {
-				return
-			}
 			for i := range obs.Groups {
 				if l, ok := got[obs.Groups[i].Group]; ok {
 					obs.Groups[i].CommitLog = l
 				}
 			}
+			phase("__consumer_offsets read")
 		})
-		return true
 	}
 }
 

@@ -88,7 +88,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
 	commitLogRead := c.startCommitLog(ctx, groups, q)
-	defer commitLogRead(nil)
+	defer commitLogRead(nil, nil)
 	topics := queryTopics(groups, q)
 	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
@@ -102,9 +102,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
-	if commitLogRead(&obs) {
-		phase("__consumer_offsets read")
-	}
+	commitLogRead(&obs, phase)
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
 		return obs, err
 	}
@@ -116,9 +114,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 func (c *Client) phaseLogger() func(format string, args ...any) {
 	last := time.Now()
 	return func(format string, args ...any) {
-		now := time.Now()
-		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), now.Sub(last).Round(time.Millisecond))
-		last = now
+		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), time.Since(last).Round(time.Millisecond))
+		last = time.Now()
 	}
 }
 

@@ -590,6 +590,7 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 	var totalLag int64
 	worst := model.StatusOK
 	counts := model.Counts{}
+	var unsubscribed []string
 	for _, p := range got.Partitions {
 		tp := p.TP()
 		gotTPs = append(gotTPs, tp)
@@ -598,6 +599,21 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 			continue
 		}
 		e := w.expect(g, tp, fetched)
+		// A live group's members subscribe to g.topics: its commits on other topics are not
+		// consumed, shown but left out of its rollups. An Empty group's are all judged.
+		var wantSub *bool
+		if g.members > 0 {
+			wantSub = model.Ptr(slices.Contains(g.topics, tp.Topic))
+			if !*wantSub && !slices.Contains(unsubscribed, tp.Topic) {
+				unsubscribed = append(unsubscribed, tp.Topic)
+			}
+		}
+		if fmt.Sprint(val(p.Subscribed)) != fmt.Sprint(val(wantSub)) {
+			t.Errorf("%s %s: subscribed %v, want %v (members subscribe to %v)", g.name, tp, val(p.Subscribed), val(wantSub), g.topics)
+		}
+		if wantSub != nil && !*wantSub {
+			continue
+		}
 		if e.lag != nil && *e.lag > 0 {
 			totalLag += *e.lag
 		}
@@ -628,6 +644,12 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 	}
 	if got.TotalLag == nil || *got.TotalLag != totalLag || got.WorstStatus != worst || fmt.Sprint(got.Counts) != fmt.Sprint(counts) {
 		t.Errorf("%s: totalLag %s worst %v counts %v; want %d %v %v", g.name, text.Num(got.TotalLag), got.WorstStatus, got.Counts, totalLag, worst, counts)
+	}
+	if g.members > 0 && unsubscribed == nil {
+		unsubscribed = []string{}
+	}
+	if fmt.Sprintf("%#v", got.UnsubscribedTopics) != fmt.Sprintf("%#v", unsubscribed) {
+		t.Errorf("%s: unsubscribed topics %#v, want %#v", g.name, got.UnsubscribedTopics, unsubscribed)
 	}
 }
 

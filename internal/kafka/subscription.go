@@ -53,7 +53,8 @@ func subscriptionTopics(b []byte) (topics []string, ok bool) {
 	if len(b) < 4 { // the user data's length
 		return nil, false
 	}
-	if l := int32(binary.BigEndian.Uint32(b)); l < -1 || int64(l) > int64(len(b)-4) {
+	// A negative length is null, as Kafka's generated readers take it.
+	if l := int32(binary.BigEndian.Uint32(b)); int64(l) > int64(len(b)-4) {
 		return nil, false
 	}
 	slices.Sort(topics)

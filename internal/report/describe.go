@@ -32,7 +32,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	}
 	var rows aligned
 	for i := range s.Groups {
-		describeGroup(tw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+		describeGroup(tw, &rows, &s.Groups[i], s.Cluster, s.Window != nil, s.Baseline != nil)
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
@@ -64,7 +64,7 @@ func clusterLine(s model.Snapshot) string {
 }
 
 // describeGroup writes one group's heading, its rows and its errors.
-func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool, timed, based bool) {
+func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
@@ -78,8 +78,11 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(tw, "  %s\n", line)
 	}
+	if t := display.NotConsumedText(g, cl.OffsetsRetentionMinutes); t != "" {
+		fmt.Fprintf(tw, "  NOT CONSUMED: %s\n", t)
+	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, cl.AllTopicsVisible))
 		return
 	}
 	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
@@ -104,7 +107,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		rows.num(p.Position())
 		rows.num(p.High)
 		rows.num(p.Lag)
-		rows.add(StatusText(p.Status, p.Lost, p.Beyond))
+		rows.add(PartitionStatusText(p))
 		rows.add(text.HumanMs(p.TimeLagMs))
 		rows.add(text.HumanMs(p.ExpiresInMs))
 		if timed {

@@ -163,6 +163,12 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = appendString(b, m.Host)
 		b = append(b, '}')
 	}
+	b = append(b, `,"subscribed":`...)
+	if p.Subscribed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, *p.Subscribed)
+	}
 	var err error
 	b = append(b, `,"error":`...)
 	if b, err = appendOptional(b, p.Error); err == nil {

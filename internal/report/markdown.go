@@ -31,7 +31,7 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
 		for _, i := range problems {
-			markdownGroup(bw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+			markdownGroup(bw, &s.Groups[i], s.Cluster, s.Window != nil, s.Baseline != nil)
 		}
 	}
 	if len(fine) > 0 {
@@ -77,7 +77,7 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	}
 }
 
-func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based bool) {
 	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, text.Plural(len(g.Members), "member"))
 	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
@@ -103,11 +103,14 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(w, "- %s\n", cell(line))
 	}
+	if t := display.NotConsumedText(g, cl.OffsetsRetentionMinutes); t != "" {
+		fmt.Fprintf(w, "- not consumed: %s\n", cell(t))
+	}
 	if g.Error != nil {
 		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
 	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, allVisible))
+		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, cl.AllTopicsVisible))
 		return
 	}
 	markdownRows(w, g, timed, based)
@@ -127,7 +130,7 @@ func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
 		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), text.Num(p.Low), text.Num(p.Position()), text.Num(p.High),
-			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), text.HumanMs(p.ExpiresInMs)}
+			text.Num(p.Lag), PartitionStatusText(&p), text.HumanMs(p.TimeLagMs), text.HumanMs(p.ExpiresInMs)}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)
 		}

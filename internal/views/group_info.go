@@ -45,6 +45,9 @@ func (s *groupScreen) infoLines() []string {
 		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
 			text.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
 	}
+	if t := display.NotConsumedText(g, s.retentionMinutes); t != "" {
+		lines = append(lines, st.notice.Render("NOT CONSUMED")+"  "+t)
+	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {
 		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {

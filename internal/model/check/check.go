@@ -217,7 +217,14 @@ func Check(s model.Snapshot, group string, opts Options) Result {
 			continue
 		}
 		checked[gp.TP()] = true
+		if len(opts.Topics) == 0 && gp.NotConsumed() {
+			r.Partitions = append(r.Partitions, notConsumedPartition(g, gp))
+			continue
+		}
 		r.Partitions = append(r.Partitions, checkPartition(g, gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
+	}
+	if n, ok := notConsumedNote(g, r.Partitions, s.Cluster.OffsetsRetentionMinutes); ok {
+		r.Notes = append(r.Notes, n)
 	}
 	p.namedTopics(opts.Topics, topics, checked)
 	p.snapshotErrors(s.Errors, checked, notFound, group, len(opts.Topics) > 0)

@@ -7,7 +7,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,4 +119,69 @@ func val[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// read_committed consumers of both commit styles after 10 committed transactions, and after
+// a committed then an aborted one, built with Kafka's own producer and consumers: every
+// group is caught up (lag 0; the markers and aborted records counted, Kafka's CLI LAG kept
+// beside), the sampled evaluation of the groups that committed "last record + 1" — Empty
+// ones and one that stays Stable — is ok and caught up, never stopped or stalled, and check
+// passes.
+func TestRealKafkaTransactionMarkersCaughtUp(t *testing.T) {
+	t.Parallel()
+	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
+		t.Parallel()
+		tx := b.Transactions(t)
+		ab := b.TransactionsAborted(t)
+		live := realkafka.Name("txn-live")
+		b.Member(t, realkafka.ConsumeSpec{Group: live, Topic: tx.Topic, ReadCommitted: true, Style: "last-plus-one"})
+		want := map[string]*model.TransactionMarkers{ // nil: committed at high, no markers between
+			tx.PositionGroup: nil, tx.LastPlusOneGroup: {ControlRecords: 1, KafkaLag: 1}, live: {ControlRecords: 1, KafkaLag: 1},
+			ab.PositionGroup: nil, ab.LastPlusOneGroup: {ControlRecords: 2, AbortedRecords: 5, KafkaLag: 7},
+		}
+		// Kafka's CLI: LOG-END-OFFSET at read_uncommitted, LAG = high − committed.
+		cli := map[string]string{}
+		for _, g := range []string{tx.LastPlusOneGroup, live, ab.LastPlusOneGroup} {
+			out := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--timeout", "30000", "--describe", "--group", g)
+			for _, r := range realkafka.TableRows(out, "GROUP", "CURRENT-OFFSET", "LAG") {
+				cli[r["GROUP"]] = r["LAG"]
+			}
+		}
+		groups := slices.Sorted(maps.Keys(want))
+		args := []string{"--bootstrap-server", b.Addr, "--timeout", "30s", "--sample", "4s", "--interval", "1s", "--stall-after", "2s"}
+		for _, g := range groups {
+			args = append(args, "--group", g)
+		}
+		code, snap, stderr := describeJSON(t, args...)
+		if code != exitOK {
+			t.Fatalf("describe %v: exit %d\n%s", args, code, stderr)
+		}
+		for _, name := range groups {
+			g := groupOf(t, snap, name)
+			if len(g.Partitions) != 1 {
+				t.Errorf("%s: %d partitions, want 1", name, len(g.Partitions))
+				continue
+			}
+			p := g.Partitions[0]
+			w := want[name]
+			if val(p.Lag) != 0 || p.Status != model.StatusOK || val(g.TotalLag) != 0 || (w == nil) != (p.TransactionMarkers == nil) ||
+				(w != nil && *w != *p.TransactionMarkers) {
+				t.Errorf("%s: committed %v high %v lag %v status %s markers %+v total %v; want lag 0, ok, markers %+v",
+					name, val(p.Committed), val(p.High), val(p.Lag), p.Status, p.TransactionMarkers, val(g.TotalLag), w)
+			}
+			if w != nil && cli[name] != strconv.FormatInt(w.KafkaLag, 10) {
+				t.Errorf("%s: Kafka's CLI LAG %q, offsettui keeps %d beside lag 0", name, cli[name], w.KafkaLag)
+			}
+			if g.Time == nil || g.Time.Evaluation != model.EvalOK || g.Time.ETA != model.ETACaughtUp {
+				t.Errorf("%s (%s, %d members): time axis %+v, want ok and caught up (never stopped or stalled)", name, g.State, len(g.Members), g.Time)
+			}
+			t.Logf("%s: %s, %d members: committed %d of high %d, lag %d, markers %+v, Kafka's CLI LAG %s, evaluation %s",
+				b.Name(), name, len(g.Members), val(p.Committed), val(p.High), val(p.Lag), p.TransactionMarkers, cli[name], g.Time.Evaluation.Badge())
+		}
+		for _, g := range []string{tx.LastPlusOneGroup, ab.LastPlusOneGroup} {
+			if code, r := checkJSON(t, b.Addr, "--group", g); code != 0 || r.Verdict != check.VerdictPass {
+				t.Errorf("check %s: exit %d %s (%s), want pass", g, code, r.Verdict, r.Summary)
+			}
+		}
+	})
 }

@@ -174,6 +174,13 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 					in.CommittedTimestamp = &ts
 				}
 			}
+			if len(obs.Markers)+len(obs.MarkersUnknown) > 0 && g.Type != TypeShare {
+				if m, ok := obs.Markers[TPO{tp, c}]; ok {
+					in.Markers = &m
+				} else if why, ok := obs.MarkersUnknown[TPO{tp, c}]; ok {
+					in.MarkersUnknown = &why
+				}
+			}
 		}
 		p := Classify(in)
 		p.Topic, p.Partition, p.Member, p.Subscribed = tp.Topic, tp.Partition, owner[tp], subscribed

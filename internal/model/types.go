@@ -178,8 +178,14 @@ type GroupPartition struct {
 	// Subscribed says whether a member of the group subscribes to the topic; false marks
 	// a partition nobody consumes, left out of the group's rollups. Null when the group has
 	// no members or its subscriptions are not known.
-	Subscribed *bool  `json:"subscribed"`
-	Error      *Error `json:"error"`
+	Subscribed *bool `json:"subscribed"`
+	// TransactionMarkers is set when only transaction markers and aborted records lie
+	// between the committed offset and the high watermark: Lag is then 0 (markers.go).
+	TransactionMarkers *TransactionMarkers `json:"transactionMarkers"`
+	// MarkersUnknown says why whether only transaction markers lie before high could not be
+	// told where it might (no open transaction): Lag is then Kafka's.
+	MarkersUnknown *string `json:"markersUnknown"`
+	Error          *Error  `json:"error"`
 	// Time is the partition on the time axis; nil for one snapshot.
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.

@@ -138,6 +138,11 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 				p.Subscribed = model.Ptr(r.IntN(2) == 0)
 			}
 			if r.IntN(3) == 0 {
+				p.TransactionMarkers = &model.TransactionMarkers{ControlRecords: r.Int64N(9), AbortedRecords: r.Int64N(9), KafkaLag: r.Int64N(20)}
+			} else if r.IntN(4) == 0 {
+				p.MarkersUnknown = model.Ptr(`read_committed Fetch from broker 1: "moved"`)
+			}
+			if r.IntN(3) == 0 {
 				p.Time = &model.PartitionTime{ETAMs: model.Some(r.Int64N(1 << 30)), Evaluation: model.Evaluation(r.IntN(3))}
 			}
 			if r.IntN(3) == 0 {

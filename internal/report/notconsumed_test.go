@@ -43,3 +43,21 @@ func TestDescribeNotConsumed(t *testing.T) {
 		t.Errorf("markdown: want svc among the groups without problems, lag 3:\n%s", md)
 	}
 }
+
+// A commit before a commit marker alone: lag 0, the marker and Kafka's LAG in the row.
+func TestDescribeMarkers(t *testing.T) {
+	tp := model.TP{Topic: "txn", Partition: 0}
+	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
+		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
+		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: i64(0), High: i64(12), LastStable: i64(12)}},
+		Markers: map[model.TPO]model.TransactionMarkers{{TP: tp, Offset: 5}: {ControlRecords: 2, AbortedRecords: 5}},
+		Groups:  []model.GroupObservation{{Group: "r", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{tp: 5}}},
+	}, model.AssembleOptions{})
+	var b bytes.Buffer
+	if err := Describe(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if want := "12 0 OK (2 transaction markers and 5 aborted records; Kafka's CLI shows LAG 7)"; !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
+		t.Errorf("describe lacks %q:\n%s", want, b.String())
+	}
+}

@@ -83,6 +83,8 @@ const (
 	CodeGroupMissing    = "group-does-not-exist"
 	CodeCommitsExpire   = "commits-expire"
 	CodeHiddenTopics    = "topics-may-be-hidden"
+	CodeMarkers         = "transaction-markers"
+	CodeMarkersUnknown  = "transaction-markers-unknown"
 )
 
 // Reason is one finding. Result is what it does to its item: fail or

@@ -157,3 +157,22 @@ func TestAnnotateLeavesOutNotConsumed(t *testing.T) {
 		t.Errorf("group time %+v\nwant %+v (the active partition alone)", g.Time, want)
 	}
 }
+
+// A read_committed consumer that committed "last record + 1" before the last commit marker
+// stands still one offset below high: with the marker known, it is caught up, never stalled.
+func TestAnnotateMarkersCaughtUp(t *testing.T) {
+	tp := model.TP{Topic: "t", Partition: 0}
+	h := NewHistory(16, 0)
+	var s *model.Snapshot
+	for i := range 5 {
+		s = snapAt(time.Duration(i)*10*time.Second, map[string]map[model.TP][2]int64{"g": {tp: {59, 60}}})
+		s.Groups[0].Partitions[0].Lag = model.Ptr(int64(0))
+		s.Groups[0].Partitions[0].TransactionMarkers = &model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1}
+		h.Add(s, true)
+	}
+	h.Annotate(s, Options{})
+	pt, gt := s.Groups[0].Partitions[0].Time, s.Groups[0].Time
+	if pt == nil || pt.Evaluation != model.EvalOK || pt.ETA != model.ETACaughtUp || gt == nil || gt.Evaluation != model.EvalOK || gt.ETA != model.ETACaughtUp {
+		t.Errorf("partition %+v, group %+v: want ok and caught up", pt, gt)
+	}
+}

@@ -148,6 +148,7 @@ func (r *describeRun) take(ctx context.Context, h *timeaxis.History) (model.Snap
 	if h != nil {
 		h.Add(&snap, true)
 		h.Annotate(&snap, r.tf.options())
+		model.SortGroupsByUrgency(snap.Groups) // the time axis moves groups in the urgency order
 	}
 	if r.base != nil {
 		timeaxis.CompareBaseline(&snap, r.base, r.baseFile, r.groups)

@@ -20,8 +20,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The reset service runs on the Kafka client.
-var _ reset.Cluster = (*kafka.Client)(nil)
+// The reset service runs on the Kafka client, which can read the commit history.
+var (
+	_ reset.Cluster       = (*kafka.Client)(nil)
+	_ reset.CommitHistory = (*kafka.Client)(nil)
+)
 
 // resetFlags are reset's own flags.
 type resetFlags struct {
@@ -32,6 +35,8 @@ type resetFlags struct {
 	backupDir string
 	assume    string
 	restore   reset.RestoreOptions
+	newGroup  bool
+	watch     watchFlags
 	values    map[plan.StrategyKind]*string
 	switches  map[plan.StrategyKind]*bool
 }
@@ -55,6 +60,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var backup reset.Backup
+	if err == nil {
+		err = f.watch.parse()
+	}
 	if err == nil && st.Kind == plan.Restore {
 		backup, err = reset.LoadBackup(st.Raw)
 	}
@@ -73,7 +81,8 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
-		AssumeReset: f.assume,
+		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
+		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
@@ -202,6 +211,8 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (latest is the Kafka client default)")
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
 	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
+	fs.BoolVar(&f.newGroup, "allow-new-group", false, "allow a plan for a group no broker lists: --execute creates it (else the plan is blocked)")
+	f.watch.register(fs, true)
 	for _, k := range plan.StrategyKinds {
 		name := string(k)
 		switch {
@@ -217,7 +228,11 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 // returns the exit code.
 func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) int {
 	if !f.execute {
-		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		if p.Executable() {
+			fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		} else {
+			fmt.Fprintln(stderr, "DRY RUN: nothing was written. This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
+		}
 		if err := output(stdout, format, p, nil); err != nil {
 			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 			return exitFailure
@@ -232,15 +247,16 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
 		return exitBlocked
 	}
-	res := svc.Execute(ctx, p)
+	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}
 	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 	}
-	if res.Outcome != plan.OutcomeApplied {
-		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
+	if format != "json" {
+		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome))
 	}
+	fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
 	return outcomeExitCode(res.Outcome)
 }

@@ -49,13 +49,38 @@ func ETAText(st model.ETAState, ms model.Opt[int64]) string {
 
 // FormatTotalLag is the one rule for writing a group's total lag, with num
 // for the numbers: the number when it is whole, "≥ N" when only a lower bound
-// is known, unknown when nothing is.
+// is known, "-" when the group has partitions and no commit on any (it has no
+// lag to sum; never 0), unknown when nothing is known.
 func FormatTotalLag(g *model.Group, num func(int64) string, unknown string) string {
 	switch {
 	case g.TotalLag != nil:
 		return num(*g.TotalLag)
 	case g.TotalLagAtLeast != nil: // ≥ 0 too: what was read shows no lag, the rest is unknown
 		return "≥ " + num(*g.TotalLagAtLeast)
+	case g.NoCommit():
+		return "-"
 	}
 	return unknown
+}
+
+// ExpiresCell is an expires-in cell: the time left, "now" once the record's
+// retention has run out (it goes at the broker's next retention check), "-"
+// when not known.
+func ExpiresCell(ms *int64) string {
+	if ms != nil && *ms <= 0 {
+		return "now"
+	}
+	return text.HumanMs(ms)
+}
+
+// ExpiresPhrase says when retention may delete a record: "in 9m54s", or "now
+// (its retention ran out 8s ago)"; never a negative duration.
+func ExpiresPhrase(ms int64) string {
+	if ms > 0 {
+		return "in " + text.HumanDuration(time.Duration(ms)*time.Millisecond)
+	}
+	if ms == 0 {
+		return "now"
+	}
+	return "now (its retention ran out " + text.HumanDuration(time.Duration(-ms)*time.Millisecond) + " ago)"
 }

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"log"
 	"maps"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +63,8 @@ type Client struct {
 	tsSeen map[model.TPO]time.Time
 
 	configs configCache
+	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).
+	clog commitLogCache
 }
 
 // New checks the configuration and connects (one Metadata round trip).
@@ -78,6 +82,9 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port, set KAFKA_BOOTSTRAP_SERVERS "+
 			"or bootstrap.servers in the client properties", ErrBadConfig)
+	}
+	if err := CheckBootstrap(cfg.Bootstrap); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
@@ -100,7 +107,8 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{},
+		clog: newCommitLogCache()}
 	c.logf = func(string, ...any) {}
 	if cfg.Logger != nil {
 		c.logf = cfg.Logger.Printf
@@ -136,6 +144,22 @@ func PropertiesBootstrap(props map[string]string) ([]string, error) {
 		}
 	}
 	return addrs, nil
+}
+
+// CheckBootstrap refuses a bootstrap address that is not host:port with a port
+// 1-65535, as Kafka's clients do ("localhost" alone is bad input, not a
+// connection that fails).
+func CheckBootstrap(addrs []string) error {
+	for _, a := range addrs {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil {
+			return fmt.Errorf("bootstrap server %q: want host:port (%v)", a, err)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || host == "" {
+			return fmt.Errorf("bootstrap server %q: want host:port with a port from 1 to 65535", a)
+		}
+	}
+	return nil
 }
 
 func saramaConfig(cfg Config) *sarama.Config {

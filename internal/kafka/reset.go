@@ -58,9 +58,13 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 			in.SourceTopics = g.Topology.SourceTopics()
 		}
 	}
+	in.RetentionMs = map[string]int64{}
 	for name, t := range obs.Topics {
 		if t.Partitions > 0 {
 			in.Partitions[name] = t.Partitions
+		}
+		if t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0 {
+			in.RetentionMs[name] = *t.RetentionMs
 		}
 	}
 	if !at.IsZero() {
@@ -87,6 +91,8 @@ func (c *Client) TargetTimestamps(ctx context.Context, want []model.TPO, budget 
 	if err != nil {
 		return nil
 	}
+	want = slices.Clone(want) // the budget goes to them in topic and partition order
+	slices.SortFunc(want, func(a, b model.TPO) int { return model.CompareTP(a.TP, b.TP) })
 	return c.committedTimestamps(ctx, lay, want, budget)
 }
 

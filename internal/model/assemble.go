@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // AssembleOptions tune Assemble.
@@ -59,7 +60,7 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 		}
 	}
 	slices.SortFunc(s.Topics, func(a, b Topic) int { return strings.Compare(a.Topic, b.Topic) })
-	SortGroupsWorstFirst(s.Groups)
+	SortGroupsByUrgency(s.Groups)
 	return s
 }
 
@@ -97,6 +98,10 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		grp.Members = nil // unknown: JSON null, never "0 members"
 	case grp.Members == nil:
 		grp.Members = []Member{}
+	}
+	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
+		grp.CommitLog = g.CommitLog
+		grp.Committer = DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
 	}
 	// Share-group start offsets never expire; committed offsets of an Empty group do.
 	if g.State == "Empty" && g.Type != TypeShare && obs.OffsetsRetentionMinutes != nil {
@@ -280,8 +285,9 @@ func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef
 
 // rollup computes a group's counts, worst status and total lag. totalLag sums the
 // positive lags of partitions with a commit, so a partition ahead cannot hide a
-// backlog elsewhere; it is never a partial sum shown as whole (see partialLag).
-// Partitions nobody consumes (NotConsumed) are left out of all three.
+// backlog elsewhere; it is never a partial sum shown as whole (see partialLag),
+// and null when no partition it consumes has a commit. Partitions nobody consumes (NotConsumed)
+// are left out of all three.
 func rollup(g *Group) {
 	g.Counts, g.WorstStatus = Counts{}, StatusOK
 	var sum int64
@@ -305,8 +311,13 @@ func rollup(g *Group) {
 		g.WorstStatus = StatusUnknown
 	}
 	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
-	if partial {
+	switch {
+	case partial:
 		g.partialLag()
+	case len(g.Partitions) > 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Lag != nil && !p.NotConsumed() }):
+		// No partition it consumes has a commit: there is no lag to sum, and 0
+		// would say the group is caught up.
+		g.TotalLag = nil
 	}
 }
 

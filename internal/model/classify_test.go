@@ -137,10 +137,12 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 		},
 	}
 	s := Assemble(obs, AssembleOptions{})
-	if len(s.Groups) != 3 || s.Groups[0].Group != "c" || s.Groups[1].Group != "a" || s.Groups[2].Group != "b" {
-		t.Fatalf("order = %v; want c (unknown), a (expired), b (missing)", []string{s.Groups[0].Group, s.Groups[1].Group, s.Groups[2].Group})
+	// The urgency order: lost records (a, expired) before what cannot be told (c,
+	// unknown), before a commit that is missing (b).
+	if len(s.Groups) != 3 || s.Groups[0].Group != "a" || s.Groups[1].Group != "c" || s.Groups[2].Group != "b" {
+		t.Fatalf("order = %v; want a (expired), c (unknown), b (missing)", []string{s.Groups[0].Group, s.Groups[1].Group, s.Groups[2].Group})
 	}
-	a := s.Groups[1]
+	a := s.Groups[0]
 	if len(a.Partitions) != 4 {
 		t.Fatalf("a has %d partitions; want 4 (3 commits + the other partition of orders)", len(a.Partitions))
 	}
@@ -157,7 +159,7 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	if len(b.Partitions) != 1 || b.Partitions[0].Status != StatusMissing || b.Partitions[0].Member == nil || b.OffsetsExpireAfterMs != nil {
 		t.Errorf("b = %+v", b)
 	}
-	if c := s.Groups[0]; c.WorstStatus != StatusUnknown || len(c.Partitions) != 0 {
+	if c := s.Groups[1]; c.WorstStatus != StatusUnknown || len(c.Partitions) != 0 {
 		t.Errorf("c = %+v", c)
 	}
 	// --topic keeps the groups with rows on the topic, and the groups that could

@@ -219,7 +219,11 @@ type GroupLoss struct {
 
 // Window says which snapshots the time axis of a snapshot is measured over.
 type Window struct {
-	Samples int   `json:"samples"`
-	From    Stamp `json:"from"`
-	To      Stamp `json:"to"`
+	// Samples is how many snapshots are kept and measured from; Snapshots how many
+	// were taken from the first of them to the last (more than Samples when a
+	// sample closer than the minimum gap replaced the newest).
+	Samples   int   `json:"samples"`
+	Snapshots int   `json:"snapshots"`
+	From      Stamp `json:"from"`
+	To        Stamp `json:"to"`
 }

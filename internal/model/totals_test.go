@@ -59,6 +59,12 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 		{"share group, no lag given (Kafka 4.1)", func(o *Observation) {
 			o.Groups[0] = shareObservation(map[TP]int64{})
 		}, nil, Ptr(int64(0))},
+		// A group that never committed (a live member assigned orders-0) has no lag
+		// to sum: not 0, which says caught up.
+		{"never committed", func(o *Observation) {
+			o.Groups[0].Committed, o.Groups[0].State = map[TP]int64{}, "Stable"
+			o.Groups[0].Members = []Member{{MemberRef: MemberRef{MemberID: "m"}, Assignments: []Assignment{{Topic: "orders", Partitions: []int32{0}}}}}
+		}, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := base()
@@ -92,7 +98,7 @@ func TestSortPutsPartialTotalsFirst(t *testing.T) {
 		{Group: "nothing-known"},
 		{Group: "whole-small", TotalLag: Ptr(int64(1))},
 	}
-	SortGroupsWorstFirst(gs)
+	SortGroupsByUrgency(gs)
 	var got []string
 	for _, g := range gs {
 		got = append(got, g.Group)

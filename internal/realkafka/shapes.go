@@ -109,10 +109,17 @@ func (b Broker) StartShape(t testing.TB, sub string, args ...string) *Shape {
 	t.Helper()
 	full := append([]string{sub, "--bootstrap", b.Addr}, args...)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := javaCmdOn(t, ctx, b.shapesClasspath(), "Shapes", full...)
+	// The JVM exits when its standard input ends: if this test process dies without stopping
+	// it (a timeout's panic skips the cleanups), the pipe closes and no JVM is left behind.
+	cmd := javaCmdOn(t, ctx, b.shapesClasspath(), "Shapes", append(full, "--exit-on-stdin-eof")...)
 	s := &Shape{name: "Shapes " + strings.Join(full, " "), changed: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = &s.stderr
 	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -133,6 +140,7 @@ func (b Broker) StartShape(t testing.TB, sub string, args ...string) *Shape {
 		once.Do(func() {
 			cancel()
 			<-s.exited
+			_ = stdin.Close()
 		})
 	}
 	t.Cleanup(func() {

@@ -124,8 +124,11 @@ func TestRealKafkaShapeCommitExpiry(t *testing.T) {
 			t.Errorf("%s: deleted at %s, want within one check interval (%s) after %s (base %s)",
 				g.Kind, deletedAt.Format(time.StampMilli), e.CheckInterval, due.Format(time.StampMilli), base.Format(time.StampMilli))
 		}
-		if polled.Before(deletedAt) || polled.After(deletedAt.Add(10*time.Second)) {
-			t.Errorf("%s: OffsetFetch lost the commit at %s, the tombstone is at %s", g.Kind, polled.Format(time.StampMilli), deletedAt.Format(time.StampMilli))
+		// OffsetFetch never loses a commit before its tombstone. How soon after it notices only
+		// measures this test's polling (on a machine at a load of 50 the polls stalled for two
+		// minutes once): logged, not judged.
+		if polled.Before(deletedAt) {
+			t.Errorf("%s: OffsetFetch lost the commit at %s, before its tombstone at %s", g.Kind, polled.Format(time.StampMilli), deletedAt.Format(time.StampMilli))
 		}
 		since := func(at time.Time) string {
 			if at.IsZero() {

@@ -51,7 +51,7 @@ func clusterLine(s model.Snapshot) string {
 	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, text.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), text.Plural(len(s.Groups), "group"))
 	if w := s.Window; w != nil {
-		line += fmt.Sprintf(" · rates over %s (%d snapshots)", text.HumanDuration(w.To.Sub(w.From.Time)), w.Samples)
+		line += fmt.Sprintf(" · rates over %s (%s)", text.HumanDuration(w.To.Sub(w.From.Time)), WindowCount(w))
 	}
 	if b := s.Baseline; b != nil {
 		line += fmt.Sprintf(" · baseline %s taken %s (%s earlier)", b.File, b.TakenAt.UTC().Format(model.StampLayout),
@@ -63,14 +63,23 @@ func clusterLine(s model.Snapshot) string {
 	return line
 }
 
+// notFoundWhy says why a group named with --group is said not to exist.
+const notFoundWhy = "no broker lists it, and it has no committed offsets"
+
 // describeGroup writes one group's heading, its rows and its errors.
 func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
+	if g.Error.IsGroupNotFound() {
+		return // the heading says it all; the errors at the end name it again
+	}
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 	}
 	if g.Time != nil && g.Time.Loss != nil {
 		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)
+	}
+	if c := g.Committer; c != nil {
+		fmt.Fprintf(tw, "  COMMITTER: %s\n", CommitterLine(c))
 	}
 	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
 		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
@@ -109,7 +118,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Clu
 		rows.num(p.Lag)
 		rows.add(PartitionStatusText(p))
 		rows.add(text.HumanMs(p.TimeLagMs))
-		rows.add(text.HumanMs(p.ExpiresInMs))
+		rows.add(display.ExpiresCell(p.ExpiresInMs))
 		if timed {
 			rows.addAll(timeCells(p.Time))
 		}
@@ -156,9 +165,15 @@ func changeCells(ch *model.PartitionChange, now model.Status) []string {
 }
 
 func groupHeading(g model.Group) string {
+	if g.Error.IsGroupNotFound() { // no type, no state: nothing of it exists
+		return fmt.Sprintf("Group '%s' does not exist: %s", g.Group, notFoundWhy)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", display.Noun(g.Type), g.Group, g.Type, display.StateText(&g), display.MembersText(&g))
-	if l := TotalLagText(&g); l != "0" {
+	switch l := TotalLagText(&g); {
+	case g.NoCommit():
+		b.WriteString(" · no commit")
+	case l != "0":
 		b.WriteString(" · lag " + l)
 	}
 	if c := countsText(g.Counts); c != "" {

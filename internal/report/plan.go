@@ -25,7 +25,11 @@ func Plan(w io.Writer, p plan.Plan, notes []string) error {
 
 func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, text.OrDash(p.State), p.Strategy)
+	state := text.OrDash(p.State)
+	if p.GroupMissing() {
+		state = "does not exist"
+	}
+	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, state, p.Strategy)
 	for _, line := range planTypeLines(p.Type) {
 		fmt.Fprintln(tw, line)
 	}
@@ -43,10 +47,20 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
+	if p.AllowCommitter && p.Committer != nil {
+		fmt.Fprintf(w, "\nCOMMITTER (guard overridden): a client outside the group commits for it: %s; its next commit may overwrite this write\n",
+			plan.CommitterText(p.Committer))
+	}
 	if len(p.Blockers) > 0 {
 		fmt.Fprintf(w, "\nBLOCKED: %s this plan cannot be executed:\n", text.Plural(len(p.Blockers), "reason"))
 		for _, b := range p.Blockers {
 			fmt.Fprintf(w, "  [%s] %s\n", b.Kind, b.Message)
+		}
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "NOTE [%s] %s\n", n.Kind, n.Message)
 		}
 	}
 	if p.Executed {
@@ -92,4 +106,11 @@ func planTypeLines(typ string) []string {
 			"and no local state (kafka-streams-groups.sh --delete-all-internal-topics and the application's state directories do)"}
 	}
 	return nil
+}
+
+// OutcomeLine is the last line of an executed reset's table: the outcome's word
+// and what it means ("outcome:  applied: every offset was written and read back
+// equal to the plan").
+func OutcomeLine(o plan.ResetOutcome) string {
+	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o))
 }

@@ -65,3 +65,13 @@ func countsText(c model.Counts) string {
 	}
 	return strings.Join(parts, "  ")
 }
+
+// WindowCount says how many snapshots a window spans and, when fewer were kept
+// to measure from (a sample closer than the minimum gap replaces the newest),
+// how many: "7 snapshots", "8 snapshots, 2 kept".
+func WindowCount(w *model.Window) string {
+	if w.Snapshots > w.Samples {
+		return fmt.Sprintf("%s, %d kept", text.Plural(w.Snapshots, "snapshot"), w.Samples)
+	}
+	return text.Plural(w.Samples, "snapshot")
+}

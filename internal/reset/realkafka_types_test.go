@@ -89,7 +89,7 @@ func runTypedParity(t *testing.T, addr, main string, cases []typedCase, refusal 
 				k, inK := want[c.group][tp]
 				tally.Eq(fmt.Sprintf("%s %s %s", c.name, c.group, tp), fmt.Sprint(o, inO), fmt.Sprint(k, inK))
 			}
-			checkBlockers(t, c.group, p, len(want[c.group]) == 0)
+			checkBlockers(t, c.group, p, len(want[c.group]) == 0, false)
 		})
 	}
 }

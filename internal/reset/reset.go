@@ -49,6 +49,18 @@ type Service struct {
 	// AssumeReset is the consumers' auto.offset.reset, for partitions without a
 	// commit ("" = latest, the client default).
 	AssumeReset string
+	// AllowNewGroup lets a plan write to a group no broker lists, which creates
+	// it (--allow-new-group); otherwise such a plan is blocked (plan.NewGroupGuard).
+	AllowNewGroup bool
+	// RiskWindow is how far ahead a plan warns that a target record may be
+	// deleted by retention (--risk-window; 0 = model.DefaultRiskWindow).
+	RiskWindow time.Duration
+	// Observe is how long a write watches the group's commits before it and after its
+	// read-back, for a client outside the group that commits for it (0: no watch; the
+	// commands use DefaultObserve). AllowCommitter writes even when one is seen
+	// (--allow-committer). committer.go.
+	Observe        time.Duration
+	AllowCommitter bool
 	// beforeCommit, when set (tests), runs after the plan was confirmed and
 	// before the state is re-read.
 	beforeCommit func()
@@ -92,6 +104,12 @@ func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt R
 	if err != nil {
 		return plan.Plan{}, err
 	}
+	// A restore is meant to write the group even when it is gone: its own
+	// backup undoes deleting it, another group's copies that group's positions.
+	in.NewGroup = plan.NewGroupRestore
+	if b.Manifest.Group != group {
+		in.NewGroup = plan.NewGroupCopy
+	}
 	p := s.makePlan(ctx, plan.Scope{}, st, in)
 	p.Blockers = append(p.Blockers, backupMismatch(b, group, in.ClusterID, opt)...)
 	return p, nil
@@ -103,6 +121,11 @@ func (s *Service) makePlan(ctx context.Context, scope plan.Scope, st plan.Strate
 		in.TargetTimestamps = ts
 		p = plan.Make(scope, st, in)
 	}
+	window := s.RiskWindow
+	if window <= 0 {
+		window = model.DefaultRiskWindow
+	}
+	p.Notes = append(p.Notes, plan.TargetExpiryNotes(p, in.RetentionMs, s.now(), window)...)
 	return p
 }
 
@@ -140,6 +163,11 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	}
 	in.ReadOnly = s.ReadOnly
 	in.AssumeReset = s.AssumeReset
+	if s.AllowNewGroup {
+		in.NewGroup = plan.NewGroupAllowed
+	}
+	in.AllowCommitter = s.AllowCommitter
+	in.Committer = s.committerAtPlan(ctx, in)
 	return in, nil
 }
 

@@ -2,8 +2,10 @@ package views
 
 import (
 	"sync"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
@@ -48,4 +50,20 @@ func (a *timeAxis) lags(group string, tp model.TP) []int64 {
 		}
 	}
 	return out
+}
+
+// recordWrite tells the history what a reset executed from this session may
+// have written (every row but those the broker rejected), so the jump is not
+// read as consumption (timeaxis.History.RecordWrite). at is when its result
+// came in: every snapshot taken before then is forgotten for those partitions.
+func (a *timeAxis) recordWrite(p plan.Plan, at time.Time) {
+	var tps []model.TP
+	for _, r := range p.Rows {
+		if r.Result != "" && r.Result != plan.WriteRejected {
+			tps = append(tps, r.TP())
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.h.RecordWrite(p.Group, tps, at)
 }

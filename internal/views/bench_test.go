@@ -28,7 +28,7 @@ func bigSnapshot(n int) model.Snapshot {
 			WorstStatus: st, Counts: model.Counts{st: 4}, Partitions: parts,
 		})
 	}
-	model.SortGroupsWorstFirst(s.Groups)
+	model.SortGroupsByUrgency(s.Groups)
 	return s
 }
 

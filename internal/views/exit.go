@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -21,7 +22,7 @@ func ExitNotes(m tea.Model) string {
 	b.WriteString("offsettui: " + text.Plural(len(a.resets), "reset") + " executed in this session:\n")
 	for _, r := range a.resets {
 		p := r.Plan
-		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + outcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")
+		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")
 		if p.Backup != nil {
 			b.WriteString("    backup: " + *p.Backup + "\n")
 		}

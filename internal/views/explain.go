@@ -21,8 +21,13 @@ func Explain(group string, p *model.GroupPartition, t *model.Topic, window time.
 			if *p.Lost == 1 {
 				them = "it"
 			}
-			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read %s; on restart the consumer jumps to auto.offset.reset",
-				records(*p.Lost), text.Thousands(*p.Committed), text.Thousands(*p.Committed+*p.Lost-1), wereWas(*p.Lost), group, them)
+			next := "on restart the consumer jumps to auto.offset.reset"
+			if p.Member != nil { // a live consumer: there is no restart to wait for
+				next = "its live consumer " + p.Member.Name() + " gets OFFSET_OUT_OF_RANGE when it fetches there and jumps to " +
+					"auto.offset.reset (unless it already read past it without committing)"
+			}
+			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read %s; %s",
+				records(*p.Lost), text.Thousands(*p.Committed), text.Thousands(*p.Committed+*p.Lost-1), wereWas(*p.Lost), group, them, next)
 		}
 	case model.StatusMissing:
 		return explainMissing(group, p)
@@ -68,8 +73,8 @@ func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window
 		behind = fmt.Sprintf("; %s behind", records(*p.Lag))
 	}
 	if p.ExpiresInMs != nil {
-		return fmt.Sprintf("record %s can be deleted by retention in %s, before %s reads it%s",
-			text.Thousands(*p.Committed), text.HumanMs(p.ExpiresInMs), group, behind)
+		return fmt.Sprintf("record %s can be deleted by retention %s, before %s reads it%s",
+			text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs), group, behind)
 	}
 	ret := "retention.ms"
 	if t != nil && t.RetentionMs != nil {
@@ -95,7 +100,7 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 			fmt.Fprintf(&b, ", %s behind in time", text.HumanMs(p.TimeLagMs))
 		}
 		if p.ExpiresInMs != nil {
-			fmt.Fprintf(&b, "; retention can delete record %s in %s", text.Thousands(*p.Committed), text.HumanMs(p.ExpiresInMs))
+			fmt.Fprintf(&b, "; retention can delete record %s %s", text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs))
 		}
 		if p.MarkersUnknown != nil {
 			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown)

@@ -192,7 +192,7 @@ func TestFlowPlanRowsBeforeArming60x15(t *testing.T) {
 	f := newFlow(t, 60, 15, &fakeResetter{})
 	f.send(burst("/audit-export"), tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("groups › audit-export")
-	f.send(burst("Rhh"), tea.KeyMsg{Type: tea.KeyTab}, burst("h")) // --to-earliest on all of orders
+	f.send(burst("Rhh"), tea.KeyMsg{Type: tea.KeyTab}, burst("l")) // --to-earliest on all of orders
 	f.waitFor("--to-earliest", "topic orders (all 6 partitions)", "orders  0         10 → 0", "enter arms this plan")
 	f.send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("ARMED", "orders  0         10 → 0")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -47,6 +48,10 @@ func (s *groupScreen) infoLines() []string {
 	}
 	if t := display.NotConsumedText(g, s.retentionMinutes); t != "" {
 		lines = append(lines, st.notice.Render("NOT CONSUMED")+"  "+t)
+	}
+	if c := g.Committer; c != nil {
+		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
+			st.muted.Render(" · resets refused while it runs"))
 	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {
@@ -131,7 +136,11 @@ func (s *groupScreen) totalsLine() string {
 	if len(s.visible) != len(g.Partitions) {
 		n = text.Thousands(len(s.visible)) + " of " + n
 	}
-	parts = append(parts, st.title.Render(n), "total lag "+display.FormatTotalLag(g, text.Thousands[int64], "unknown"))
+	lag := "total lag " + display.FormatTotalLag(g, text.Thousands[int64], "unknown")
+	if g.NoCommit() {
+		lag = "no commit"
+	}
+	parts = append(parts, st.title.Render(n), lag)
 	var counts []string
 	for _, status := range model.AllStatuses {
 		if c := g.Counts[status]; c > 0 {
@@ -140,6 +149,9 @@ func (s *groupScreen) totalsLine() string {
 	}
 	if len(counts) > 0 {
 		parts = append(parts, strings.Join(counts, "  "))
+	}
+	if h := hiddenNote(s.cols); h != "" {
+		parts = append(parts, st.notice.Render(h))
 	}
 	parts = append(parts, "sort: "+partitionSortNames[s.sortCol]+reversed(s.reverse))
 	return strings.Join(parts, st.muted.Render(" · "))

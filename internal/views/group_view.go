@@ -123,17 +123,20 @@ func (s *groupScreen) rowsShown() int { return listRows(len(s.visible), s.tableH
 
 // rebuild renders everything derived from data, filter, cursor and size.
 func (s *groupScreen) rebuild() {
-	s.info = s.infoLines()
+	s.cols = nil
+	if s.g != nil {
+		s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
+	}
+	s.info = s.infoLines() // its totals line says how many columns the width hides
 	gap := "\n\n"
 	if s.compact() {
 		gap = "\n"
 	}
 	if s.g == nil {
-		s.cols, s.header = nil, ""
+		s.header = ""
 		s.above, s.below = strings.Join(s.info, "\n"), ""
 		return
 	}
-	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, s.sortCol, s.sortArrow())
 	s.above = strings.Join(s.info, "\n") + gap + s.header
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))

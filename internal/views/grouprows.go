@@ -34,7 +34,7 @@ const (
 var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
 
 // sortNames names the sort keys in the title line.
-var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first",
+var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "urgency",
 	"trend", "consume rate", "ETA", "evaluation", "time to loss"}
 
 // groupRow is one group with what sorting, filtering and drawing need,
@@ -56,13 +56,14 @@ type groupRow struct {
 	loading bool
 }
 
-// buildRows turns a snapshot into rows, worst first (the model's order).
+// buildRows turns a snapshot into rows, most urgent first (model.Urgency: the
+// default sort).
 func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 	if snap == nil {
 		return nil
 	}
 	groups := slices.Clone(snap.Groups)
-	model.SortGroupsWorstFirst(groups)
+	model.SortGroupsByUrgency(groups)
 	rows := make([]groupRow, len(groups))
 	for i := range groups {
 		g := &groups[i]
@@ -105,8 +106,9 @@ func groupTimeLag(g *model.Group) (lag *int64, any bool) {
 	return lag, any
 }
 
-// sortOrder returns row indexes sorted by column col. Numbers and statuses sort
-// biggest/worst first, text A→Z; reverse flips that. Ties keep worst-first order.
+// sortOrder returns row indexes sorted by column col (gcStatus: the urgency
+// order, the rows' own). Numbers and statuses sort biggest/worst first, text
+// A→Z; reverse flips that. Ties keep the urgency order.
 func sortOrder(rows []groupRow, col int, reverse bool) []int {
 	order := make([]int, len(rows))
 	for i := range order {
@@ -171,8 +173,8 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 
 // groupColumns is the groups table, left to right. drop is the written
 // priority of what goes when the terminal is narrow (highest first; 0 never):
-// GROUP and STATUS stay, then LAG, TIME-LAG, LOSS-IN, STATE, EVAL, ETA,
-// TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
+// GROUP and STATUS stay, then LOSS-IN (the urgency itself), LAG, TIME-LAG,
+// STATE, EVAL, ETA, TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
 // widest value and is never cut; GROUP takes what is left and is shortened in
 // the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
 // only when timed: one snapshot alone shows no rates. To add a column: an id
@@ -197,8 +199,8 @@ func groupColumns(rows []groupRow, timed bool) []column {
 		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 8},
 		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 10},
 		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 9},
-		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 1},
-		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 2},
+		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 2},
+		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
 		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 7},
 	}
@@ -226,6 +228,9 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcMembers] = cell{text: text.Thousands(len(g.Members))}
 	if g.Members == nil { // not described: unknown, never 0
 		cells[gcMembers] = cell{text: "?"}
+	}
+	if g.Committer != nil { // none, yet a client outside the group commits for it
+		cells[gcMembers] = cell{text: "0+ext", style: &st.notice}
 	}
 	cells[gcTopics] = cell{text: text.Thousands(r.topics)}
 	cells[gcPartitions] = cell{text: text.Thousands(len(g.Partitions))}

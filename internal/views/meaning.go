@@ -2,7 +2,6 @@ package views
 
 import (
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // statusMeaning is the one-line legend of a status (docs/statuses.md has the whole rule).
@@ -21,19 +20,4 @@ func statusMeaning(s model.Status) string {
 	default:
 		return "something needed to classify could not be read"
 	}
-}
-
-// outcomeMeaning says what an outcome means for the group, in a line.
-func outcomeMeaning(o plan.ResetOutcome) string {
-	switch o {
-	case plan.OutcomeApplied:
-		return "every offset was written and read back equal to the plan"
-	case plan.OutcomeRefused:
-		return "nothing was written"
-	case plan.OutcomePartlyApplied:
-		return "some partitions were written, others refused by the broker or changed since"
-	case plan.OutcomeFailed:
-		return "what was written cannot be told for some partition: compare with the backup"
-	}
-	return "unknown outcome"
 }

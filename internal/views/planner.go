@@ -92,8 +92,19 @@ type plannerScreen struct {
 	changes  []string // what the last re-plan found changed, sticky until the inputs change
 	changeAt time.Time
 
+	// allowCommitter is the operator's override of the committer guard (!), for this
+	// screen's plans; progress is where an execution's watch stands (its countdown).
+	allowCommitter bool
+	progress       *plan.Progress
+
 	phase   plannerPhase
 	confirm textinput.Model
+	// holding: the plan disarmed itself (it changed while armed) while the
+	// operator was typing the group name. The name field keeps the keyboard
+	// until esc leaves it, so what is typed next stays text and never becomes a
+	// planner key (an "l" of the name choosing another strategy, an enter
+	// arming it).
+	holding bool
 	flash   string // the answer to the last key: wrong name, disarmed, …
 	result  *plan.ResetResult
 
@@ -138,7 +149,7 @@ func (s *plannerScreen) Crumb() string {
 // Capturing implements screen: the value field and the name prompt take the
 // keyboard, and nothing may leave the screen while a reset runs.
 func (s *plannerScreen) Capturing() bool {
-	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && s.typing())
+	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && (s.typing() || s.holding))
 }
 
 // typing reports whether the value field is a text input with the keyboard
@@ -185,6 +196,13 @@ type planMadeMsg struct {
 // resetExecutedMsg is the reply to executePlanCmd.
 type resetExecutedMsg struct{ res plan.ResetResult }
 
+// resetProgressMsg is where an execution's watch stands (a countdown); next waits for the
+// next one, or the result.
+type resetProgressMsg struct {
+	progress plan.Progress
+	next     tea.Cmd
+}
+
 // backupsListedMsg is the reply to listBackupsCmd.
 type backupsListedMsg struct {
 	backups []plan.Backup
@@ -215,9 +233,30 @@ func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, grou
 	})
 }
 
-// executePlanCmd runs a confirmed plan; the Resetter checks every guard again.
+// executePlanCmd runs a confirmed plan; the Resetter checks every guard again. Its
+// progress (the watches of the group's commits before and after the write) comes as
+// resetProgressMsg, the newest only, until the result.
 func executePlanCmd(ctx context.Context, rs Resetter, id int, p plan.Plan) tea.Cmd {
-	return replyTo(id, func() tea.Msg { return resetExecutedMsg{res: rs.Execute(ctx, p)} })
+	updates := make(chan plan.Progress, 1)
+	done := make(chan tea.Msg, 1)
+	ctx = plan.WithProgress(ctx, func(pr plan.Progress) {
+		select { // keep only the newest: the screen shows where the watch stands now
+		case <-updates:
+		default:
+		}
+		updates <- pr
+	})
+	go func() { done <- resetExecutedMsg{res: rs.Execute(ctx, p)} }()
+	var wait func() tea.Msg
+	wait = func() tea.Msg {
+		select {
+		case m := <-done:
+			return m
+		case pr := <-updates:
+			return resetProgressMsg{progress: pr, next: replyTo(id, wait)}
+		}
+	}
+	return replyTo(id, wait)
 }
 
 // listBackupsCmd lists a group's backups for a restore.
@@ -245,6 +284,11 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = s.planMade(msg)
 	case backupsListedMsg:
 		cmd = s.backupsListed(msg)
+	case resetProgressMsg:
+		if s.phase == phaseExecuting {
+			s.progress = &msg.progress
+		}
+		cmd = msg.next
 	case resetExecutedMsg:
 		if s.phase == phaseExecuting {
 			res := msg.res
@@ -266,7 +310,7 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	}
 	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-	s.scope = defaultScope(s.scopes)
+	s.scope = defaultScope(s.scopes, s.g, s.topics, s.selTopic)
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
@@ -358,22 +402,39 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 	if msg.err != nil {
 		s.planErr = msg.err
 		if s.phase == phaseArmed {
-			s.disarm("the plan could not be re-made; disarmed")
+			s.disarmItself("the plan could not be re-made; disarmed")
 		}
 		return
 	}
 	s.planErr = nil
+	msg.plan = s.withCommitter(msg.plan)
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {
-			s.disarm("the plan changed while armed (see CHANGED); review it, then enter arms it again")
+			s.disarmItself("the plan changed while armed (see CHANGED); review it, then enter arms it again")
 		}
 	}
 	p := msg.plan
 	s.plan, s.madeAt = &p, s.c.now()
 	if s.phase == phaseArmed && !s.armable() {
-		s.disarm("the plan can no longer be executed; disarmed")
+		s.disarmItself("the plan can no longer be executed; disarmed")
 	}
+}
+
+// disarmItself disarms a plan that changed under the operator: the name field
+// keeps the keyboard (holding) until esc leaves it.
+func (s *plannerScreen) disarmItself(why string) {
+	s.phase, s.flash, s.holding = phaseEdit, why, true
+}
+
+// withCommitter adds to p what the time axis saw of a client committing for the group
+// from outside it (the Resetter saw the commit history), and the operator's override (!).
+func (s *plannerScreen) withCommitter(p plan.Plan) plan.Plan {
+	var seen *model.Committer
+	if s.g != nil {
+		seen = s.g.Committer
+	}
+	return p.WithCommitter(seen, s.allowCommitter)
 }
 
 // armable reports whether enter may arm: a plan for exactly these inputs,
@@ -384,7 +445,7 @@ func (s *plannerScreen) armable() bool {
 }
 
 func (s *plannerScreen) disarm(why string) {
-	s.phase, s.flash = phaseEdit, why
+	s.phase, s.flash, s.holding = phaseEdit, why, false
 	s.confirm.Blur()
 	s.confirm.SetValue("")
 }

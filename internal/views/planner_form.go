@@ -127,6 +127,11 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 		}
 	}
 	for _, t := range names {
+		if t == selected {
+			if c, ok := committedOf(g, topics, t); ok {
+				out = append(out, c)
+			}
+		}
 		label := "topic " + t
 		if n, ok := topics[t]; ok {
 			label += " (all " + text.Plural(n, "partition") + ")"
@@ -192,13 +197,47 @@ func (s *plannerScreen) backupText() string {
 		b.Taken.UTC().Format(model.StampLayout), ago, s.backup+1, len(s.backups))
 }
 
-// defaultScope is the scope a new plan starts with: the marked partitions when
-// the operator marked some, else the partitions with a commit — with the default
-// strategy (--to-current) that plan moves nothing and writes no first commit.
-// A topic scope would commit high on its partitions without a commit.
-func defaultScope(scopes []scopeChoice) int {
-	if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "marked" }); i >= 0 {
-		return i
+// committedOf is the choice of topic t's partitions with a commit, when the
+// group has a commit on some of them but not on all: the whole topic would
+// write a first commit (at high, under --to-current) on the others.
+func committedOf(g *model.Group, topics map[string]int, t string) (scopeChoice, bool) {
+	ps := committedPartitions(g, t)
+	if n, ok := topics[t]; len(ps) == 0 || !ok || len(ps) == n {
+		return scopeChoice{}, false
 	}
-	return max(0, slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "all" }))
+	return scopeChoice{id: "committed:" + t, label: "topic " + t + ": its " + text.Plural(len(ps), "partition") + " with a commit",
+		scope: plan.Scope{Topics: []plan.TopicScope{{Topic: t, Partitions: ps}}}}, true
+}
+
+// committedPartitions lists the partitions of topic t the group has a commit on.
+func committedPartitions(g *model.Group, t string) []int32 {
+	if g == nil {
+		return nil
+	}
+	var ps []int32
+	for i := range g.Partitions {
+		if p := &g.Partitions[i]; p.Topic == t && p.Position() != nil {
+			ps = append(ps, p.Partition)
+		}
+	}
+	return ps
+}
+
+// defaultScope is the scope a new plan starts with (docs/tui.md): the marked
+// partitions when the operator marked some, else the selected row's topic —
+// its partitions with a commit, so that with the default strategy
+// (--to-current) the first plan moves nothing and writes no first commit —
+// else (the row's topic has no commit, or there is no row) every partition
+// with a commit.
+func defaultScope(scopes []scopeChoice, g *model.Group, topics map[string]int, selected string) int {
+	want := []string{"marked", "committed:" + selected}
+	if n, ps := topics[selected], committedPartitions(g, selected); n > 0 && len(ps) == n {
+		want = append(want, "topic:"+selected) // every partition of it has a commit
+	}
+	for _, id := range append(want, "all") {
+		if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == id }); i >= 0 {
+			return i
+		}
+	}
+	return 0
 }

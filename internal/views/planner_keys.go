@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,6 +25,9 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case phaseArmed:
 		return s.updateArmed(msg)
+	}
+	if s.holding {
+		return s.updateHolding(msg)
 	}
 	switch {
 	case s.scroll(msg):
@@ -48,6 +52,10 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	if s.typing() {
 		return s.updateValue(msg)
 	}
+	if key.Matches(msg, s.keys.AllowCommitter) {
+		s.toggleCommitterGuard()
+		return nil
+	}
 	step := 0
 	switch {
 	case key.Matches(msg, s.keys.Choose):
@@ -59,7 +67,7 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case s.field == fieldStrategy:
-		s.kind = (s.kind + step + len(plannerKinds)) % len(plannerKinds)
+		s.kind = s.nextKind(step)
 		s.value.SetValue(s.values[plannerKinds[s.kind]])
 		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
 		if plannerKinds[s.kind] == plan.Restore {
@@ -125,6 +133,8 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 		if typed != s.group {
 			if typed == "" {
 				s.flash = "type the group name " + s.group + " first; nothing was written"
+			} else if strings.TrimSpace(typed) == s.group {
+				s.flash = fmt.Sprintf("%q is not the group name: it has spaces at its ends; nothing was written", typed)
 			} else {
 				s.flash = fmt.Sprintf("%q is not the group name: nothing was written; type %s exactly, or esc", typed, s.group)
 			}
@@ -141,4 +151,54 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	s.confirm, cmd = s.confirm.Update(msg)
 	return cmd
+}
+
+// updateHolding runs the name field of a plan that disarmed itself: what is
+// typed stays in the field, enter executes nothing, esc leaves the field and
+// gives the planner its keys back; pgup/pgdn still page the plan.
+func (s *plannerScreen) updateHolding(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, s.keys.Disarm):
+		s.disarm("left the name field: review the plan, then enter arms it again")
+		return nil
+	case s.scroll(msg):
+		return nil
+	case key.Matches(msg, s.keys.Confirm):
+		s.flash = "the plan changed and was disarmed: nothing was written; esc, review it, then enter arms it again"
+		return nil
+	}
+	var cmd tea.Cmd
+	s.confirm, cmd = s.confirm.Update(msg)
+	return cmd
+}
+
+// nextKind is the strategy step away from the current one, skipping those the
+// group type's tool does not have (a share group: no --shift-by, no
+// --by-duration), so they are never offered and blocked only once typed.
+func (s *plannerScreen) nextKind(step int) int {
+	k := s.kind
+	for range plannerKinds {
+		k = (k + step + len(plannerKinds)) % len(plannerKinds)
+		if s.g == nil || plan.Offers(s.g.Type, plannerKinds[k]) {
+			return k
+		}
+	}
+	return s.kind
+}
+
+// toggleCommitterGuard turns the operator's override of the committer guard on or off, for
+// a plan that saw a client committing for the group from outside it.
+func (s *plannerScreen) toggleCommitterGuard() {
+	if s.plan == nil || s.plan.Committer == nil {
+		s.flash = "no client outside the group was seen committing for it: nothing to override"
+		return
+	}
+	s.allowCommitter = !s.allowCommitter
+	p := s.withCommitter(*s.plan)
+	s.plan = &p
+	if s.allowCommitter {
+		s.flash = "committer guard OFF for this plan: its next commit may overwrite the write (the watch after it says so); ! turns it back on"
+	} else {
+		s.flash = "committer guard on again"
+	}
 }

@@ -30,7 +30,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	case plan.OutcomePartlyApplied:
 		badge = st.atRisk
 	}
-	what := outcomeMeaning(res.Outcome)
+	what := display.OutcomeMeaning(res.Outcome)
 	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+resolvedText(p.Strategy)+" · ") +
 		badge.Render(strings.ToUpper(string(res.Outcome)))}
 
@@ -83,8 +83,11 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		if !p.Executed {
 			label = "the plan, not executed"
 		}
-		header, rows := s.planTable(&p)
-		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals)), header)
+		header, rows, hidden := s.planTable(&p)
+		if hidden != "" {
+			hidden = st.muted.Render(" · ") + st.notice.Render(hidden)
+		}
+		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden, header)
 		body = append(body, rows...)
 	}
 	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}

@@ -54,17 +54,19 @@ func planColumns(p *plan.Plan) []column {
 	}
 }
 
-// planTable renders the plan's rows, each followed by its note when it has one.
-func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string) {
+// planTable renders the plan's rows, each followed by its note when it has one;
+// hidden says how many columns the width dropped ("" for none).
+func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string, hidden string) {
 	st := s.c.styles
 	cols := layoutColumns(planColumns(p), s.width)
+	hidden = hiddenNote(cols)
 	for _, r := range p.Rows {
 		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
 		if n := display.NoteFor(r, p.Type); n != "" {
 			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
 		}
 	}
-	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines
+	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines, hidden
 }
 
 func (s *plannerScreen) planCells(r plan.Row) []cell {
@@ -120,6 +122,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 		}
 		return nil
 	}
+	if s.holding {
+		return []key.Binding{described(s.keys.Disarm, "leave the name field")}
+	}
 	b := []key.Binding{s.keys.NextField}
 	if s.typing() {
 		b = append(b, s.keys.LeaveField)
@@ -128,6 +133,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 	}
 	if s.keys.Arm.Enabled() {
 		b = append(b, described(s.keys.Arm, "arm (then type the name)"))
+	}
+	if s.keys.AllowCommitter.Enabled() {
+		b = append(b, described(s.keys.AllowCommitter, "override the committer guard"))
 	}
 	if scroll {
 		b = append(b, s.keys.ScrollDown)
@@ -147,13 +155,15 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 			arm,
 			described(s.keys.Confirm, "with the exact name typed: execute"),
 			described(s.keys.Disarm, "disarm (while asked for the name)"),
+			s.keys.AllowCommitter,
 		},
 	}
 }
 
 // syncKeys enables the bindings that can fire now.
 func (s *plannerScreen) syncKeys() {
-	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit)
+	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit && !s.holding)
 	s.keys.Confirm.SetEnabled(!s.c.readOnly)
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
+	s.keys.AllowCommitter.SetEnabled(!s.c.readOnly && s.phase == phaseEdit && s.plan != nil && s.plan.Committer != nil)
 }

@@ -98,19 +98,40 @@ func TestPlannerScopes(t *testing.T) {
 	if !slices.Equal(ids, []string{"topic:shipments", "all"}) {
 		t.Fatalf("scopes %v", ids)
 	}
-	// The default plan moves nothing and writes no first commit: --to-current on
-	// the partitions with a commit.
+	// The default plan is of the selected row's topic (docs/tui.md), and moves
+	// nothing: --to-current, on a topic whose every partition has a commit.
 	plans, _ := rs.calls()
-	if first := plans[0]; !first.scope.AllTopics || first.st.Kind != plan.ToCurrent {
+	if first := plans[0]; first.scope.AllTopics || len(first.scope.Topics) != 1 || first.scope.Topics[0].Topic != "shipments" ||
+		first.st.Kind != plan.ToCurrent {
 		t.Errorf("default plan: %+v", first)
 	}
-	if v := hs.view(); !strings.Contains(v, "all topics with a commit (1 partition)") {
+	if v := hs.view(); !strings.Contains(v, "topic shipments (all 1 partition)") {
 		t.Errorf("scope label missing:\n%s", v)
 	}
 	hs.send(keyType(tea.KeyDown), keyRunes("l")) // strategy → scope (to-current has no value to type)
 	plans, _ = rs.calls()
-	if last := plans[len(plans)-1]; last.scope.AllTopics || len(last.scope.Topics) != 1 || last.scope.Topics[0].Topic != "shipments" {
+	if last := plans[len(plans)-1]; !last.scope.AllTopics {
 		t.Errorf("after → on the scope: %+v", last)
+	}
+}
+
+// R with nothing marked plans the selected row's topic: on audit-export's
+// orders, whose partition 5 has no commit, its five partitions with a commit,
+// so the first plan (--to-current) writes no first commit. It was every topic.
+func TestPlannerDefaultScopeIsTheRowsTopic(t *testing.T) {
+	rs := &fakeResetter{}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.openGroup("audit-export").send(keyRunes("R"))
+	plans, _ := rs.calls()
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	sc := plans[0].scope
+	if sc.AllTopics || len(sc.Topics) != 1 || sc.Topics[0].Topic != "orders" || !slices.Equal(sc.Topics[0].Partitions, []int32{0, 1, 2, 3, 4}) {
+		t.Errorf("default scope %+v, want orders 0-4", sc)
+	}
+	if v := hs.view(); !strings.Contains(v, "topic orders: its 5 partitions with a commit") || !strings.Contains(v, "skips 0 ·") {
+		t.Errorf("default plan:\n%s", v)
 	}
 }
 
@@ -192,7 +213,7 @@ func TestPlannerWrongNameRefused(t *testing.T) {
 	for _, wrong := range []string{"ship-sv", "ship-svc ", "SHIP-SVC", "billing"} {
 		p.confirm.SetValue("")
 		hs.typeText(wrong).send(keyType(tea.KeyEnter))
-		if v := hs.view(); !strings.Contains(v, "is not the group name: nothing was written") {
+		if v := hs.view(); !strings.Contains(v, "is not the group name:") || !strings.Contains(v, "nothing was written") {
 			t.Errorf("%q: no refusal shown:\n%s", wrong, v)
 		}
 		if p.phase != phaseArmed {

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model/plan"
@@ -110,7 +111,10 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		top = append(top, st.title.Render(display.TotalsText(s.plan.Totals)))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
-		header, rows := s.planTable(s.plan)
+		header, rows, hidden := s.planTable(s.plan)
+		if hidden != "" {
+			top[len(top)-1] += sep + st.notice.Render(hidden)
+		}
 		gap()
 		top = append(top, header)
 		body = rows
@@ -209,15 +213,29 @@ func (s *plannerScreen) guardLines() []string {
 	default:
 		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
 	}
+	if p := s.plan; p != nil && p.AllowCommitter && p.Committer != nil {
+		verdict = append(verdict, wrapLines(st.notice.Render("COMMITTER GUARD OFF")+" (!)  "+plan.CommitterText(p.Committer)+
+			": its next commit may overwrite the write; the watch after it reports that", s.width, "  ", 2)...)
+	}
+	var notes []string // what the plan does or risks that blocks nothing: it creates the group, a target expires
+	if s.plan != nil {
+		for _, n := range s.plan.Notes {
+			notes = append(notes, wrapLines(st.notice.Render("NOTE")+"  "+n.Message, s.width, "      ", 2)...)
+		}
+	}
 	var changed []string
 	if len(s.changes) > 0 {
 		text := st.notice.Render("CHANGED") + " at " + s.changeAt.Format("15:04:05") + " since the previous plan: " + strings.Join(s.changes, "; ")
 		changed = wrapLines(text, s.width, "        ", 2)
 	}
 	if s.compact() {
-		return s.compactGuards(parts, changed)
+		lines := s.compactGuards(parts, changed)
+		if len(notes) > 0 {
+			lines = append(lines, truncate(strings.Join(notes, " "), s.width))
+		}
+		return lines
 	}
-	return append(append([]string{strings.Join(parts, sep)}, changed...), verdict...)
+	return append(append(append([]string{strings.Join(parts, sep)}, changed...), verdict...), notes...)
 }
 
 // compactGuards is the guard panel in one line (two with a blocker or a
@@ -300,10 +318,13 @@ func (s *plannerScreen) actionLines() []string {
 	var action string
 	switch {
 	case s.phase == phaseExecuting:
-		action = st.notice.Render("EXECUTING") + "  re-reading the group, writing the backup, committing, reading back…"
+		action = st.notice.Render("EXECUTING") + "  " + executingText(s.progress)
 	case s.phase == phaseArmed:
 		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
 			st.muted.Render("  enter executes, esc disarms")
+	case s.holding:
+		action = st.expired.Render("DISARMED") + "  " + s.confirm.View() +
+			st.muted.Render("  what you type stays here; esc leaves the field")
 	case s.c.readOnly:
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():
@@ -318,7 +339,7 @@ func (s *plannerScreen) actionLines() []string {
 		flash = st.notice.Render(s.flash)
 	}
 	if s.compact() {
-		if s.phase == phaseArmed && flash != "" {
+		if (s.phase == phaseArmed || s.holding) && flash != "" {
 			return []string{flash, action}
 		}
 		if flash != "" {
@@ -327,4 +348,18 @@ func (s *plannerScreen) actionLines() []string {
 		return []string{action}
 	}
 	return []string{flash, action}
+}
+
+// executingText says where an execution stands: watching the group's commits before the
+// write, with its countdown; writing; or watching for an overwrite after it.
+func executingText(p *plan.Progress) string {
+	switch {
+	case p == nil || p.Left <= 0:
+		return "re-reading the group, writing the backup, committing, reading back…"
+	case p.Phase == plan.PhaseObserve:
+		return "watching the group's commits before writing, for a consumer committing from outside the group: " +
+			text.HumanDuration(p.Left.Round(time.Second)) + " left"
+	}
+	return "written and read back; watching for an overwrite by a consumer outside the group: " +
+		text.HumanDuration(p.Left.Round(time.Second)) + " left"
 }

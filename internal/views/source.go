@@ -101,11 +101,11 @@ func New(opts Options) tea.Model {
 }
 
 // queryAll is what the groups screen asks for: every group, and the
-// committed-record timestamps of at-risk commits only, within the fetch
-// budget: enough for the time to loss of every group it can fall within the
-// risk window for (docs/timeaxis.md).
+// committed-record timestamps within the fetch budget, at-risk commits first
+// (the time to loss of every group it can fall within the risk window for,
+// docs/timeaxis.md), then the others with lag (their time lag).
 func queryAll(window time.Duration) model.Query {
-	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: true, ConfigMaxAge: configMaxAge}
+	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskFirst: true, ConfigMaxAge: configMaxAge}
 }
 
 // configMaxAge is how old the topic configs a refresh reuses may be: the

@@ -7,7 +7,8 @@
 // Every sub-command prints what it did as one JSON object a line on stdout ("event" names the
 // kind; times are epoch milliseconds taken right after the broker answered), which is the truth
 // the tests know by construction. Sub-commands that run until stopped close their clients
-// cleanly on SIGTERM (a group member leaves its group) and print {"event":"closed"}.
+// cleanly on SIGTERM (a group member leaves its group) and print {"event":"closed"}; with
+// --exit-on-stdin-eof they also stop so when their standard input ends.
 //
 //   produce       --topic T [--partition P] [--spec k=v,k2=v2,k3,...] [--count N --prefix P]
 //                 [--batches B --pause-ms MS]   keys with no '=' are tombstones (null value);
@@ -76,6 +77,9 @@ public class Shapes {
             }
             boolean flag = i + 1 >= args.length || args[i + 1].startsWith("--");
             s.opts.put(k.substring(2), flag ? "true" : args[++i]);
+        }
+        if (s.opts.containsKey("exit-on-stdin-eof")) {
+            s.exitOnStdinEOF();
         }
         switch (args[0]) {
             case "produce" -> s.produce();
@@ -179,8 +183,26 @@ public class Shapes {
         return new KafkaConsumer<>(p);
     }
 
-    // untilStopped registers the SIGTERM hook: it wakes the consumer up and waits until the
-    // sub-command has closed its clients.
+    // exitOnStdinEOF exits (running the shutdown hook, so a member leaves its group) when
+    // standard input ends: the test that started this JVM holds the other end of the pipe, so a
+    // test process that dies without stopping it (a panic, a timeout, SIGKILL) takes it along.
+    void exitOnStdinEOF() {
+        Thread t = new Thread(() -> {
+            try {
+                while (System.in.read() != -1) {
+                    // nothing is ever written
+                }
+            } catch (java.io.IOException ignored) {
+                // the pipe is gone: the same as its end
+            }
+            System.exit(0);
+        }, "stdin-eof");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    // untilStopped registers the SIGTERM hook: it wakes the consumer up and waits (at most
+    // 30 s) until the sub-command has closed its clients.
     void untilStopped(KafkaConsumer<?, ?> c) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopping.set(true);
@@ -188,7 +210,7 @@ public class Shapes {
                 c.wakeup();
             }
             try {
-                closed.await();
+                closed.await(30, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException ignored) {
                 Thread.currentThread().interrupt();
             }

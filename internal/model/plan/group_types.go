@@ -35,6 +35,14 @@ const (
 // 4.2 and 4.3 have only to-earliest, to-latest and to-datetime), plus offsettui's restore.
 var shareStrategies = []StrategyKind{ToEarliest, ToLatest, ToDatetime, ToOffset, ToCurrent, FromFile, Restore}
 
+// Offers reports whether the tool of a group of type typ has strategy k, so a
+// front end offers only those (a share group has no --shift-by and no
+// --by-duration). An unknown type is refused whatever the strategy, by a
+// blocker: every strategy is offered, to show it.
+func Offers(typ string, k StrategyKind) bool {
+	return typ != model.TypeShare || slices.Contains(shareStrategies, k)
+}
+
 // typeBlockers returns what the group's type forbids: an unknown type, a strategy the
 // type's tool does not have, a write API the broker lacks.
 func typeBlockers(in Input, st Strategy) []Blocker {

@@ -28,6 +28,8 @@ func guardBlockers(in Input) []Blocker {
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
 	if len(in.Members) > 0 || !inactive {
 		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in)})
+	} else if in.Committer != nil && !in.AllowCommitter {
+		bs = append(bs, CommitterBlocker(in.Group, in.Committer))
 	}
 	return bs
 }
@@ -68,12 +70,13 @@ func (p Plan) refreshable(r Row) bool {
 // what forbids committing now: the group guards (read-only, not empty), a committed
 // offset of a planned partition that changed, appeared or disappeared, a low
 // watermark that moved past a row's target, a high watermark that went back
-// (truncation, recreation), and partitions now missing or unreadable. Watermark
+// (truncation, recreation), partitions now missing or unreadable, and a group
+// that existed when planned and is gone (the write would create it). Watermark
 // growth alone is not drift; nor is the low watermark passing an earliest/latest
 // target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
 // type changed since the plan is drift too: the type chooses how the plan is written.
 func (p Plan) Drift(now Input) []Blocker {
-	bs := guardBlockers(now)
+	bs := append(guardBlockers(now), p.goneDrift(now)...)
 	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
 		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
 			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",
@@ -137,6 +140,9 @@ func fmtOpt(v *int64) string {
 func (p Plan) Refresh(now Input) Plan {
 	q := p
 	q.State = now.State
+	if now.Committer != nil {
+		q.Committer = now.Committer
+	}
 	q.Rows = slices.Clone(p.Rows)
 	for i := range q.Rows {
 		r := &q.Rows[i]
@@ -163,7 +169,7 @@ func (p Plan) Refresh(now Input) Plan {
 	bs := p.Drift(now)
 	for _, b := range p.Blockers {
 		switch {
-		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift:
+		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift || b.Kind == BlockCommitter:
 			continue // re-evaluated by Drift
 		case b.Kind == BlockUnknownOffsets && hasBlocker(bs, b):
 			continue // Drift found it unreadable again

@@ -54,6 +54,11 @@ type Input struct {
 	TargetTimestamps map[model.TPO]time.Time
 	// ReadOnly is --read-only: every plan is blocked.
 	ReadOnly bool
+	// Committer is a client outside the group seen committing its offsets (committer.go);
+	// nil when none was seen. AllowCommitter is the operator's override (--allow-committer):
+	// such a plan is not blocked.
+	Committer      *model.Committer
+	AllowCommitter bool
 	// AssumeReset is the consumer's auto.offset.reset ("" = latest, the client
 	// default): where it would start on a partition without a commit.
 	AssumeReset string
@@ -63,6 +68,12 @@ type Input struct {
 	// not known). When not true, --all-topics may miss the group's commits on
 	// hidden topics, and is refused.
 	AllTopicsVisible *bool
+	// NewGroup says whether the plan means to create the group when it does not
+	// exist (NewGroupGuard).
+	NewGroup NewGroup
+	// RetentionMs is retention.ms of the topics in scope that delete by time,
+	// for TargetExpiryNotes.
+	RetentionMs map[string]int64
 }
 
 // Reason says how a row's target was chosen. The zero value (JSON null) marks a row
@@ -177,6 +188,9 @@ type Plan struct {
 	Rows        []Row     `json:"rows"`
 	Totals      Totals    `json:"totals"`
 	Blockers    []Blocker `json:"blockers"`
+	// Notes say what the plan does, or risks, that is no reason to refuse it
+	// (it creates the group; a target is about to be deleted).
+	Notes []Note `json:"notes"`
 	// Backup is the path of the backup written before the commit.
 	Backup *string `json:"backup"`
 	// Undo is the command that restores the backup.
@@ -186,6 +200,11 @@ type Plan struct {
 	// Rejected lists the partitions the broker refused in a partly applied commit
 	// (exit 4); empty otherwise. Listed in docs/json.md.
 	Rejected []model.Error `json:"rejected"`
+	// Committer is what was seen of a client outside the group committing its offsets
+	// (null: none); AllowCommitter is the operator's override of that guard
+	// (committer.go).
+	Committer      *model.Committer `json:"committer"`
+	AllowCommitter bool             `json:"allowCommitter"`
 }
 
 // Executable reports whether nothing blocks the plan.
@@ -201,12 +220,18 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	}
 	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
-		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Rejected: []model.Error{}}
+		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
+		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
 		// the one blocker says so.
 		p.Blockers = typeBlockers(in, st)
 		return p
+	}
+	if b, n := NewGroupGuard(in.Group, in.GroupExists, in.NewGroup); b != nil {
+		p.Blockers = append(p.Blockers, *b)
+	} else if n != nil {
+		p.Notes = append(p.Notes, *n)
 	}
 	var tps []model.TP
 	var scopeBlockers []Blocker

@@ -201,11 +201,16 @@ func TestMakePlanBlockers(t *testing.T) {
 			[]BlockerKind{BlockGroupNotEmpty}, []string{"can look Dead"}},
 		{"group that does not exist", orders, earliest, func(in *Input) {
 			in.State, in.GroupExists, in.Committed = "Dead", false, nil
+		}, []BlockerKind{BlockGroupNotFound}, []string{"group g does not exist (no broker lists it): --execute would create a new group " +
+			"with these offsets. Check the name; pass --allow-new-group if a new group is what you mean"}},
+		{"group that does not exist, --allow-new-group", orders, earliest, func(in *Input) {
+			in.State, in.GroupExists, in.Committed, in.NewGroup = "Dead", false, nil, NewGroupAllowed
 		}, nil, nil},
-		{"listed as not existing yet Stable", orders, earliest, func(in *Input) { in.State, in.GroupExists = "Stable", false },
-			[]BlockerKind{BlockGroupNotEmpty}, []string{"current state is Stable"}},
+		{"listed as not existing yet Stable", orders, earliest, func(in *Input) {
+			in.State, in.GroupExists, in.NewGroup = "Stable", false, NewGroupAllowed
+		}, []BlockerKind{BlockGroupNotEmpty}, []string{"current state is Stable"}},
 		{"members of a group said not to exist", orders, earliest, func(in *Input) {
-			in.State, in.GroupExists, in.Members = "Dead", false, members[:1]
+			in.State, in.GroupExists, in.Members, in.NewGroup = "Dead", false, members[:1], NewGroupAllowed
 		}, []BlockerKind{BlockGroupNotEmpty}, []string{"billing-1 on /10.0.0.5"}},
 		{"from-file row without offset", Scope{}, Strategy{Kind: FromFile, Raw: "x.csv", File: []CSVRow{{Topic: "orders"}}}, nil,
 			[]BlockerKind{BlockInvalidOffset}, []string{"x.csv has no offset for orders-0"}},
@@ -295,8 +300,8 @@ func TestPlanJSON(t *testing.T) {
 		`"rows":[{"topic":"shipments","partition":0,"committed":5,"low":0,"high":9,"target":2,` +
 		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null,` +
 		`"resetStart":null,"result":null,"readBack":null}],` +
-		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],` +
-		`"backup":null,"undo":null,"verified":null,"rejected":[]}`
+		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],"notes":[],` +
+		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false}`
 	if string(b) != want {
 		t.Errorf("plan JSON\n got %s\nwant %s", b, want)
 	}

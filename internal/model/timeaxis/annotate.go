@@ -21,15 +21,19 @@ func (h *History) Annotate(s *model.Snapshot, opt Options) {
 			g.Partitions[pi].Time = nil
 		}
 		gh := h.groups[g.Group]
+		if gh != nil {
+			g.Committer = gh.committer(g, s.Cluster.TakenAt.Time)
+		}
 		if gh == nil || len(gh.at) < 2 {
 			continue
 		}
 		buf = h.annotateGroup(g, gh, opt, buf)
 		from, to := time.UnixMilli(gh.at[0]), time.UnixMilli(gh.at[len(gh.at)-1])
 		if s.Window == nil {
-			s.Window = &model.Window{Samples: len(gh.at), From: model.Stamp{Time: from}, To: model.Stamp{Time: to}}
+			s.Window = &model.Window{Samples: len(gh.at), Snapshots: gh.snapshots(), From: model.Stamp{Time: from}, To: model.Stamp{Time: to}}
 		} else {
 			s.Window.Samples = max(s.Window.Samples, len(gh.at))
+			s.Window.Snapshots = max(s.Window.Snapshots, gh.snapshots())
 			if from.Before(s.Window.From.Time) {
 				s.Window.From = model.Stamp{Time: from}
 			}

@@ -19,8 +19,17 @@ type History struct {
 }
 
 type groupHistory struct {
-	at    []int64       // sample times, Unix milliseconds, oldest first
+	at []int64 // sample times, Unix milliseconds, oldest first
+	// taken counts the snapshots each sample stands for: 1, or more when later
+	// ones replaced it (minGap), so a window can say how many it spans.
+	taken []int
 	parts []partHistory // sorted by topic, partition
+	// writes holds when this process last wrote each partition's position
+	// (RecordWrite), Unix milliseconds.
+	writes map[model.TP]int64
+	// quiet is the time of the first sample of the run the group has had no members in
+	// (committer.go); noQuiet while it has members or could not be read.
+	quiet int64
 }
 
 type partHistory struct {
@@ -70,7 +79,7 @@ func (h *History) Add(s *model.Snapshot, complete bool) {
 func (h *History) addGroup(g *model.Group, at int64) {
 	gh := h.groups[g.Group]
 	if gh == nil {
-		gh = &groupHistory{}
+		gh = &groupHistory{quiet: noQuiet}
 		h.groups[g.Group] = gh
 	}
 	n := len(gh.at)
@@ -87,13 +96,21 @@ func (h *History) addGroup(g *model.Group, at int64) {
 	}
 	if drop {
 		copy(gh.at, gh.at[1:])
+		copy(gh.taken, gh.taken[1:])
 	}
-	if slot == len(gh.at) {
-		gh.at = append(gh.at, at)
-	} else {
+	switch {
+	case slot == len(gh.at):
+		gh.at, gh.taken = append(gh.at, at), append(gh.taken, 1)
+	case at == gh.at[slot] && !drop: // the same snapshot again
+	case drop:
+		gh.at[slot], gh.taken[slot] = at, 1
+	default: // replaces the newest: one more snapshot in the window
 		gh.at[slot] = at
+		gh.taken[slot]++
 	}
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
+	gh.forgetBeforeWrites()
+	gh.noteMembers(g, at)
 }
 
 // mergeParts writes g's partitions into slot, keeping the series of those
@@ -213,4 +230,13 @@ func (h *History) Series(group string, tp model.TP) []Sample {
 		return nil
 	}
 	return gh.samples(&gh.parts[i], nil)
+}
+
+// snapshots is how many snapshots the group's kept samples span.
+func (gh *groupHistory) snapshots() int {
+	n := 0
+	for _, k := range gh.taken {
+		n += k
+	}
+	return n
 }

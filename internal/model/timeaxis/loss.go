@@ -88,6 +88,22 @@ func LossSentence(tp model.TP, pt model.PartitionTime) string {
 	return b.String()
 }
 
+// LossHeadline says a group's predicted loss in one short line, what to act
+// on first, for a screen with room for one line only: "events-0: loss in
+// 19m19s, needs ≥ 3.0/s (next record expires in 9m44s)"; at 60 columns the
+// needed rate still shows. LossSentence says the rest.
+func LossHeadline(l model.GroupLoss) string {
+	when := "in " + text.HumanDuration(msDur(l.InMs))
+	if l.InMs <= 0 {
+		when = "now"
+	}
+	next := "next record expires in " + text.HumanDuration(msDur(l.NextExpiresInMs))
+	if l.NextExpiresInMs <= 0 {
+		next = "next record may already be deleted"
+	}
+	return fmt.Sprintf("%s: loss %s, needs ≥ %s (%s)", model.TP{Topic: l.Topic, Partition: l.Partition}, when, formatRateUp(l.NeededRate), next)
+}
+
 func lossHow(pt model.PartitionTime) string {
 	switch pt.ETA {
 	case model.ETAStalled:

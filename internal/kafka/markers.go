@@ -32,10 +32,11 @@ const (
 )
 
 // markerCandidateOffsets lists the committed offsets worth the fetch: low ≤ committed < high
-// with last stable = high, of every group but share groups, once each, the smallest gaps
-// first (a consumer one marker behind is the common case): at most markerCandidates, and
-// the ones past that bound apart (they keep Kafka's lag, with the reason).
-func markerCandidateOffsets(obs *model.Observation) (want, skipped []model.TPO) {
+// with last stable = high, of every group but share groups, once each, not known to have
+// records after them (hasData), the smallest gaps first (a consumer one marker behind is
+// the common case): at most markerCandidates, and the ones past that bound apart (they keep
+// Kafka's lag, with the reason).
+func markerCandidateOffsets(obs *model.Observation, hasData func(model.TPO) bool) (want, skipped []model.TPO) {
 	offsets := model.IndexOffsets(obs.Offsets)
 	seen := map[model.TPO]int64{} // candidate → its gap to high
 	for i := range obs.Groups {
@@ -55,8 +56,8 @@ func markerCandidateOffsets(obs *model.Observation) (want, skipped []model.TPO) 
 			if po.Error != nil || po.Low == nil || po.High == nil || po.LastStable == nil {
 				continue
 			}
-			if c >= *po.Low && c < *po.High && *po.LastStable == *po.High {
-				seen[model.TPO{TP: tp, Offset: c}] = *po.High - c
+			if w := (model.TPO{TP: tp, Offset: c}); c >= *po.Low && c < *po.High && *po.LastStable == *po.High && !hasData(w) {
+				seen[w] = *po.High - c
 			}
 		}
 	}
@@ -79,11 +80,41 @@ func markerCandidateOffsets(obs *model.Observation) (want, skipped []model.TPO) 
 type markerLook struct {
 	found   map[model.TPO]model.TransactionMarkers
 	unknown map[model.TPO]string
+	data    []model.TPO // records a read_committed consumer receives lie after these
+}
+
+func newMarkerLook() markerLook {
+	return markerLook{found: map[model.TPO]model.TransactionMarkers{}, unknown: map[model.TPO]string{}}
 }
 
 func (l *markerLook) add(o markerLook) {
 	maps.Copy(l.found, o.found)
 	maps.Copy(l.unknown, o.unknown)
+	l.data = append(l.data, o.data...)
+}
+
+// hasData reports whether a read_committed consumer at w was found to have records to read.
+// That stays true: the records stay below every later high, until retention deletes them
+// and the commit is below the log start, no candidate any more. (Were the cleaner of a
+// compacted topic to remove them all, the lag would stay Kafka's: the cautious side.)
+func (c *Client) hasData(w model.TPO) bool {
+	c.tsMu.Lock()
+	defer c.tsMu.Unlock()
+	_, ok := c.dataSeen[w]
+	return ok
+}
+
+// rememberData keeps the commits found with records after them, within maxCachedTimestamps,
+// so a refresh asks again only about commits that moved.
+func (c *Client) rememberData(data []model.TPO) {
+	c.tsMu.Lock()
+	defer c.tsMu.Unlock()
+	if c.dataSeen == nil || len(c.dataSeen)+len(data) > maxCachedTimestamps {
+		c.dataSeen = make(map[model.TPO]struct{}, len(data))
+	}
+	for _, w := range data {
+		c.dataSeen[w] = struct{}{}
+	}
 }
 
 // transactionMarkers fetches, per leader, one read_committed Fetch with every candidate
@@ -92,7 +123,7 @@ func (l *markerLook) add(o markerLook) {
 // first: data found there is data for every lower one too. skipped are candidates past
 // markerCandidates: not looked at.
 func (c *Client) transactionMarkers(ctx context.Context, lay topicLayout, offsets map[model.TP]model.PartitionOffsets, want, skipped []model.TPO) markerLook {
-	out := markerLook{found: map[model.TPO]model.TransactionMarkers{}, unknown: map[model.TPO]string{}}
+	out := newMarkerLook()
 	for _, w := range skipped {
 		out.unknown[w] = fmt.Sprintf("not looked at: more than %d commits below high in this snapshot", markerCandidates)
 	}
@@ -111,6 +142,7 @@ func (c *Client) transactionMarkers(ctx context.Context, lay topicLayout, offset
 		defer mu.Unlock()
 		out.add(got)
 	})
+	c.rememberData(out.data)
 	return out
 }
 
@@ -118,7 +150,7 @@ func (c *Client) transactionMarkers(ctx context.Context, lay topicLayout, offset
 // offset not yet settled; an offset with data settles the lower ones of its partition, an
 // offset that could not be told leaves the lower ones untold for the same reason.
 func (c *Client) fetchMarkers(ctx context.Context, leader int32, offsets map[model.TP]model.PartitionOffsets, want []model.TPO) markerLook {
-	out := markerLook{found: map[model.TPO]model.TransactionMarkers{}, unknown: map[model.TPO]string{}}
+	out := newMarkerLook()
 	pending := map[model.TP][]int64{} // descending
 	for _, w := range want {
 		pending[w.TP] = append(pending[w.TP], w.Offset)
@@ -155,6 +187,9 @@ func (c *Client) fetchMarkers(ctx context.Context, leader int32, offsets map[mod
 					delete(pending, tp)
 				}
 			case tailData: // data there is data below too
+				for _, o := range pending[tp] {
+					out.data = append(out.data, model.TPO{TP: tp, Offset: o})
+				}
 				delete(pending, tp)
 			default:
 				settle(tp, fmt.Sprintf("read_committed Fetch from broker %d: %s", leader, why))

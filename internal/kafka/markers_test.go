@@ -124,9 +124,20 @@ func TestTransactionMarkersCaughtUp(t *testing.T) {
 		}
 	}
 
+	// The next snapshot asks only about the commits not found with records after them:
+	// tx from 59 and txa from 8, then txa from 5.
+	before := counter.Hits(kmsg.Fetch)
+	if _, err := c.Snapshot(context.Background(), model.Query{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := counter.Hits(kmsg.Fetch) - before; n != 2 {
+		t.Errorf("second snapshot: %d Fetch requests, want 2 (commits with records after them are not asked again)", n)
+	}
+
 	// A partition error on the Fetch: the partition keeps Kafka's lag, with the reason; the
 	// others in the same request are told.
 	k.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Fetch}, Topic: "tx", Err: kerr.NotLeaderForPartition})
+	s.Commit("lower", map[model.TP]int64{tp("tx"): 5}) // before the marker at 5: only markers and data after it
 	snap, err = c.Snapshot(context.Background(), model.Query{})
 	if err != nil {
 		t.Fatal(err)
@@ -135,8 +146,11 @@ func TestTransactionMarkersCaughtUp(t *testing.T) {
 	if val(p.Lag) != int64(1) || p.TransactionMarkers != nil || p.MarkersUnknown == nil || !strings.Contains(*p.MarkersUnknown, "NOT_LEADER") {
 		t.Errorf("fetch error: lag %d markers %v unknown %q; want Kafka's lag 1 and the reason", val(p.Lag), p.TransactionMarkers, val(p.MarkersUnknown))
 	}
-	if mid := findGroup(t, snap, "mid").Partitions[0]; mid.MarkersUnknown == nil || *mid.MarkersUnknown != *p.MarkersUnknown {
-		t.Errorf("fetch error: the lower commit on the partition: unknown %v, want the same reason", mid.MarkersUnknown)
+	if low := findGroup(t, snap, "lower").Partitions[0]; low.MarkersUnknown == nil || *low.MarkersUnknown != *p.MarkersUnknown {
+		t.Errorf("fetch error: the lower commit on the partition: unknown %v, want the same reason", low.MarkersUnknown)
+	}
+	if mid := findGroup(t, snap, "mid").Partitions[0]; val(mid.Lag) != int64(30) || mid.MarkersUnknown != nil {
+		t.Errorf("mid, known to have records after it: lag %v unknown %v, want 30 and not asked", val(mid.Lag), mid.MarkersUnknown)
 	}
 	if a := findGroup(t, snap, "aborted").Partitions[0]; val(a.Lag) != int64(0) || a.MarkersUnknown != nil {
 		t.Errorf("fetch error on tx: txa lag %d unknown %v, want 0 and told", val(a.Lag), a.MarkersUnknown)

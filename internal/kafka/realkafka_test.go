@@ -439,8 +439,10 @@ func TestRealKafkaOpenTransaction(t *testing.T) {
 	s.ProduceN(topic, 0, 3, func(int) time.Time { return time.Now() })
 	s.Commit(group, map[model.TP]int64{tpOf(topic, 0): 1})
 
+	// A long transaction timeout: on a loaded machine Kafka's CLI (a JVM each call) can take
+	// longer than kgo's default 40 s, and the broker would abort the open transaction.
 	txn, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.TransactionalID(realkafka.Name("txn-id")),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0))
+		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0), kgo.TransactionTimeout(5*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	phase("commit logs of the groups without members")
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
-	candidates, skipped := markerCandidateOffsets(&obs)
+	candidates, skipped := markerCandidateOffsets(&obs, c.hasData)
 	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates, skipped)
 	obs.Markers, obs.MarkersUnknown = look.found, look.unknown
 	phase("transaction markers (%d of %d candidate offsets; %d not told)", len(obs.Markers), len(candidates)+len(skipped), len(obs.MarkersUnknown))

@@ -31,6 +31,17 @@ const (
 	markerRounds = 4
 )
 
+// readMarkers sets obs.Markers and obs.MarkersUnknown, and returns the commits of want
+// (whose records' timestamps are wanted) less those before markers alone: caught up, they
+// have no record to time. phase logs its time.
+func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay topicLayout, want []model.TPO, phase func(string, ...any)) []model.TPO {
+	candidates, skipped := markerCandidateOffsets(obs, c.hasData)
+	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates, skipped)
+	obs.Markers, obs.MarkersUnknown = look.found, look.unknown
+	phase("transaction markers (%d candidates: %d caught up, %d not told)", len(candidates)+len(skipped), len(obs.Markers), len(obs.MarkersUnknown))
+	return slices.DeleteFunc(want, func(w model.TPO) bool { _, ok := obs.Markers[w]; return ok })
+}
+
 // markerCandidateOffsets lists the committed offsets worth the fetch: low ≤ committed < high
 // with last stable = high, of every group but share groups, once each, not known to have
 // records after them (hasData), the smallest gaps first (a consumer one marker behind is

@@ -52,10 +52,9 @@ func markNotFound(obs *model.Observation) {
 }
 
 // Observe reads, in this order: the groups (ListGroups on every broker), their
-// members and committed offsets (per coordinator, concurrently), then topic
-// layout and configs, then watermarks per leader, then what lies between
-// committed offsets and high where it may be transaction markers alone
-// (markers.go), then committed-record timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
+// members and committed offsets (per coordinator, concurrently), topic layout and
+// configs, watermarks per leader, transaction markers (markers.go), committed-record
+// timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
 // commit cannot look ahead of a high watermark read a moment earlier.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
 	return c.observe(ctx, q, timeNone, nil)
@@ -99,14 +98,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	phase("watermarks of %d partitions", len(tps))
 	c.observeCommitLogs(ctx, groups)
 	phase("commit logs of the groups without members")
-	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
+	want := c.readMarkers(ctx, &obs, lay, addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst), phase)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
-	candidates, skipped := markerCandidateOffsets(&obs, c.hasData)
-	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates, skipped)
-	obs.Markers, obs.MarkersUnknown = look.found, look.unknown
-	phase("transaction markers (%d of %d candidate offsets; %d not told)", len(obs.Markers), len(candidates)+len(skipped), len(obs.MarkersUnknown))
-	// A commit before markers alone has no record to time: it is caught up.
-	want = slices.DeleteFunc(want, func(w model.TPO) bool { _, ok := obs.Markers[w]; return ok })
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {

@@ -53,7 +53,7 @@ func decodeCommit(key, value []byte, topics map[string]string) (model.TP, decode
 	if v.UnsafeReadFrom(value) != nil {
 		return model.TP{}, decodedCommit{}, false
 	}
-	d := decodedCommit{commitState: commitState{offset: v.Offset, atMs: v.CommitTimestamp}, expireMs: -1}
+	d := decodedCommit{commitState: commitState{offset: v.Offset, atMs: v.CommitTimestamp, own: v.Metadata == model.OwnCommitMetadata}, expireMs: -1}
 	if v.Version == 1 && v.ExpireTimestamp >= 0 {
 		d.expireMs = v.ExpireTimestamp
 	}

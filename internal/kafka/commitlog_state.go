@@ -92,8 +92,12 @@ type groupLogState struct {
 	dirty      bool
 }
 
-// commitState is one commit: its offset and commit time (ms).
-type commitState struct{ offset, atMs int64 }
+// commitState is one commit: its offset, commit time (ms) and whether offsettui wrote it
+// (model.OwnCommitMetadata).
+type commitState struct {
+	offset, atMs int64
+	own          bool
+}
 
 // decodedCommit is an OffsetCommit record's value.
 type decodedCommit struct {
@@ -291,7 +295,7 @@ func (st *offsetsPartitionState) commitLog(group string, r *partitionRead, readA
 	if g.dirty || g.commitsOut == nil {
 		g.commitsOut = make([]model.CommitRecord, 0, len(g.commits))
 		for tp, c := range g.commits {
-			rec := model.CommitRecord{TP: tp, Offset: c.offset, CommittedAt: time.UnixMilli(c.atMs)}
+			rec := model.CommitRecord{TP: tp, Offset: c.offset, CommittedAt: time.UnixMilli(c.atMs), Own: c.own}
 			if ms, ok := g.expires[tp]; ok {
 				rec.ExpiresAt = time.UnixMilli(ms)
 			}
@@ -318,7 +322,7 @@ func (g *groupLogState) recent(since int64) []model.CommitRecord {
 	for tp, c := range g.commits {
 		for _, e := range append(g.earlier[tp], c) {
 			if e.atMs >= since {
-				out = append(out, model.CommitRecord{TP: tp, Offset: e.offset, CommittedAt: time.UnixMilli(e.atMs)})
+				out = append(out, model.CommitRecord{TP: tp, Offset: e.offset, CommittedAt: time.UnixMilli(e.atMs), Own: e.own})
 			}
 		}
 	}

@@ -111,8 +111,9 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 		for tp, off := range offsets {
 			// Leader epoch -1 ("unknown"), as Kafka's own tools write it: a stored epoch
 			// of 0 would make KIP-320 consumers validate their position against epoch 0
-			// and possibly "detect truncation" on partitions whose leader changed.
-			req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
+			// and possibly "detect truncation" on partitions whose leader changed. The
+			// metadata tells offsettui's own writes from a committer's (model.OwnCommitMetadata).
+			req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, model.OwnCommitMetadata)
 		}
 		resp, err := call(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
 		if err != nil {

@@ -87,6 +87,8 @@ type CommitRecord struct {
 	// ExpiresAt is the value's explicit expireTimestamp (value version 1, written for
 	// OffsetCommit v1 requests carrying a retention time); zero otherwise.
 	ExpiresAt time.Time
+	// Own: offsettui wrote it (its metadata is OwnCommitMetadata).
+	Own bool
 }
 
 // ClassicRecord is a classic group's GroupMetadataValue: the coordinator writes one at

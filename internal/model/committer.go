@@ -31,7 +31,14 @@ type CommitSeen struct {
 	Moved int64
 	// Source says where it was seen (Seen*).
 	Source string
+	// Own marks a commit record offsettui wrote itself (OwnCommitMetadata): it explains a
+	// move seen between readings, but it is an operator's write, never a committer's.
+	Own bool
 }
+
+// OwnCommitMetadata is the metadata offsettui writes with every commit, so that its own
+// resets and restores, read back from __consumer_offsets, are told from a committer's.
+const OwnCommitMetadata = "offsettui"
 
 // Where a commit was seen.
 const (
@@ -84,7 +91,7 @@ const minCommitterSpan = time.Second
 // commit record is that record seen again and is not counted twice; commits that all fall
 // within minCommitterSpan are one burst of writes, not a committer.
 func DetectCommitter(seen []CommitSeen, now time.Time) *Committer {
-	evs := dedupeMoves(seen)
+	evs := slices.DeleteFunc(dedupeMoves(seen), func(e CommitSeen) bool { return e.Own })
 	if len(evs) < CommitterMinCommits {
 		return nil
 	}
@@ -120,7 +127,7 @@ func DetectCommitter(seen []CommitSeen, now time.Time) *Committer {
 	c := &Committer{Commits: len(merged), First: Stamp{first.At}, Last: Stamp{last.At}}
 	for _, src := range []string{SeenCommitLog, SeenTimeAxis, SeenObservation} {
 		// A move counted once as its record was still seen that way too.
-		if slices.ContainsFunc(seen, func(e CommitSeen) bool { return e.Source == src && !e.At.Before(first.At) }) {
+		if slices.ContainsFunc(seen, func(e CommitSeen) bool { return e.Source == src && !e.Own && !e.At.Before(first.At) }) {
 			c.Seen = append(c.Seen, src)
 		}
 	}
@@ -219,7 +226,7 @@ func (l *CommitLog) SeenWithoutMembers(typ string, since time.Time) []CommitSeen
 			moved = max(0, r.Offset-l.Recent[i-1].Offset)
 		}
 		if all || r.CommittedAt.After(from) {
-			out = append(out, CommitSeen{At: r.CommittedAt, Moved: moved, Source: SeenCommitLog})
+			out = append(out, CommitSeen{At: r.CommittedAt, Moved: moved, Source: SeenCommitLog, Own: r.Own})
 		}
 	}
 	return out

@@ -13,6 +13,12 @@ func record(s float64, moved int64) CommitSeen {
 	return CommitSeen{At: at(s), Moved: moved, Source: SeenCommitLog}
 }
 
+func own(s float64, moved int64) CommitSeen {
+	c := record(s, moved)
+	c.Own = true
+	return c
+}
+
 func move(from, to float64, moved int64, src string) CommitSeen {
 	return CommitSeen{At: at(to), After: at(from), Moved: moved, Source: src}
 }
@@ -52,6 +58,13 @@ func TestDetectCommitter(t *testing.T) {
 		{name: "a move that is a record seen again: counted once, listed both ways",
 			seen: []CommitSeen{record(1, 0), record(3, 40), record(5, 40), move(2, 4, 40, SeenTimeAxis)}, now: 6,
 			want: true, commits: 3, interval: 2000, rate: 20, sources: "commit-log,time-axis"},
+		{name: "a seed, then offsettui's reset, undo and reset again: its own writes are no committer",
+			seen: []CommitSeen{record(0, 0), own(1, 0), own(2, 30), own(3, 0)}, now: 3.5},
+		{name: "a move that holds offsettui's own record is explained by it",
+			seen: []CommitSeen{record(0, 0), own(2, 30), move(1, 3, 30, SeenTimeAxis), record(4, 0)}, now: 4.5},
+		{name: "a committer beside offsettui's writes: only its commits count",
+			seen: []CommitSeen{record(0, 0), own(1, 0), record(2, 40), record(4, 40)}, now: 5,
+			want: true, commits: 3, interval: 2000, rate: 20, sources: "commit-log"},
 		{name: "moves and records together",
 			seen: []CommitSeen{record(1, 0), record(3, 40), move(4, 8, 40, SeenObservation)}, now: 8,
 			want: true, commits: 3, interval: 2000, rate: 80.0 / 7, sources: "commit-log,observation"},

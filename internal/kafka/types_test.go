@@ -248,5 +248,5 @@ func TestUnknownGroupType(t *testing.T) {
 			t.Errorf("%s: %d requests, want none for a group of an unknown type", kmsg.NameForKey(int16(key)), n)
 		}
 	}
-	t.Log(fmt.Sprintf("shown as: %s %s · %s · %s", model.Noun(g.Type), g.Type, g.StateText(), g.MembersText()))
+	t.Logf("shown as: %s %s · %s · %s", model.Noun(g.Type), g.Type, g.StateText(), g.MembersText())
 }

@@ -2,8 +2,6 @@ package layers
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,6 +37,9 @@ var rules = []rule{
 		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo", "github.com/charmbracelet/bubbletea",
 			"github.com/charmbracelet/lipgloss", module + "/internal/kafka"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
+	{"client configuration is library-neutral: both clients are built from it in internal/kafka", under("internal/kafka/clientconfig"),
+		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo", "github.com/twmb/franz-go/pkg/kmsg",
+			module + "/internal/kafka"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
 	{"test support (the fake cluster, the real-broker helpers, the fault proxy) is imported by tests only",
 		not(under("internal/kafkatest", "internal/realkafka", "internal/faultproxy")),
@@ -51,7 +52,7 @@ func deps(t *testing.T) map[string][]string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command is not on PATH: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", module+"/...").Output()
 	if err != nil {

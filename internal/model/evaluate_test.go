@@ -26,7 +26,7 @@ func optI(v int64) Opt[int64]     { return Some(v) }
 // stalled, stopped, rewound, idle topic with no lag) and every evaluation rule
 // of docs/timeaxis.md, with a scripted clock and scripted offsets.
 func TestEvaluatePartition(t *testing.T) {
-	sec, tenSec := time.Second, 10*time.Second
+	sec, ten := time.Second, 10*time.Second
 	tests := []struct {
 		name    string
 		samples []Sample
@@ -44,10 +44,10 @@ func TestEvaluatePartition(t *testing.T) {
 			series(sec, [2]int64{0, 100}, [2]int64{50, 150}, [2]int64{100, 200}), true, false,
 			PartitionTime{ConsumeRate: optF(50), ProduceRate: optF(50), LagRate: optF(0), ETA: ETANever, Evaluation: EvalWarn}},
 		{"stalled: members, commit still with lag for 40 s ≥ 30 s",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}, [2]int64{10, 80}, [2]int64{10, 90}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}, [2]int64{10, 80}, [2]int64{10, 90}), true, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(1), LagRate: optF(1), ETA: ETAStalled, Evaluation: EvalStalled}},
 		{"stopped: no members, commit still with lag for 30 s",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}), false, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}), false, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0), LagRate: optF(0), ETA: ETAStopped, Evaluation: EvalStopped}},
 		{"rewound: committed went back; ETA from the samples after it",
 			series(sec, [2]int64{100, 200}, [2]int64{120, 200}, [2]int64{50, 200}, [2]int64{70, 200}), true, false,
@@ -56,16 +56,16 @@ func TestEvaluatePartition(t *testing.T) {
 			series(sec, [2]int64{100, 200}, [2]int64{120, 200}, [2]int64{50, 200}), true, false,
 			PartitionTime{ProduceRate: optF(0), ETA: ETARewound, Evaluation: EvalRewound}},
 		{"idle topic with no lag: caught up, nothing moves",
-			series(tenSec, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}), false, false,
+			series(ten, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}), false, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0), LagRate: optF(0), ETA: ETACaughtUp, ETAMs: optI(0), Evaluation: EvalOK}},
 		{"rule 1: lag 0 now is ok even after a rewind",
 			series(sec, [2]int64{100, 200}, [2]int64{50, 200}, [2]int64{200, 200}), true, false,
 			PartitionTime{ConsumeRate: optF(150), ProduceRate: optF(0), LagRate: optF(-150), ETA: ETACaughtUp, ETAMs: optI(0), Evaluation: EvalOK}},
 		{"rule 3 needs the whole --stall-after: still for 20 s only → warn, never",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}), true, false,
 			PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(1), LagRate: optF(1), ETA: ETANever, Evaluation: EvalWarn}},
 		{"rule 3 is not fooled by a commit inside the window",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{20, 70}, [2]int64{20, 80}, [2]int64{20, 90}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{20, 70}, [2]int64{20, 80}, [2]int64{20, 90}), true, false,
 			PartitionTime{ConsumeRate: optF(0.25), ProduceRate: optF(1), LagRate: optF(0.75), ETA: ETANever, Evaluation: EvalWarn}},
 		{"rule 5: caught up inside the window, a new record since → ok (Burrow rule 1)",
 			series(20*time.Second, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 105}), true, false,

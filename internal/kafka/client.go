@@ -61,6 +61,8 @@ type Client struct {
 	// lost holds brokers dropped after a transport failure, with that failure,
 	// until a Metadata answer gives them back with a fresh connection.
 	lost map[int32]error
+	// kgoTurns lets one kgo request at a time go to each broker (kgocall.go).
+	kgoTurns map[int32]chan struct{}
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
@@ -94,7 +96,7 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{}, tsSeen: map[model.TPO]time.Time{}}
 	c.logf = func(string, ...any) {}
 	var kgoLog func(string, ...any)
 	if cfg.Logger != nil {
@@ -121,13 +123,17 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// knownAddrs are the addresses of the known brokers.
+// knownAddrs are the addresses of the known brokers, or the bootstrap servers when
+// the metadata named none.
 func (c *Client) knownAddrs() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]string, 0, len(c.known))
 	for _, id := range slices.Sorted(maps.Keys(c.known)) {
 		out = append(out, c.known[id].Addr())
+	}
+	if len(out) == 0 {
+		return slices.Clone(c.cfg.Bootstrap)
 	}
 	return out
 }

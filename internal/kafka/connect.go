@@ -22,6 +22,9 @@ import (
 // defaultClientID is client.id when the properties do not set one.
 const defaultClientID = "offsettui"
 
+// softwareName and softwareVersion are what kgo tells brokers in ApiVersions (KIP-511).
+const softwareName, softwareVersion = "offsettui", "1"
+
 // saramaConfig is sarama's config for cfg: every request bounded by --timeout, TLS and SASL
 // from cfg.Client.
 func saramaConfig(cfg Config) (*sarama.Config, error) {
@@ -86,7 +89,7 @@ func kgoOptions(cfg Config, seeds []string, logf func(string, ...any)) ([]kgo.Op
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(seeds...),
 		kgo.ClientID(clientID(cfg.Client)),
-		kgo.SoftwareNameAndVersion("offsettui", "1"),
+		kgo.SoftwareNameAndVersion(softwareName, softwareVersion),
 		kgo.DialTimeout(cfg.Timeout),
 		// kgo takes 100ms to 15m; each request's context carries --timeout itself.
 		kgo.RequestTimeoutOverhead(min(max(cfg.Timeout, 100*time.Millisecond), 15*time.Minute)),

@@ -6,7 +6,9 @@ package kafka
 // what a failure costs (docs/cli.md "Deadlines"): a broker that stays silent for --timeout,
 // or cannot be connected to, is dropped until the next snapshot, whichever client found it
 // so; any other failure (a connection dropped twice, a refused authentication) costs only
-// the items of that request.
+// the items of that request. One request at a time goes to a broker, as with sarama: kgo
+// would pipeline them on one connection, and a connection that drops under one request
+// would take the others (a share and a streams describe) with it.
 
 import (
 	"context"
@@ -39,6 +41,11 @@ func (c *Client) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("not asked: %w", deadlineErr(err))
 	}
+	release, err := c.kgoTurn(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not asked: %w", name, err)
+	}
+	defer release()
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	kb := c.kgo.Broker(int(b.ID()))
@@ -68,6 +75,32 @@ func (c *Client) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request
 	return nil, err
 }
 
+// kgoTurn waits for b's turn: until no other kgo request is out to b, or ctx is done.
+// A broker dropped meanwhile is not asked (a silent broker costs one --timeout).
+func (c *Client) kgoTurn(ctx context.Context, b *sarama.Broker) (release func(), err error) {
+	c.mu.Lock()
+	turn := c.kgoTurns[b.ID()]
+	if turn == nil {
+		turn = make(chan struct{}, 1)
+		c.kgoTurns[b.ID()] = turn
+	}
+	c.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, deadlineErr(ctx.Err())
+	}
+	release = func() { <-turn }
+	c.mu.Lock()
+	lostErr := c.lost[b.ID()]
+	c.mu.Unlock()
+	if lostErr != nil {
+		release()
+		return nil, fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", b.ID(), lostErr)
+	}
+	return release, nil
+}
+
 // brokerTooOld reports kgo's refusal to send a request the broker's ApiVersions does not
 // list. kgo's error for it is unexported, so it is known by its text
 // (TestKgoUnsupportedRequest fails if that text changes).
@@ -83,7 +116,10 @@ func dialFailed(err error) bool {
 
 // apiVersions asks b for the highest version of each request it supports (ApiVersions).
 func (c *Client) apiVersions(ctx context.Context, b *sarama.Broker) (map[int16]int16, error) {
-	raw, err := c.kgoRead(ctx, b, kmsg.NewPtrApiVersionsRequest())
+	req := kmsg.NewPtrApiVersionsRequest()
+	// Kafka refuses an ApiVersions without a client software name and version (INVALID_REQUEST).
+	req.ClientSoftwareName, req.ClientSoftwareVersion = softwareName, softwareVersion
+	raw, err := c.kgoRead(ctx, b, req)
 	if err != nil {
 		return nil, err
 	}

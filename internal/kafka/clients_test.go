@@ -6,17 +6,17 @@ package kafka
 import (
 	"context"
 	"crypto/tls"
-	"encoding/binary"
 	"errors"
-	"io"
-	"net"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -253,138 +253,79 @@ func TestBadPasswordFromARealBrokerShape(t *testing.T) {
 	}
 }
 
-// saslCapture is a broker that speaks just enough Kafka for a client to authenticate
-// (ApiVersions, SaslHandshake, SaslAuthenticate) and hands over every SaslAuthenticate
-// payload it receives.
-func saslCapture(t *testing.T, mech string) (addr string, auth chan []byte) {
+// TestClientsSendTheSameCredentials: both clients, configured from the same settings, send
+// the very same SaslAuthenticate bytes, recorded by the fault proxy on their way: PLAIN to
+// kfake, and OAUTHBEARER with SASL extensions to the real broker's OAUTHBEARER listener,
+// which takes both.
+func TestClientsSendTheSameCredentials(t *testing.T) {
+	t.Run("PLAIN", func(t *testing.T) {
+		k, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer k.Close()
+		sameCredentials(t, k.ListenAddrs(), clientconfig.Settings{SASL: &clientconfig.SASL{Mechanism: clientconfig.MechanismPlain,
+			User: "alice", Password: testSecret}})
+	})
+	t.Run("OAUTHBEARER with extensions", func(t *testing.T) {
+		addr := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP")
+		props := realkafka.OAuthProperties(realkafka.OIDCEndpoint(t, realkafka.OAuthKey(t), time.Hour, nil), "oidc-secret")
+		props["sasl.jaas.config"] = strings.TrimSuffix(props["sasl.jaas.config"], ";") + ` extension_traceId="x1" extension_logicalCluster="lc-1";`
+		settings, err := clientconfig.FromProperties(props, clientconfig.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameCredentials(t, []string{addr}, settings)
+	})
+}
+
+// sameCredentials connects sarama, then kgo, through a fault proxy in front of addrs and
+// checks that both connect and that every SaslAuthenticate either sent is the same.
+func sameCredentials(t *testing.T, addrs []string, settings clientconfig.Settings) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	m, err := kgoSASL(settings.SASL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	auth = make(chan []byte, 8)
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go serveSASL(conn, mech, auth)
-		}
-	}()
-	return ln.Addr().String(), auth
-}
-
-func serveSASL(conn net.Conn, mech string, auth chan []byte) {
-	defer conn.Close()
-	for {
-		var size [4]byte
-		if _, err := io.ReadFull(conn, size[:]); err != nil {
-			return
-		}
-		buf := make([]byte, binary.BigEndian.Uint32(size[:]))
-		if _, err := io.ReadFull(conn, buf); err != nil {
-			return
-		}
-		key, version, corr := int16(binary.BigEndian.Uint16(buf)), int16(binary.BigEndian.Uint16(buf[2:])), buf[4:8]
-		req := kmsg.RequestForKey(key)
-		if req == nil {
-			return
-		}
-		req.SetVersion(version)
-		body := buf[8:]
-		if n := int16(binary.BigEndian.Uint16(body)); n >= 0 { // client id
-			body = body[2+int(n):]
-		} else {
-			body = body[2:]
-		}
-		if req.IsFlexible() {
-			body = body[1:] // no tagged fields in the header
-		}
-		if req.ReadFrom(body) != nil {
-			return
-		}
-		var resp kmsg.Response
-		switch r := req.(type) {
-		case *kmsg.ApiVersionsRequest:
-			av := kmsg.NewPtrApiVersionsResponse()
-			for _, k := range []int16{3, 17, 36, 77} {
-				ak := kmsg.NewApiVersionsResponseApiKey()
-				ak.ApiKey, ak.MaxVersion = k, kmsg.RequestForKey(k).MaxVersion()
-				av.ApiKeys = append(av.ApiKeys, ak)
-			}
-			resp = av
-		case *kmsg.SASLHandshakeRequest:
-			hs := kmsg.NewPtrSASLHandshakeResponse()
-			hs.SupportedMechanisms = []string{mech}
-			resp = hs
-		case *kmsg.SASLAuthenticateRequest:
-			auth <- append([]byte{}, r.SASLAuthBytes...)
-			resp = kmsg.NewPtrSASLAuthenticateResponse()
-		default:
-			return // authenticated: that is all this broker does
-		}
-		resp.SetVersion(version)
-		out := append([]byte{0, 0, 0, 0}, corr...)
-		if resp.IsFlexible() && key != 18 {
-			out = append(out, 0)
-		}
-		out = resp.AppendTo(out)
-		binary.BigEndian.PutUint32(out, uint32(len(out)-4))
-		if _, err := conn.Write(out); err != nil {
-			return
+	p := faultproxy.New(t, addrs, kgo.SASL(m))
+	p.Record(kmsg.SASLAuthenticate)
+	cfg := Config{Client: settings, Timeout: 10 * time.Second}
+	if err := saramaConnects(t, p.Addrs(), cfg); err != nil {
+		t.Fatalf("sarama: %v", err)
+	}
+	fromSarama := authBytes(t, p)
+	if err := kgoConnects(t, p.Addrs(), cfg); err != nil {
+		t.Fatalf("kgo: %v", err)
+	}
+	all := authBytes(t, p)
+	if len(fromSarama) == 0 || len(all) == len(fromSarama) {
+		t.Fatalf("SaslAuthenticate requests: %d from sarama, %d from kgo; want some from each", len(fromSarama), len(all)-len(fromSarama))
+	}
+	for i, b := range all[1:] {
+		if b != all[0] {
+			t.Errorf("SaslAuthenticate %d sent %q, the first %q (sarama sent the first %d)", i+1, masked(b), masked(all[0]), len(fromSarama))
 		}
 	}
 }
 
-// tokenSource hands out one token.
-type tokenSource struct{ tok clientconfig.Token }
+// bearer is an OAUTHBEARER token in a SASL message.
+var bearer = regexp.MustCompile(`auth=Bearer [^\x01]*`)
 
-func (s tokenSource) Token(context.Context) (clientconfig.Token, error) { return s.tok, nil }
-
-// TestClientsSendTheSameCredentials: for PLAIN and OAUTHBEARER (a token source, as the
-// client.properties of an OAuth or MSK IAM setup give it) kgo sends the very bytes sarama
-// sends with the same settings.
-func TestClientsSendTheSameCredentials(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		sasl clientconfig.SASL
-	}{
-		{"PLAIN", clientconfig.SASL{Mechanism: clientconfig.MechanismPlain, User: "alice", Password: testSecret}},
-		{"OAUTHBEARER with extensions", clientconfig.SASL{Mechanism: clientconfig.MechanismOAuthBearer,
-			Tokens: tokenSource{clientconfig.Token{Value: "eyJ.token", Extensions: map[string]string{"traceId": "x1", "logicalCluster": "lc-1"}}}}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			addr, auth := saslCapture(t, tt.sasl.Mechanism)
-			cfg := Config{Client: clientconfig.Settings{SASL: &tt.sasl}, Timeout: 5 * time.Second}
-			conf, err := saramaConfig(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := sarama.NewBroker(addr)
-			if err := b.Open(conf); err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			_, _ = b.Connected() // waits for the connection, SASL included
-			fromSarama := captured(t, auth, "sarama")
-			_ = kgoConnects(t, []string{addr}, cfg) // the broker hangs up after authentication
-			fromKgo := captured(t, auth, "kgo")
-			if string(fromKgo) != string(fromSarama) {
-				t.Errorf("kgo sent %q, sarama %q", strings.ReplaceAll(string(fromKgo), testSecret, "***"), strings.ReplaceAll(string(fromSarama), testSecret, "***"))
-			}
-		})
-	}
+// masked is a SASL message without its password or token.
+func masked(msg string) string {
+	return bearer.ReplaceAllString(strings.ReplaceAll(msg, testSecret, "***"), "auth=Bearer ***")
 }
 
-func captured(t *testing.T, auth chan []byte, who string) []byte {
+// authBytes are the SASL bytes of every SaslAuthenticate the proxy has recorded.
+func authBytes(t *testing.T, p *faultproxy.Proxy) []string {
 	t.Helper()
-	select {
-	case b := <-auth:
-		return b
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s sent no SaslAuthenticate", who)
-		return nil
+	reqs, err := p.Recorded(kmsg.SASLAuthenticate)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var out []string
+	for _, r := range reqs {
+		out = append(out, string(r.(*kmsg.SASLAuthenticateRequest).SASLAuthBytes))
+	}
+	return out
 }

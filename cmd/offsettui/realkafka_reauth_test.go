@@ -126,60 +126,71 @@ func (w reauthWorld) problems(s model.Snapshot) []string {
 	return out
 }
 
-// TestRealKafkaReauthWatch: `describe --watch -o json` over SCRAM-SHA-512 and over
-// OAUTHBEARER, a snapshot every fifth of the session lifetime for four lifetimes: every
-// snapshot reads the three live groups without an error.
-func TestRealKafkaReauthWatch(t *testing.T) {
+// TestRealKafkaReauth, at once over four session lifetimes: `describe --watch -o json`
+// over SCRAM-SHA-512 and over OAUTHBEARER, a snapshot every fifth of the lifetime, reads the
+// three live groups without an error in every snapshot; the TUI over SCRAM-SHA-512,
+// refreshing as often, shows none of them unknown or with an error in any refresh.
+func TestRealKafkaReauth(t *testing.T) {
 	w := newReauthWorld(t)
 	for _, mech := range []string{"SCRAM-SHA-512", "OAUTHBEARER"} {
-		t.Run(mech, func(t *testing.T) {
-			// Stopped as Ctrl-C stops it (a cancel, not a deadline that the snapshot in
-			// flight would report as its own).
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			time.AfterFunc(4*w.lifetime, cancel)
-			pr, pw, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			done := make(chan int, 1)
-			go func() {
-				args := append(w.groupArgs(), "--bootstrap-server", w.addr, "--command-config", w.props[mech],
-					"--watch", "--interval", (w.lifetime / 5).String(), "-o", "json")
-				done <- describeContext(ctx, args, pw, &stderr)
-				pw.Close()
-			}()
-			sc := bufio.NewScanner(pr)
-			sc.Buffer(nil, 1<<24)
-			frames, bad := 0, 0
-			var first, last time.Time
-			for sc.Scan() {
-				var s model.Snapshot
-				if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-					t.Fatalf("frame %d: %v", frames, err)
-				}
-				frames++
-				if first.IsZero() {
-					first = s.Cluster.TakenAt.Time
-				}
-				last = s.Cluster.TakenAt.Time
-				if p := w.problems(s); len(p) > 0 {
-					bad++
-					t.Logf("snapshot %d at %s: %s", frames, s.Cluster.TakenAt.Format("15:04:05.000"), strings.Join(p, "; "))
-				}
-			}
-			if code := <-done; code != exitOK {
-				t.Errorf("exit %d", code)
-			}
-			failed := strings.Count(stderr.String(), "\n")
-			t.Logf("over %s with sessions of %v: %d of %d snapshots with errors, %d failed snapshots (stderr %q), over %v",
-				mech, w.lifetime, bad, frames, failed, stderr.String(), last.Sub(first).Round(time.Millisecond))
-			if bad > 0 || failed > 0 || !w.spans(frames, first, last) {
-				t.Errorf("%d of %d snapshots with errors and %d failed, over %v; want snapshots over three session lifetimes, none with an error",
-					bad, frames, failed, last.Sub(first))
-			}
+		t.Run("watch over "+mech, func(t *testing.T) {
+			t.Parallel()
+			watchReauth(t, w, mech)
 		})
+	}
+	t.Run("TUI over SCRAM-SHA-512", func(t *testing.T) {
+		t.Parallel()
+		tuiReauth(t, w)
+	})
+}
+
+// watchReauth runs the watch over mech and counts the snapshots with an error.
+func watchReauth(t *testing.T, w reauthWorld, mech string) {
+	// Stopped as Ctrl-C stops it (a cancel, not a deadline that the snapshot in
+	// flight would report as its own).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(4*w.lifetime, cancel)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		args := append(w.groupArgs(), "--bootstrap-server", w.addr, "--command-config", w.props[mech],
+			"--watch", "--interval", (w.lifetime / 5).String(), "-o", "json")
+		done <- describeContext(ctx, args, pw, &stderr)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(nil, 1<<24)
+	frames, bad := 0, 0
+	var first, last time.Time
+	for sc.Scan() {
+		var s model.Snapshot
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("frame %d: %v", frames, err)
+		}
+		frames++
+		if first.IsZero() {
+			first = s.Cluster.TakenAt.Time
+		}
+		last = s.Cluster.TakenAt.Time
+		if p := w.problems(s); len(p) > 0 {
+			bad++
+			t.Logf("snapshot %d at %s: %s", frames, s.Cluster.TakenAt.Format("15:04:05.000"), strings.Join(p, "; "))
+		}
+	}
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	failed := strings.Count(stderr.String(), "\n")
+	t.Logf("over %s with sessions of %v: %d of %d snapshots with errors, %d failed snapshots (stderr %q), over %v",
+		mech, w.lifetime, bad, frames, failed, stderr.String(), last.Sub(first).Round(time.Millisecond))
+	if bad > 0 || failed > 0 || !w.spans(frames, first, last) {
+		t.Errorf("%d of %d snapshots with errors and %d failed, over %v; want snapshots over three session lifetimes, none with an error",
+			bad, frames, failed, last.Sub(first))
 	}
 }
 
@@ -237,11 +248,9 @@ func (r *recordingSource) keep(s model.Snapshot, err error) {
 	}
 }
 
-// TestRealKafkaReauthTUI: the TUI over SCRAM-SHA-512, refreshing every fifth of the session
-// lifetime for four lifetimes: no refresh shows one of the three live groups unknown or an
-// error, and the screen never shows UNKNOWN.
-func TestRealKafkaReauthTUI(t *testing.T) {
-	w := newReauthWorld(t)
+// tuiReauth runs the TUI over SCRAM-SHA-512 and counts the refreshes that show one of the
+// three groups unknown or with an error; its last screen must not show UNKNOWN.
+func tuiReauth(t *testing.T, w reauthWorld) {
 	c := common{bootstrap: w.addr, commandConfig: w.props["SCRAM-SHA-512"], timeoutD: 10 * time.Second,
 		riskWindowD: time.Hour, stderr: io.Discard}
 	conn, err := c.resolveConnection(io.Discard) // as runTUI does

@@ -7,15 +7,26 @@
 #   scripts/kafka.sh env                 print the exports the Go tests read
 #   scripts/kafka.sh tool MAIN args...   run a Kafka CLI main class (stdout clean, logs on stderr)
 #   scripts/kafka.sh status              say whether the broker is running
-#   scripts/kafka.sh fetch               only fetch the jars
+#   scripts/kafka.sh fetch               only fetch the jars (and compile test/kafka/Shapes.java)
 #
 # Environment (all optional):
-#   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.4.0, the newest on Maven Central that
-#                                  CI runs; 4.0.0 and 4.1.1 are the older 4.x lines the suite is
-#                                  also run on, see docs/testing.md). Share and streams groups are
+#   OFFSETTUI_KAFKA_ROLE           which of CI's brokers this is (default main); it picks the default
+#                                  version and port and the names 'env' exports:
+#                                    main    Kafka 4.4.0 on 19092; OFFSETTUI_IT_BOOTSTRAP, OFFSETTUI_KAFKA_LIB, ...
+#                                    oldest  the oldest 4.x the project supports, 4.0.0, on 19112;
+#                                            OFFSETTUI_IT_OLDEST_BOOTSTRAP, OFFSETTUI_IT_OLDEST_KAFKA_LIB, ...
+#                                    timers  Kafka 4.4.0 on 19132 with short timers for the shapes that need
+#                                            time to pass: offsets.retention.minutes=1 (sweep every 2 s), a log
+#                                            cleaner that wakes every 500 ms, and tiered storage (KIP-405) on
+#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks (see
+#                                            timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#   OFFSETTUI_KAFKA_VERSION        Kafka version (default by role: 4.4.0, the newest on Maven Central,
+#                                  for main and timers; 4.0.0 for oldest; 4.1.1 is also run on by
+#                                  hand, see docs/testing.md). The timers role needs 4.4.0 (its tiered
+#                                  storage shim is made for it). Share and streams groups are
 #                                  enabled wherever the version has them (share.version is raised
 #                                  to 1 at format time where it defaults to 0).
-#   OFFSETTUI_KAFKA_PORT           base port on 127.0.0.1 (default 19092, below the ephemeral port range so no client socket can hold it):
+#   OFFSETTUI_KAFKA_PORT           base port on 127.0.0.1 (default by role, 19092 for main, below the ephemeral port range so no client socket can hold it):
 #                                    port    PLAINTEXT, principal ANONYMOUS (a super user: no ACL applies)
 #                                    port+1  CONTROLLER
 #                                    port+2  SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), ACLs enforced
@@ -50,12 +61,22 @@ SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_DIR="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
 KAFKA_CONF_DIR="$REPO_DIR/test/kafka"
 POM="$KAFKA_CONF_DIR/pom.xml"
+TIERED_POM="$KAFKA_CONF_DIR/tiered-pom.xml"
+SHIM_SRC="$KAFKA_CONF_DIR/shim/org/apache/kafka/common/utils/LogContext.java"
+SHAPES_SRC="$KAFKA_CONF_DIR/Shapes.java"
 BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
 TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
 
-VERSION="${OFFSETTUI_KAFKA_VERSION:-4.4.0}"
+ROLE="${OFFSETTUI_KAFKA_ROLE:-main}"
+case "$ROLE" in
+  main) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19092 ENV_PREFIX=OFFSETTUI_IT_ ;;
+  oldest) DEFAULT_VERSION=4.0.0 DEFAULT_PORT=19112 ENV_PREFIX=OFFSETTUI_IT_OLDEST_ ;;
+  timers) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19132 ENV_PREFIX=OFFSETTUI_IT_TIMERS_ ;;
+  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest or timers, got '$ROLE'" >&2; exit 2 ;;
+esac
+VERSION="${OFFSETTUI_KAFKA_VERSION:-$DEFAULT_VERSION}"
 HOST=127.0.0.1
-PORT="${OFFSETTUI_KAFKA_PORT:-19092}"
+PORT="${OFFSETTUI_KAFKA_PORT:-$DEFAULT_PORT}"
 if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
   echo "kafka.sh: OFFSETTUI_KAFKA_PORT must be a port number below 65535, got '$PORT'" >&2
   exit 2
@@ -75,6 +96,9 @@ SASL_USERS=(admin:admin-secret alice:alice-secret bob:bob-secret)
 CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
 POM_SUM="$(sha256sum "$POM" | cut -c1-12)"
 LIB="$CACHE_HOME/$VERSION/$POM_SUM/lib"
+# test/kafka/Shapes.java compiled against $LIB, once per source digest.
+SHAPES_CLASSES="$CACHE_HOME/$VERSION/$POM_SUM/shapes-$(sha256sum "$SHAPES_SRC" | cut -c1-12)"
+TIERED_LIB="$CACHE_HOME/tiered/$(sha256sum "$TIERED_POM" | cut -c1-12)/lib"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
@@ -125,6 +149,68 @@ fetch_jars() {
   rm -rf "$LIB"
   mv "$tmp" "$LIB"
   log "fetched $(find "$LIB" -name '*.jar' | wc -l) jars in $(elapsed "$t0")s"
+}
+
+# fetch_all: every jar this role needs, and the compiled shapes.
+fetch_all() {
+  with_lock "$(dirname "$LIB")" fetch_jars
+  with_lock "$(dirname "$LIB")" compile_shapes
+  if [[ "$ROLE" == timers ]]; then
+    with_lock "$(dirname "$TIERED_LIB")" fetch_tiered
+  fi
+}
+
+# with_lock DIR CMD...: run CMD holding an exclusive lock on DIR/.lock, so brokers started in
+# parallel (CI starts three) never fetch or compile into the same cache dir at once.
+with_lock() {
+  local dir="$1"
+  shift
+  mkdir -p "$dir"
+  if command -v flock >/dev/null 2>&1; then
+    (flock 9 && "$@") 9>"$dir/.lock"
+  else
+    "$@"
+  fi
+}
+
+# fetch_tiered: Kafka 4.3.1's kafka-storage test jar (LocalTieredStorage) into $TIERED_LIB once.
+fetch_tiered() {
+  local sum tmp
+  sum="$(sha256sum "$TIERED_POM" | cut -d' ' -f1)"
+  if [[ -f "$TIERED_LIB/.complete" && "$(cat "$TIERED_LIB/.complete")" == "$sum" ]]; then
+    return 0
+  fi
+  need mvn "needed once to fetch Kafka's LocalTieredStorage test jar"
+  tmp="$(mktemp -d "$TIERED_LIB.tmp.XXXXXX")"
+  chmod 755 "$tmp"
+  log "fetching Kafka's LocalTieredStorage (kafka-storage 4.3.1 test jar) into $TIERED_LIB ..."
+  if ! mvn -q -B -f "$TIERED_POM" dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
+    cat "$tmp.mvn.log" >&2
+    rm -rf "$tmp" "$tmp.mvn.log"
+    die "mvn could not fetch the kafka-storage test jar (see above)"
+  fi
+  rm -f "$tmp.mvn.log"
+  ls "$tmp"/kafka-storage-*-test.jar >/dev/null 2>&1 || { rm -rf "$tmp"; die "mvn finished but the kafka-storage test jar is missing"; }
+  echo "$sum" >"$tmp/.complete"
+  rm -rf "$TIERED_LIB"
+  mv "$tmp" "$TIERED_LIB"
+}
+
+# compile_shapes: test/kafka/Shapes.java compiled once against $LIB into $SHAPES_CLASSES.
+compile_shapes() {
+  local tmp
+  [[ -f "$SHAPES_CLASSES/Shapes.class" ]] && return 0
+  need javac "the shapes of the real-broker tests (test/kafka/Shapes.java) are compiled with it (it comes with the JDK)"
+  tmp="$(mktemp -d "$SHAPES_CLASSES.tmp.XXXXXX")"
+  if ! javac -nowarn -d "$tmp" -cp "$LIB/*" "$SHAPES_SRC" >"$tmp.log" 2>&1; then
+    cat "$tmp.log" >&2
+    rm -rf "$tmp" "$tmp.log"
+    die "javac could not compile $SHAPES_SRC against the Kafka $VERSION jars"
+  fi
+  rm -f "$tmp.log"
+  chmod 755 "$tmp"
+  rm -rf "$SHAPES_CLASSES"
+  mv "$tmp" "$SHAPES_CLASSES"
 }
 
 # tool_cmd MAIN args...: the command line of a Kafka CLI main class with the jars and the
@@ -275,9 +361,48 @@ log.retention.check.interval.ms=1000
 log.initial.task.delay.ms=0
 log.segment.delete.delay.ms=1000
 EOF
+  if [[ "$ROLE" == timers ]]; then
+    timers_config >>"$STATE/server.properties"
+  fi
   if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
     printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG" >>"$STATE/server.properties"
   fi
+}
+
+# timers_config: the broker settings of the timers role, for the shapes that need time to pass
+# (commit expiry, compaction, tiered storage). Topic-level settings (delete.retention.ms,
+# min.cleanable.dirty.ratio, segment.ms, local.retention.ms, remote.storage.enable) are the
+# tests' own; these are the broker-only ones.
+timers_config() {
+  cat <<EOF
+
+# Timers role: commits expire 1 minute after their base time (the last commit, or the time a
+# classic group became Empty), checked every 2 s instead of 7 days / 10 minutes.
+offsets.retention.minutes=1
+offsets.retention.check.interval.ms=2000
+# The log cleaner looks for work every 500 ms (default 15 s).
+log.cleaner.backoff.ms=500
+# Tiered storage (KIP-405) on Kafka's LocalTieredStorage (kafka-storage's test jar; see
+# test/kafka/tiered-pom.xml and the shim in test/kafka/shim): "remote" segments are files under
+# the state dir. The remote log manager copies and expires every second; its metadata topic
+# has one partition (default 50) so the broker is ready sooner.
+remote.log.storage.system.enable=true
+remote.log.storage.manager.class.name=org.apache.kafka.server.log.remote.storage.LocalTieredStorage
+remote.log.storage.manager.impl.prefix=rsm.config.
+rsm.config.dir=$STATE/remote-storage
+remote.log.metadata.manager.listener.name=PLAINTEXT
+remote.log.metadata.manager.impl.prefix=rlmm.config.
+rlmm.config.remote.log.metadata.topic.replication.factor=1
+rlmm.config.remote.log.metadata.topic.num.partitions=1
+remote.log.manager.task.interval.ms=1000
+EOF
+}
+
+# compile_shim: the LogContext shim that lets 4.3.1's LocalTieredStorage run on 4.4.0, into
+# the state dir (a second or two of javac at start; run in the background, see cmd_start).
+compile_shim() {
+  mkdir -p "$STATE/shim"
+  javac -nowarn -d "$STATE/shim" -cp "$LIB/*" "$SHIM_SRC" >"$STATE/shim.log" 2>&1
 }
 
 # features_args: the --feature argument for StorageTool format that switches share groups on
@@ -376,7 +501,7 @@ cmd_start() {
     port_in_use "$p" && die "listener port $p on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   done
 
-  fetch_jars
+  fetch_all
 
   remove_state
   mkdir -p "$STATE/data"
@@ -387,12 +512,23 @@ cmd_start() {
     >"$STATE/probe.properties"
 
   t0="$(now)"
+  local classpath="$LIB/*" shim_pid=""
+  if [[ "$ROLE" == timers ]]; then
+    [[ "$VERSION" == 4.4.* ]] || die "the timers role runs Kafka 4.4.x (its LocalTieredStorage shim is made for it), not $VERSION"
+    need javac "the timers broker compiles a shim class for LocalTieredStorage"
+    compile_shim &
+    shim_pid=$!
+    classpath="$LIB/*:$TIERED_LIB/*:$STATE/shim"
+  fi
   cluster_id="$(run_tool kafka.tools.StorageTool random-uuid)" || die "StorageTool random-uuid failed"
   local scram=() features=()
   mapfile -t scram < <(scram_args)
   mapfile -t features < <(features_args)
   run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" "${scram[@]}" "${features[@]}" \
     >"$STATE/format.out" 2>&1 || { cat "$STATE/format.out" >&2; die "StorageTool format failed"; }
+  if [[ -n "$shim_pid" ]]; then
+    wait "$shim_pid" || { cat "$STATE/shim.log" >&2; die "javac could not compile $SHIM_SRC"; }
+  fi
 
   # setsid: the broker must outlive this script (and the shell that ran it).
   local launcher=()
@@ -402,7 +538,7 @@ cmd_start() {
     -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
     -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json" \
     -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$STATE" \
-    -cp "$LIB/*" kafka.Kafka "$STATE/server.properties" \
+    -cp "$classpath" kafka.Kafka "$STATE/server.properties" \
     </dev/null >"$STATE/broker.out" 2>&1 &
   pid=$!
   echo "$pid" >"$PIDFILE"
@@ -427,7 +563,7 @@ cmd_start() {
     fi
     sleep 0.3
   done
-  log "Kafka $VERSION up on $BOOTSTRAP (pid $pid, cluster $cluster_id) after $(elapsed "$t0")s; state in $STATE"
+  log "Kafka $VERSION ($ROLE) up on $BOOTSTRAP (pid $pid, cluster $cluster_id) after $(elapsed "$t0")s; state in $STATE"
 }
 
 cmd_stop() {
@@ -452,6 +588,21 @@ cmd_stop() {
 }
 
 cmd_env() {
+  # The shapes' classes are named by the source's digest: compile them if Shapes.java changed
+  # since start (seconds; nothing when they are there).
+  if [[ -f "$LIB/.complete" ]]; then
+    with_lock "$(dirname "$LIB")" compile_shapes
+  fi
+  if [[ "$ROLE" != main ]]; then
+    # The second and third brokers of CI: their own names, so one shell holds all three.
+    echo "export ${ENV_PREFIX}BOOTSTRAP=$BOOTSTRAP"
+    echo "export ${ENV_PREFIX}SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
+    echo "export ${ENV_PREFIX}KAFKA_VERSION=$VERSION"
+    echo "export ${ENV_PREFIX}KAFKA_LIB=$LIB"
+    echo "export ${ENV_PREFIX}SHAPES=$SHAPES_CLASSES"
+    echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
+    return
+  fi
   echo "export OFFSETTUI_IT_BOOTSTRAP=$BOOTSTRAP"
   echo "export OFFSETTUI_IT_SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
   echo "export OFFSETTUI_IT_SASL_SSL_BOOTSTRAP=$HOST:$SASL_SSL_PORT"
@@ -472,6 +623,7 @@ cmd_env() {
   echo "export OFFSETTUI_IT_KAFKA_VERSION=$VERSION"
   echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
   echo "export OFFSETTUI_KAFKA_STREAMS_APP=$KAFKA_CONF_DIR/StreamsApp.java"
+  echo "export OFFSETTUI_IT_SHAPES=$SHAPES_CLASSES"
 }
 
 cmd_status() {
@@ -498,7 +650,7 @@ main() {
     stop) cmd_stop ;;
     env) cmd_env ;;
     status) cmd_status ;;
-    fetch) fetch_jars ;;
+    fetch) fetch_all ;;
     tool)
       [[ $# -ge 1 ]] || die "usage: $0 tool <MainClass> [args...]"
       fetch_jars

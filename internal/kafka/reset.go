@@ -9,6 +9,7 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // ErrCannotProveInactive is returned when the group's state cannot be read from
@@ -21,19 +22,19 @@ var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 // empty) and, when at is non-zero, the first offset at or after that time per
 // partition. It fails rather than guess: if any broker's group listing failed, a
 // live group could be hiding there.
-func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
+func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error) {
 	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
 	if err != nil {
-		return model.PlanInput{}, err
+		return plan.Input{}, err
 	}
 	if len(obs.ListingErrors) > 0 {
-		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
+		return plan.Input{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
 	}
 	if len(obs.Groups) != 1 {
-		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
+		return plan.Input{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
 	}
 	g := obs.Groups[0]
-	in := model.PlanInput{
+	in := plan.Input{
 		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
 		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
@@ -42,12 +43,12 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		return in, nil // refused by the plan: nothing more is read of a type offsettui does not know
 	}
 	if g.Error != nil {
-		return model.PlanInput{}, fmt.Errorf("read group %s: %w", group, g.Error)
+		return plan.Input{}, fmt.Errorf("read group %s: %w", group, g.Error)
 	}
 	switch g.Type {
 	case model.TypeShare:
 		for _, e := range g.PartitionErrors {
-			return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, e.Error())
+			return plan.Input{}, fmt.Errorf("read group %s: %s", group, e.Error())
 		}
 		in.Committed, in.Uninitialized = g.StartOffsets, g.Uninitialized
 		in.Unwritable = c.shareUnwritable(ctx, g.Coordinator)
@@ -56,9 +57,13 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 			in.SourceTopics = g.Topology.SourceTopics()
 		}
 	}
+	in.RetentionMs = map[string]int64{}
 	for name, t := range obs.Topics {
 		if t.Partitions > 0 {
 			in.Partitions[name] = t.Partitions
+		}
+		if t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0 {
+			in.RetentionMs[name] = *t.RetentionMs
 		}
 	}
 	if !at.IsZero() {
@@ -85,6 +90,8 @@ func (c *Client) TargetTimestamps(ctx context.Context, want []model.TPO, budget 
 	if err != nil {
 		return nil
 	}
+	want = slices.Clone(want) // the budget goes to them in topic and partition order
+	slices.SortFunc(want, func(a, b model.TPO) int { return model.CompareTP(a.TP, b.TP) })
 	return c.committedTimestamps(ctx, lay, want, budget)
 }
 
@@ -127,14 +134,14 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 }
 
 // writeGroup sends one write of group to its coordinator, within the phase's deadline. A
-// coordinator that cannot be found means nothing was sent (model.ErrNotSent); a request
+// coordinator that cannot be found means nothing was sent (plan.ErrNotSent); a request
 // that failed as a whole is named by what, and then nothing is known to be written.
 func (c *Client) writeGroup(ctx context.Context, group, what string, send func(context.Context, *sarama.Broker) ([]model.Error, error)) ([]model.Error, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
 	b, err := c.coordinator(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
+		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", plan.ErrNotSent, group, err)
 	}
 	rejected, err := send(ctx, b)
 	if err != nil {

@@ -10,7 +10,10 @@ package clientconfig
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -145,4 +148,20 @@ func splitServers(list string) []string {
 		}
 	}
 	return addrs
+}
+
+// CheckBootstrap refuses a bootstrap address that is not host:port with a port
+// 1-65535, as Kafka's clients do ("localhost" alone is bad input, not a
+// connection that fails).
+func CheckBootstrap(addrs []string) error {
+	for _, a := range addrs {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil {
+			return fmt.Errorf("bootstrap server %q: want host:port (%v)", a, err)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || host == "" {
+			return fmt.Errorf("bootstrap server %q: want host:port with a port from 1 to 65535", a)
+		}
+	}
+	return nil
 }

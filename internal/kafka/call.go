@@ -22,10 +22,10 @@ var errRequestTimeout = errors.New("no answer within --timeout")
 // (see check) and the request is left to finish in the background, so nothing
 // queues behind it and the broker is not asked again until the next snapshot
 // reconnects it. When b's connection drops instead (sarama then closes it), the
-// read is sent once more on a fresh connection: sarama sends one request at a
-// time per broker, and a request queued behind the one whose connection
-// dropped fails with it without having been sent. A call made after ctx is done
-// sends nothing.
+// read is sent once more, alone, on a fresh connection (resend.go): sarama sends
+// one request at a time per broker, and a request queued behind the one whose
+// connection dropped fails with it without having been sent. A call made after
+// ctx is done sends nothing.
 func call[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (T, error)) (T, error) {
 	return callTries(ctx, c, b, send, 2)
 }
@@ -47,12 +47,25 @@ func callTries[T any](ctx context.Context, c *Client, b *sarama.Broker, send fun
 	}
 	timer := time.NewTimer(c.cfg.Timeout)
 	defer timer.Stop()
+	// gctx ends a wait for the gate when the call has returned (a timeout).
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gate := c.resendGate(b)
 	for try := 1; ; try++ {
 		done := make(chan result, 1)
-		go func() {
+		go func(resend bool) {
+			leave, err := gate.enter(gctx, resend)
+			if err != nil {
+				done <- result{err: fmt.Errorf("not asked: %w", deadlineErr(err))}
+				return
+			}
+			defer leave()
+			if resend {
+				c.open(b) // a fresh connection, unless another resend opened one
+			}
 			v, err := send()
 			done <- result{v, err}
-		}()
+		}(try > 1)
 		var err error
 		select {
 		case r := <-done:
@@ -62,7 +75,7 @@ func callTries[T any](ctx context.Context, c *Client, b *sarama.Broker, send fun
 				// the same words (not "read tcp …: i/o timeout").
 				err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
 			}
-			if try < tries && connectionDropped(err) && ctx.Err() == nil && c.reopen(b) {
+			if try < tries && connectionDropped(err) && ctx.Err() == nil && c.askable(b) {
 				c.logf("broker %d (%s): %v: sending again on a fresh connection", b.ID(), b.Addr(), err)
 				continue
 			}

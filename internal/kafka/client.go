@@ -63,6 +63,8 @@ type Client struct {
 	lost map[int32]error
 	// kgoTurns lets one kgo request at a time go to each broker (kgocall.go).
 	kgoTurns map[int32]chan struct{}
+	// gates send a request again alone after its connection dropped (resend.go).
+	gates map[*sarama.Broker]*resendGate
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
@@ -99,7 +101,8 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{},
+		gates: map[*sarama.Broker]*resendGate{}, tsSeen: map[model.TPO]time.Time{}}
 	c.logf = func(string, ...any) {}
 	var kgoLog func(string, ...any)
 	if cfg.Logger != nil {
@@ -244,6 +247,7 @@ func (c *Client) learn(bs []*sarama.Broker, reconnect bool) {
 	}
 	for id, old := range c.known {
 		if next[id] != old {
+			delete(c.gates, old)
 			go func() { _ = old.Close() }()
 		}
 	}
@@ -283,17 +287,13 @@ func (c *Client) check(b *sarama.Broker, err error) error {
 	return err
 }
 
-// reopen connects b again after its connection dropped, unless b was dropped
-// from the snapshot (a silent broker must not be asked again before the next
-// snapshot). It reports whether b may be asked.
-func (c *Client) reopen(b *sarama.Broker) bool {
+// askable reports whether b may be asked again after its connection dropped: not
+// when b was dropped from the snapshot (a silent broker must not be asked again
+// before the next snapshot).
+func (c *Client) askable(b *sarama.Broker) bool {
 	c.mu.Lock()
-	current := c.known[b.ID()] == b || slices.Contains(c.seeds, b)
-	c.mu.Unlock()
-	if current {
-		c.open(b)
-	}
-	return current
+	defer c.mu.Unlock()
+	return c.known[b.ID()] == b || slices.Contains(c.seeds, b)
 }
 
 // drop takes b out of the snapshot after err: no request queues behind a
@@ -307,6 +307,7 @@ func (c *Client) drop(b *sarama.Broker, err error) {
 		delete(c.known, b.ID())
 		c.lost[b.ID()] = err
 	}
+	delete(c.gates, b)
 	for i, s := range c.seeds {
 		if s == b {
 			c.seeds[i] = sarama.NewBroker(b.Addr())

@@ -70,6 +70,8 @@ type Client struct {
 	tsSeen map[model.TPO]time.Time
 
 	configs configCache
+	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).
+	clog commitLogCache
 }
 
 // New checks the configuration and connects (one Metadata round trip).
@@ -102,7 +104,7 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
 		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{},
-		gates: map[*sarama.Broker]*resendGate{}, tsSeen: map[model.TPO]time.Time{}}
+		gates: map[*sarama.Broker]*resendGate{}, tsSeen: map[model.TPO]time.Time{}, clog: newCommitLogCache()}
 	c.logf = func(string, ...any) {}
 	var kgoLog func(string, ...any)
 	if cfg.Logger != nil {

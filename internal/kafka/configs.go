@@ -13,12 +13,15 @@ import (
 type configResult struct {
 	topics                  map[string]model.Topic
 	offsetsRetentionMinutes *int64
+	// offsetsRetentionCheckMs is offsets.retention.check.interval.ms.
+	offsetsRetentionCheckMs *int64
 	// errs holds failures that belong to no topic (the broker's own configs).
 	errs []model.Error
 }
 
 // describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
-// topic and the broker's offsets.retention.minutes in one DescribeConfigs request
+// topic and the broker's offsets.retention.minutes and
+// offsets.retention.check.interval.ms in one DescribeConfigs request
 // (a broker resource must go to that broker, so the request goes there).
 func (c *Client) describeConfigs(ctx context.Context, topics []string) configResult {
 	res := configResult{topics: map[string]model.Topic{}}
@@ -40,7 +43,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	}
 	brokerName := strconv.Itoa(int(b.ID()))
 	req.Resources = append(req.Resources, &sarama.ConfigResource{
-		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes"},
+		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes", "offsets.retention.check.interval.ms"},
 	})
 	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 	if err != nil {
@@ -67,7 +70,8 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	return res
 }
 
-// addBroker takes offsets.retention.minutes from the broker's resource, or its error.
+// addBroker takes offsets.retention.minutes and the check interval from the broker's
+// resource, or its error.
 func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 	if r.ErrorCode != 0 {
 		k := sarama.KError(r.ErrorCode)
@@ -77,10 +81,13 @@ func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 		return
 	}
 	for _, ce := range r.Configs {
-		if ce.Name == "offsets.retention.minutes" {
-			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
-				res.offsetsRetentionMinutes = &v
-			}
+		v, err := strconv.ParseInt(ce.Value, 10, 64)
+		switch {
+		case err != nil:
+		case ce.Name == "offsets.retention.minutes":
+			res.offsetsRetentionMinutes = &v
+		case ce.Name == "offsets.retention.check.interval.ms":
+			res.offsetsRetentionCheckMs = &v
 		}
 	}
 }

@@ -68,6 +68,8 @@ type Client struct {
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
+	// dataSeen holds commits a read_committed consumer has records after (markers.go).
+	dataSeen map[model.TPO]struct{}
 
 	configs configCache
 	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).

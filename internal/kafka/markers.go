@@ -241,7 +241,7 @@ func scanTail(blk *sarama.FetchResponseBlock, from, high int64) (m model.Transac
 	case blk == nil:
 		return m, tailUnknown, "the partition is missing from the answer"
 	case blk.Err != sarama.ErrNoError:
-		return m, tailUnknown, kerrName(blk.Err) + ": " + kerrError(blk.Err, "").Message
+		return m, tailUnknown, codeName(int16(blk.Err)) + ": " + kerrError(blk.Err, "").Message
 	case blk.HighWaterMarkOffset != high || blk.LastStableOffset != high:
 		return m, tailUnknown, fmt.Sprintf("the partition moved since its watermarks were read (high %d, last stable %d)", blk.HighWaterMarkOffset, blk.LastStableOffset)
 	}

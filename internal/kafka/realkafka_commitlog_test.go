@@ -101,9 +101,9 @@ func TestRealKafkaCommitLogDenied(t *testing.T) {
 		b.AdminCommit(t, group, map[model.TP]int64{{Topic: topic}: 0})
 		read := func(user string) *model.CommitLog {
 			t.Helper()
-			c, err := kafka.New(kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Properties: map[string]string{
+			c, err := kafka.New(kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
 				"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "SCRAM-SHA-512",
-				"sasl.jaas.config": fmt.Sprintf(`org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;`, user, user+"-secret")}})
+				"sasl.jaas.config": fmt.Sprintf(`org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;`, user, user+"-secret")})})
 			if err != nil {
 				t.Fatal(err)
 			}

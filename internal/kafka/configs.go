@@ -9,6 +9,9 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
+// topicConfigNames are the topic configs a snapshot reads.
+var topicConfigNames = []string{"cleanup.policy", "retention.ms", "retention.bytes", "delete.retention.ms"}
+
 // configResult is what DescribeConfigs said.
 type configResult struct {
 	topics                  map[string]model.Topic
@@ -17,8 +20,8 @@ type configResult struct {
 	errs []model.Error
 }
 
-// describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
-// topic and the broker's offsets.retention.minutes in one DescribeConfigs request
+// describeConfigs reads cleanup.policy, retention.ms, retention.bytes and
+// delete.retention.ms of every topic and the broker's offsets.retention.minutes in one DescribeConfigs request
 // (a broker resource must go to that broker, so the request goes there).
 func (c *Client) describeConfigs(ctx context.Context, topics []string) configResult {
 	res := configResult{topics: map[string]model.Topic{}}
@@ -35,7 +38,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	for _, t := range topics {
 		req.Resources = append(req.Resources, &sarama.ConfigResource{
 			Type: sarama.TopicResource, Name: t,
-			ConfigNames: []string{"cleanup.policy", "retention.ms", "retention.bytes"},
+			ConfigNames: topicConfigNames,
 		})
 	}
 	brokerName := strconv.Itoa(int(b.ID()))
@@ -109,6 +112,10 @@ func topicConfig(r *sarama.ResourceResponse) model.Topic {
 		case "retention.bytes":
 			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
 				t.RetentionBytes = &v
+			}
+		case "delete.retention.ms":
+			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
+				t.DeleteRetentionMs = &v
 			}
 		}
 	}

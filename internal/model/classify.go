@@ -15,11 +15,19 @@ type PartitionInput struct {
 	Now                time.Time
 	// GroupError is set when the group's commits could not be read.
 	GroupError *Error
+	// Compacted is the read at Committed on a compacted topic, when made.
+	Compacted *CompactedRead
 }
 
 // Classify computes a group partition's lag, status and derived numbers as
 // docs/statuses.md defines them. Topic and partition are left for the caller.
 func Classify(in PartitionInput) GroupPartition {
+	p := classify(in)
+	classifyCompaction(&p, in.Topic, in.Compacted, in.Now)
+	return p
+}
+
+func classify(in PartitionInput) GroupPartition {
 	o := in.Offsets
 	p := GroupPartition{Low: o.Low, High: o.High, LastStable: o.LastStable, Committed: in.Committed}
 	if in.GroupError != nil {

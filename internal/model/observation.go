@@ -26,7 +26,9 @@ type Observation struct {
 	// CommittedTimestamps holds the timestamp of the record at a committed offset,
 	// keyed by partition and offset, for the ones that were fetched.
 	CommittedTimestamps map[TPO]time.Time
-	Errors              []Error
+	// Compacted holds the reads at committed offsets of compacted topics (compaction.go).
+	Compacted map[TPO]CompactedRead
+	Errors    []Error
 }
 
 // TPO names one offset of one partition.

@@ -180,7 +180,10 @@ type GroupPartition struct {
 	TimeLagMs          *int64     `json:"timeLagMs"`
 	ExpiresInMs        *int64     `json:"expiresInMs"`
 	Member             *MemberRef `json:"member"`
-	Error              *Error     `json:"error"`
+	// Compaction is set on a compacted topic's partition with records left to read
+	// (compaction.go); null otherwise.
+	Compaction *Compaction `json:"compaction"`
+	Error      *Error      `json:"error"`
 	// Time is the partition on the time axis; nil for one snapshot.
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
@@ -197,7 +200,10 @@ type Topic struct {
 	CleanupPolicy  string `json:"cleanupPolicy"`
 	RetentionMs    *int64 `json:"retentionMs"`
 	RetentionBytes *int64 `json:"retentionBytes"`
-	Error          *Error `json:"error"`
+	// DeleteRetentionMs is delete.retention.ms: how long the cleaner keeps a tombstone
+	// (a null value) after a pass first retained it.
+	DeleteRetentionMs *int64 `json:"deleteRetentionMs"`
+	Error             *Error `json:"error"`
 }
 
 // Deletes reports whether the cleanup policy includes delete (retention by time or size).

@@ -129,9 +129,13 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		}
 	}
 	_ = rows.writeTo(tw) // an error stays in tw
-	for _, p := range g.Partitions {
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
 		if p.Error != nil {
 			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+		}
+		if line := display.CompactionLine(p); line != "" {
+			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, line)
 		}
 	}
 }

@@ -164,6 +164,11 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = append(b, '}')
 	}
 	var err error
+	b = append(b, `,"compaction":`...)
+	if b, err = appendOptional(b, p.Compaction); err != nil {
+		j.err = err
+		return
+	}
 	b = append(b, `,"error":`...)
 	if b, err = appendOptional(b, p.Error); err == nil {
 		b = append(b, `,"time":`...)

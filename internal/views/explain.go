@@ -143,6 +143,9 @@ func TopicLine(name string, t *model.Topic) string {
 	} else {
 		parts = append(parts, "never deleted by time")
 	}
+	if t.Compacts() {
+		parts = append(parts, "delete.retention.ms "+retentionMs(t.DeleteRetentionMs)+" (how long tombstones are kept at least)")
+	}
 	return strings.Join(parts, " · ")
 }
 

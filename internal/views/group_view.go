@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/text"
 )
@@ -179,6 +180,9 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 		typ = s.g.Type
 	}
 	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	if line := display.CompactionLine(p); line != "" {
+		text += "; " + line
+	}
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 

@@ -27,16 +27,21 @@ type Options struct {
 	AssumeReset string
 	// RiskWindow is the at-risk look-ahead the snapshot was taken with (0 = 24h).
 	RiskWindow time.Duration
+	// IgnoreMissedDeletes says the consumer does not care about deletes on compacted
+	// topics (check --ignore-missed-deletes): a partition that may have missed them passes
+	// with a note instead of failing.
+	IgnoreMissedDeletes bool
 }
 
 // MarshalJSON writes durations as milliseconds and topics as [] when empty.
 func (o Options) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Topics           []string `json:"topics"`
-		RecoveryWindowMs int64    `json:"recoveryWindowMs"`
-		AssumeReset      string   `json:"assumeReset"`
-		RiskWindowMs     int64    `json:"riskWindowMs"`
-	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds()})
+		Topics              []string `json:"topics"`
+		RecoveryWindowMs    int64    `json:"recoveryWindowMs"`
+		AssumeReset         string   `json:"assumeReset"`
+		RiskWindowMs        int64    `json:"riskWindowMs"`
+		IgnoreMissedDeletes bool     `json:"ignoreMissedDeletes"`
+	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds(), o.IgnoreMissedDeletes})
 }
 
 // Verdict is the outcome of a check, or of one partition of it.
@@ -83,6 +88,8 @@ const (
 	CodeGroupMissing    = "group-does-not-exist"
 	CodeCommitsExpire   = "commits-expire"
 	CodeHiddenTopics    = "topics-may-be-hidden"
+	CodeMissedDeletes   = "may-miss-deletes"
+	CodeDeletesUnknown  = "missed-deletes-unknown"
 )
 
 // Reason is one finding. Result is what it does to its item: fail or

@@ -36,6 +36,9 @@
 #                                    port+5  SASL_PLAINTEXT with OAUTHBEARER, tokens checked by Kafka's own
 #                                            OAuthBearerValidatorCallbackHandler against a JWKS file made here;
 #                                            the subject offsettui-oauth is a super user
+#                                    port+6  SASL_PLAINTEXT with SCRAM-SHA-512 and OAUTHBEARER (as on port+5) whose
+#                                            sessions last REAUTH_MS (connections.max.reauth.ms, KIP-368):
+#                                            a client must re-authenticate every few seconds
 #                                  Users (PLAIN and SCRAM): admin/admin-secret (super user), alice/alice-secret
 #                                  and bob/bob-secret (only what ACLs grant them).
 #                                  Test certificates, stores and the OAuth signing key are made at start
@@ -83,6 +86,9 @@ SASL_PORT=$((PORT + 2))
 SASL_SSL_PORT=$((PORT + 3))
 SSL_PORT=$((PORT + 4))
 OAUTH_PORT=$((PORT + 5))
+REAUTH_PORT=$((PORT + 6))
+# The session lifetime of the REAUTH listener: short, so tests see several re-authentications.
+REAUTH_MS=5000
 BOOTSTRAP="$HOST:$PORT"
 SASL_BOOTSTRAP="$HOST:$SASL_PORT"
 # SASL users: name:password. admin is a super user; the others get only what a test grants.
@@ -263,9 +269,9 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT
-advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,OAUTH:SASL_PLAINTEXT
+listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT,REAUTH://$HOST:$REAUTH_PORT
+advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_PLAINTEXT://$HOST:$SASL_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,SSL://$HOST:$SSL_PORT,OAUTH://$HOST:$OAUTH_PORT,REAUTH://$HOST:$REAUTH_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,OAUTH:SASL_PLAINTEXT,REAUTH:SASL_PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 log.dirs=$STATE/data
@@ -302,6 +308,16 @@ listener.name.oauth.oauthbearer.sasl.server.callback.handler.class=org.apache.ka
 sasl.oauthbearer.jwks.endpoint.url=file://$PKI/jwks.json
 sasl.oauthbearer.expected.issuer=$OAUTH_ISSUER
 sasl.oauthbearer.expected.audience=$OAUTH_AUDIENCE
+
+# The REAUTH listener: SCRAM-SHA-512 and OAUTHBEARER (as above) with sessions of REAUTH_MS: the
+# broker closes a connection that sends anything but a re-authentication once its session has
+# expired (KIP-368).
+listener.name.reauth.sasl.enabled.mechanisms=SCRAM-SHA-512,OAUTHBEARER
+listener.name.reauth.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.reauth.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
+listener.name.reauth.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+listener.name.reauth.scram-sha-512.connections.max.reauth.ms=$REAUTH_MS
+listener.name.reauth.oauthbearer.connections.max.reauth.ms=$REAUTH_MS
 
 num.partitions=1
 default.replication.factor=1
@@ -481,7 +497,7 @@ cmd_start() {
   port_in_use "$PORT" && die "port $PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   port_in_use "$CONTROLLER_PORT" && die "controller port $CONTROLLER_PORT on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   local p
-  for p in "$SASL_PORT" "$SASL_SSL_PORT" "$SSL_PORT" "$OAUTH_PORT"; do
+  for p in "$SASL_PORT" "$SASL_SSL_PORT" "$SSL_PORT" "$OAUTH_PORT" "$REAUTH_PORT"; do
     port_in_use "$p" && die "listener port $p on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   done
 
@@ -592,6 +608,8 @@ cmd_env() {
   echo "export OFFSETTUI_IT_SASL_SSL_BOOTSTRAP=$HOST:$SASL_SSL_PORT"
   echo "export OFFSETTUI_IT_SSL_BOOTSTRAP=$HOST:$SSL_PORT"
   echo "export OFFSETTUI_IT_OAUTH_BOOTSTRAP=$HOST:$OAUTH_PORT"
+  echo "export OFFSETTUI_IT_REAUTH_BOOTSTRAP=$HOST:$REAUTH_PORT"
+  echo "export OFFSETTUI_IT_REAUTH_MS=$REAUTH_MS"
   echo "export OFFSETTUI_IT_CA_PEM=$PKI/ca.pem"
   echo "export OFFSETTUI_IT_TRUSTSTORE_JKS=$PKI/truststore.jks"
   echo "export OFFSETTUI_IT_TRUSTSTORE_PKCS12=$PKI/truststore.pkcs12"

@@ -15,6 +15,7 @@ import (
 	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/spf13/pflag"
 )
@@ -249,9 +250,15 @@ func (c *common) connectWith(ctx context.Context, conn connection) (*session, er
 func (c *common) connectWithSession(ctx context.Context, s *session, conn connection) (*session, error) {
 	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
 	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
-	c.readOnly, s.context, cfg.Properties = conn.readOnly, conn.context, conn.props
+	c.readOnly, s.context = conn.readOnly, conn.context
 	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
-		conn.contextName(), conn.bootstrap, conn.readOnly, kafka.RedactedProperties(conn.props))
+		conn.contextName(), conn.bootstrap, conn.readOnly, clientconfig.RedactedProperties(conn.props))
+	settings, err := clientconfig.FromProperties(conn.props, clientconfig.Options{Bootstrap: conn.bootstrap, Timeout: c.timeoutD})
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: %v: client properties: %v", errBadInput, kafka.ErrBadConfig, err)
+	}
+	cfg.Client = settings
 	if c.demo {
 		d, err := demo.Start(ctx, demo.Options{Logf: s.logger.Printf, Traffic: true})
 		if err != nil {
@@ -260,8 +267,6 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 		}
 		s.demo, s.cluster = d, "demo"
 		cfg.Bootstrap = d.Bootstrap()
-	} else {
-		cfg.Bootstrap = conn.bootstrap
 	}
 	cl, err := kafka.NewContext(ctx, cfg)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"os"
 
 	"github.com/offsettui/offsettui/internal/contexts"
-	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 )
 
 // connection is what a command connects with once contexts are applied.
@@ -50,7 +50,7 @@ func (c *common) loadConfig(warn io.Writer) (*contexts.File, error) {
 		return nil, fmt.Errorf("config file: %w", err)
 	}
 	for _, ctx := range f.Contexts {
-		if kafka.HasLiteralSecret(ctx.Properties) {
+		if clientconfig.HasLiteralSecret(ctx.Properties) {
 			warnLoosePermissions(warn, path)
 			break
 		}
@@ -79,7 +79,7 @@ func (c *common) resolveConnection(warn io.Writer) (connection, error) {
 	for _, o := range r.Overrides {
 		fmt.Fprintf(warn, "offsettui: note: %s\n", o)
 	}
-	if err := kafka.CheckBootstrap(r.Bootstrap); err != nil {
+	if err := clientconfig.CheckBootstrap(r.Bootstrap); err != nil {
 		return connection{}, err // bad input (exit 2), not a connection that fails
 	}
 	conn := connection{context: r.Context, bootstrap: r.Bootstrap, readOnly: r.ReadOnly}
@@ -108,11 +108,11 @@ func readProperties(path string, warn io.Writer) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	props, err := kafka.ParseProperties(f, path)
+	props, err := clientconfig.ParseProperties(f, path)
 	if err != nil {
 		return nil, err
 	}
-	if kafka.HasLiteralSecret(props) {
+	if clientconfig.HasLiteralSecret(props) {
 		warnLoosePermissions(warn, path)
 	}
 	return props, nil

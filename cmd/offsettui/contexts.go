@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/offsettui/offsettui/internal/contexts"
-	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/spf13/pflag"
 )
 
@@ -81,7 +81,7 @@ func listContexts(file *contexts.File, warn io.Writer) []contextListing {
 			maps.Copy(l.Properties, props)
 		}
 		maps.Copy(l.Properties, ctx.Properties)
-		l.Properties = kafka.RedactedProperties(l.Properties)
+		l.Properties = clientconfig.RedactedProperties(l.Properties)
 		list = append(list, l)
 	}
 	return list

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/serve"
@@ -221,7 +221,7 @@ func newServeSource(c common) (*serveSource, error) {
 	case len(conn.bootstrap) > 0:
 		label = strings.Join(conn.bootstrap, ",")
 	default:
-		boot, err := kafka.PropertiesBootstrap(conn.props)
+		boot, err := clientconfig.PropertiesBootstrap(conn.props)
 		if err != nil || len(boot) == 0 {
 			return nil, errors.New("no bootstrap server: pass --bootstrap-server host:port, --context NAME or --demo")
 		}

@@ -59,6 +59,7 @@ func (c *conn) serveRequests() {
 			return
 		}
 		c.p.count(c.l.id, h.key)
+		c.p.keep(h.key, frame)
 		if c.silent {
 			continue
 		}

@@ -12,6 +12,9 @@
 // then). Every other byte passes through unchanged, SaslHandshake (v1) and
 // SaslAuthenticate included, so SASL works end to end.
 //
+// Record keeps the requests of one API key for a test to read back decoded
+// (Recorded), say to compare what two clients send.
+//
 // Rules (Add) act per broker id and API key, can change while clients are
 // connected, and can fire a limited number of times: see Action. As on a real
 // broker, which answers one connection's requests in order, a request held
@@ -39,6 +42,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Proxy stands between clients and one Kafka cluster. It is safe for concurrent
@@ -56,7 +60,8 @@ type Proxy struct {
 	rules     []*Handle
 	counts    map[countKey]int
 	accepted  map[int32]int
-	err       error // the first protocol error
+	recorded  map[kmsg.Key][][]byte // request frames of the keys Record names
+	err       error                 // the first protocol error
 }
 
 // listener is the proxy's stand-in for one upstream broker endpoint.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
@@ -191,7 +192,11 @@ func checkSameCounts(t *testing.T, p *Proxy, handled *handledCounts) {
 // that tp's committed offset is want.
 func snapshotThrough(t *testing.T, addrs []string, props map[string]string, group string, tp model.TP, want int64) {
 	t.Helper()
-	cl, err := kafka.New(kafka.Config{Bootstrap: addrs, Properties: props, Timeout: 5 * time.Second})
+	settings, err := clientconfig.FromProperties(props, clientconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := kafka.New(kafka.Config{Bootstrap: addrs, Client: settings, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

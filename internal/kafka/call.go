@@ -4,24 +4,39 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/IBM/sarama"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // errRequestTimeout is a request that got no answer within --timeout.
 var errRequestTimeout = errors.New("no answer within --timeout")
 
-// call sends one request to b and returns its answer, waiting at most until ctx
-// is done or --timeout has passed since the call, whichever is first. sarama's
+// call sends one read to b and returns its answer, waiting at most until ctx is
+// done or --timeout has passed since the call, whichever is first. sarama's
 // requests cannot be cancelled: when the wait ends first, the broker is dropped
 // (see check) and the request is left to finish in the background, so nothing
 // queues behind it and the broker is not asked again until the next snapshot
-// reconnects it. A call made after ctx is done sends nothing.
+// reconnects it. When b's connection drops instead (sarama then closes it), the
+// read is sent once more, alone, on a fresh connection (resend.go): sarama sends
+// one request at a time per broker, and a request queued behind the one whose
+// connection dropped fails with it without having been sent. A call made after
+// ctx is done sends nothing.
 func call[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (T, error)) (T, error) {
+	return callTries(ctx, c, b, send, 2)
+}
+
+// callOnce is call for a write: it is sent once, and when its answer is lost the
+// caller reads back what happened instead of writing again.
+func callOnce[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (T, error)) (T, error) {
+	return callTries(ctx, c, b, send, 1)
+}
+
+func callTries[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (T, error), tries int) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, fmt.Errorf("not asked: %w", deadlineErr(err))
@@ -30,29 +45,57 @@ func call[T any](ctx context.Context, c *Client, b *sarama.Broker, send func() (
 		v   T
 		err error
 	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := send()
-		done <- result{v, err}
-	}()
 	timer := time.NewTimer(c.cfg.Timeout)
 	defer timer.Stop()
-	var err error
-	select {
-	case r := <-done:
-		err = r.err
-		if isNetTimeout(err) {
-			// sarama's own read deadline is --timeout too: the same wait, in
-			// the same words (not "read tcp …: i/o timeout").
+	// gctx ends a wait for the gate when the call has returned (a timeout).
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gate := c.resendGate(b)
+	for try := 1; ; try++ {
+		done := make(chan result, 1)
+		go func(resend bool) {
+			leave, err := gate.enter(gctx, resend)
+			if err != nil {
+				done <- result{err: fmt.Errorf("not asked: %w", deadlineErr(err))}
+				return
+			}
+			defer leave()
+			if resend {
+				c.open(b) // a fresh connection, unless another resend opened one
+			}
+			v, err := send()
+			done <- result{v, err}
+		}(try > 1)
+		var err error
+		select {
+		case r := <-done:
+			err = r.err
+			if isNetTimeout(err) {
+				// sarama's own read deadline is --timeout too: the same wait, in
+				// the same words (not "read tcp …: i/o timeout").
+				err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
+			}
+			if try < tries && connectionDropped(err) && ctx.Err() == nil && c.askable(b) {
+				c.logf("broker %d (%s): %v: sending again on a fresh connection", b.ID(), b.Addr(), err)
+				continue
+			}
+			return r.v, c.check(b, err)
+		case <-ctx.Done():
+			err = deadlineErr(ctx.Err())
+		case <-timer.C:
 			err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
 		}
-		return r.v, c.check(b, err)
-	case <-ctx.Done():
-		err = deadlineErr(ctx.Err())
-	case <-timer.C:
-		err = fmt.Errorf("%w (%s)", errRequestTimeout, c.cfg.Timeout)
+		return zero, c.check(b, err)
 	}
-	return zero, c.check(b, err)
+}
+
+// connectionDropped reports an established connection that ended (the broker
+// closed it, reset it, or it was closed under the request): the broker answers,
+// only this connection is gone.
+func connectionDropped(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, syscall.EPIPE)
 }
 
 // isNetTimeout reports whether err is a connection's deadline passing.
@@ -73,23 +116,3 @@ func deadlineErr(err error) error {
 // snapshotBudget bounds one snapshot or one reset phase: a broker that never
 // answers costs one --timeout, and the rest of the snapshot gets another.
 func (c *Client) snapshotBudget() time.Duration { return 2 * c.cfg.Timeout }
-
-// wireCall sends req to b through the wire client (wire.go) and treats its failures as
-// call treats sarama's: a timeout is worded as one, not "read tcp …: i/o timeout", and a
-// transport failure drops b until the next snapshot, so a hung broker costs one --timeout
-// whichever client asked it first. A request b does not know keeps it.
-func (c *Client) wireCall(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("not asked: %w", deadlineErr(err))
-	}
-	resp, err := c.wire.request(ctx, b.Addr(), req)
-	switch {
-	case err == nil || errors.Is(err, errWireUnsupported):
-		return resp, err
-	case errors.Is(err, context.DeadlineExceeded):
-		err = deadlineErr(err)
-	case isNetTimeout(err):
-		err = fmt.Errorf("%s: %w (%s)", kmsg.NameForKey(req.Key()), errRequestTimeout, c.cfg.Timeout)
-	}
-	return nil, c.check(b, err)
-}

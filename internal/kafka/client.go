@@ -10,22 +10,24 @@ import (
 	"fmt"
 	"log"
 	"maps"
-	"net"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // Config says how to reach a cluster.
 type Config struct {
+	// Bootstrap, when set, wins over Client.Bootstrap.
 	Bootstrap []string
-	// Properties are client.properties entries (security, SASL, TLS, client.id).
-	Properties map[string]string
+	// Client is how to connect and authenticate (TLS, SASL, client.id), from
+	// clientconfig.FromProperties; the zero value is plaintext without SASL.
+	Client clientconfig.Settings
 	// Timeout bounds every request (dial, read, write).
 	Timeout time.Duration
 	// Concurrency bounds requests in flight across brokers (default 16).
@@ -44,13 +46,14 @@ var ErrBadConfig = errors.New("bad client configuration")
 //
 // It talks to brokers directly (no sarama.Client) so that it decides every
 // request: which topics a Metadata request names, which broker gets what batch.
+// sarama sends what it speaks; franz-go's kgo client sends the rest (connect.go).
 type Client struct {
 	cfg  Config
 	conf *sarama.Config
 	sem  chan struct{}
 	logf func(string, ...any)
-	// wire sends what sarama does not speak (wire.go), authenticated from conf.
-	wire *wireClient
+	// kgo sends the share- and streams-group requests, to brokers by id (kgocall.go).
+	kgo *kgo.Client
 
 	mu    sync.Mutex
 	known map[int32]*sarama.Broker
@@ -58,6 +61,10 @@ type Client struct {
 	// lost holds brokers dropped after a transport failure, with that failure,
 	// until a Metadata answer gives them back with a fresh connection.
 	lost map[int32]error
+	// kgoTurns lets one kgo request at a time go to each broker (kgocall.go).
+	kgoTurns map[int32]chan struct{}
+	// gates send a request again alone after its connection dropped (resend.go).
+	gates map[*sarama.Broker]*resendGate
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
@@ -73,17 +80,13 @@ func New(cfg Config) (*Client, error) { return NewContext(context.Background(), 
 // NewContext is New whose connection stops waiting when ctx is done (a quit, Ctrl-C).
 func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
-		boot, err := PropertiesBootstrap(cfg.Properties)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
-		}
-		cfg.Bootstrap = boot
+		cfg.Bootstrap = cfg.Client.Bootstrap
 	}
 	if len(cfg.Bootstrap) == 0 {
 		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port, set KAFKA_BOOTSTRAP_SERVERS "+
 			"or bootstrap.servers in the client properties", ErrBadConfig)
 	}
-	if err := CheckBootstrap(cfg.Bootstrap); err != nil {
+	if err := clientconfig.CheckBootstrap(cfg.Bootstrap); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	if cfg.Timeout <= 0 {
@@ -95,28 +98,21 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	conf := saramaConfig(cfg)
-	ignored, err := ApplyProperties(conf, cfg.Properties)
+	conf, err := saramaConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: client properties: %w", ErrBadConfig, err)
-	}
-	if tp, ok := conf.Net.SASL.TokenProvider.(interface{ setBootstrap([]string) }); ok {
-		tp.setBootstrap(cfg.Bootstrap)
-	}
-	if err := conf.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{},
-		clog: newCommitLogCache()}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{},
+		gates: map[*sarama.Broker]*resendGate{}, tsSeen: map[model.TPO]time.Time{}, clog: newCommitLogCache()}
 	c.logf = func(string, ...any) {}
+	var kgoLog func(string, ...any)
 	if cfg.Logger != nil {
-		c.logf = cfg.Logger.Printf
+		c.logf, kgoLog = cfg.Logger.Printf, cfg.Logger.Printf
 	}
-	if len(ignored) > 0 {
+	if ignored := cfg.Client.Ignored; len(ignored) > 0 {
 		c.logf("client properties ignored (not used by offsettui): %s", strings.Join(ignored, ", "))
 	}
-	c.wire = newWireClient(conf, cfg.Timeout, c.logf)
 	for _, a := range cfg.Bootstrap {
 		c.seeds = append(c.seeds, sarama.NewBroker(a))
 	}
@@ -124,57 +120,30 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}
+	opts, err := kgoOptions(cfg, c.knownAddrs(), kgoLog)
+	if err == nil {
+		c.kgo, err = kgo.NewClient(opts...)
+	}
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+	}
 	return c, nil
 }
 
-// PropertiesBootstrap returns the addresses of bootstrap.servers in props (placeholders
-// resolved), or none when it is not set.
-func PropertiesBootstrap(props map[string]string) ([]string, error) {
-	if _, ok := props["bootstrap.servers"]; !ok {
-		return nil, nil
+// knownAddrs are the addresses of the known brokers, or the bootstrap servers when
+// the metadata named none.
+func (c *Client) knownAddrs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.known))
+	for _, id := range slices.Sorted(maps.Keys(c.known)) {
+		out = append(out, c.known[id].Addr())
 	}
-	resolved, err := ResolveProperties(props)
-	if err != nil {
-		return nil, err
+	if len(out) == 0 {
+		return slices.Clone(c.cfg.Bootstrap)
 	}
-	var addrs []string
-	for _, a := range strings.Split(resolved["bootstrap.servers"], ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			addrs = append(addrs, a)
-		}
-	}
-	return addrs, nil
-}
-
-// CheckBootstrap refuses a bootstrap address that is not host:port with a port
-// 1-65535, as Kafka's clients do ("localhost" alone is bad input, not a
-// connection that fails).
-func CheckBootstrap(addrs []string) error {
-	for _, a := range addrs {
-		host, port, err := net.SplitHostPort(a)
-		if err != nil {
-			return fmt.Errorf("bootstrap server %q: want host:port (%v)", a, err)
-		}
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || host == "" {
-			return fmt.Errorf("bootstrap server %q: want host:port with a port from 1 to 65535", a)
-		}
-	}
-	return nil
-}
-
-func saramaConfig(cfg Config) *sarama.Config {
-	sc := sarama.NewConfig()
-	sc.ClientID = "offsettui"
-	// The highest version sarama knows; every request is then lowered to what the
-	// broker advertises in ApiVersions.
-	sc.Version = sarama.MaxVersion
-	sc.Net.DialTimeout = cfg.Timeout
-	sc.Net.ReadTimeout = cfg.Timeout
-	sc.Net.WriteTimeout = cfg.Timeout
-	sc.Metadata.Full = false
-	sc.Metadata.AllowAutoTopicCreation = false
-	sc.Admin.Timeout = cfg.Timeout
-	return sc
+	return out
 }
 
 // refreshBrokers learns the cluster's brokers from a seed or a known broker and
@@ -280,6 +249,7 @@ func (c *Client) learn(bs []*sarama.Broker, reconnect bool) {
 	}
 	for id, old := range c.known {
 		if next[id] != old {
+			delete(c.gates, old)
 			go func() { _ = old.Close() }()
 		}
 	}
@@ -297,35 +267,56 @@ func (c *Client) open(b *sarama.Broker) {
 	}
 }
 
-// check closes b's connection after a transport failure (timeout, reset, EOF) so
-// that the next request reconnects: sarama keeps a connection after a read
-// timeout, and a late reply on it would then answer the next request
-// ("correlation ID didn't match"). Protocol errors (KError) keep the connection.
+// check drops b after a failure that says the broker is silent or unreachable
+// (a timeout, a failed dial): sarama keeps a connection after a read timeout,
+// and a late reply on it would then answer the next request ("correlation ID
+// didn't match"). A connection that dropped costs only its request: sarama has
+// closed it, and the next request opens a fresh one (reopen). Protocol errors
+// (KError) keep the connection.
 func (c *Client) check(b *sarama.Broker, err error) error {
 	var (
 		k   sarama.KError
 		enc sarama.PacketEncodingError
 	)
-	if err != nil && !errors.As(err, &k) && !errors.As(err, &enc) && !errors.Is(err, sarama.ErrUnsupportedVersion) &&
-		!errors.Is(err, context.Canceled) {
-		c.logf("broker %d (%s): %v: reconnecting on the next snapshot", b.ID(), b.Addr(), err)
-		// Drop the broker, so no request queues behind a connection whose
-		// replies are late, and close it in the background: Close waits for
-		// those replies. The next Metadata answer brings it back, freshly.
-		c.mu.Lock()
-		if c.known[b.ID()] == b {
-			delete(c.known, b.ID())
-			c.lost[b.ID()] = err
-		}
-		for i, s := range c.seeds {
-			if s == b {
-				c.seeds[i] = sarama.NewBroker(b.Addr())
-			}
-		}
-		c.mu.Unlock()
-		go func() { _ = b.Close() }()
+	switch {
+	case err == nil, errors.As(err, &k), errors.As(err, &enc), errors.Is(err, sarama.ErrUnsupportedVersion),
+		errors.Is(err, context.Canceled):
+	case connectionDropped(err):
+		c.logf("broker %d (%s): %v: the connection dropped; the next request reconnects", b.ID(), b.Addr(), err)
+	default:
+		c.drop(b, err)
 	}
 	return err
+}
+
+// askable reports whether b may be asked again after its connection dropped: not
+// when b was dropped from the snapshot (a silent broker must not be asked again
+// before the next snapshot).
+func (c *Client) askable(b *sarama.Broker) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.known[b.ID()] == b || slices.Contains(c.seeds, b)
+}
+
+// drop takes b out of the snapshot after err: no request queues behind a
+// connection whose replies are late, and the broker is not asked again until the
+// next Metadata answer brings it back, freshly connected. Its sarama connection
+// is closed in the background: Close waits for those replies.
+func (c *Client) drop(b *sarama.Broker, err error) {
+	c.logf("broker %d (%s): %v: reconnecting on the next snapshot", b.ID(), b.Addr(), err)
+	c.mu.Lock()
+	if c.known[b.ID()] == b {
+		delete(c.known, b.ID())
+		c.lost[b.ID()] = err
+	}
+	delete(c.gates, b)
+	for i, s := range c.seeds {
+		if s == b {
+			c.seeds[i] = sarama.NewBroker(b.Addr())
+		}
+	}
+	c.mu.Unlock()
+	go func() { _ = b.Close() }()
 }
 
 // broker returns the connected broker with id.
@@ -394,7 +385,9 @@ func (c *Client) coordinator(ctx context.Context, group string) (*sarama.Broker,
 // due, so the brokers are closed concurrently and Close returns after at most the
 // request timeout, leaving any straggler to finish in the background.
 func (c *Client) Close() error {
-	c.wire.close()
+	if c.kgo != nil {
+		c.kgo.Close()
+	}
 	c.mu.Lock()
 	all := append(slices.Clone(c.seeds), slices.Collect(maps.Values(c.known))...)
 	c.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // offsetsTopic is Kafka's internal topic of group metadata and commits.
@@ -88,7 +89,7 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 		return failAll(model.CommitLogFailed, "metadata of "+offsetsTopic+": "+toError(err).Message)
 	}
 	if e := lay.topicErrs[offsetsTopic]; e != nil {
-		if e.Code != nil && *e.Code == kerrName(sarama.ErrTopicAuthorizationFailed) {
+		if e.Code != nil && *e.Code == codeName(kerr.TopicAuthorizationFailed.Code) {
 			return failAll(model.CommitLogDenied, deniedReason)
 		}
 		return failAll(model.CommitLogFailed, e.Message)

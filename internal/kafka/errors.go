@@ -6,104 +6,88 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
-// kafkaErrorNames maps protocol error codes to Kafka's names (the `code` field of
-// offsettui's JSON errors), for the codes an admin reader meets.
-var kafkaErrorNames = map[sarama.KError]string{
-	sarama.ErrUnknown:                            "UNKNOWN_SERVER_ERROR",
-	sarama.ErrOffsetOutOfRange:                   "OFFSET_OUT_OF_RANGE",
-	sarama.ErrUnknownTopicOrPartition:            "UNKNOWN_TOPIC_OR_PARTITION",
-	sarama.ErrLeaderNotAvailable:                 "LEADER_NOT_AVAILABLE",
-	sarama.ErrNotLeaderForPartition:              "NOT_LEADER_OR_FOLLOWER",
-	sarama.ErrRequestTimedOut:                    "REQUEST_TIMED_OUT",
-	sarama.ErrBrokerNotAvailable:                 "BROKER_NOT_AVAILABLE",
-	sarama.ErrReplicaNotAvailable:                "REPLICA_NOT_AVAILABLE",
-	sarama.ErrNetworkException:                   "NETWORK_EXCEPTION",
-	sarama.ErrOffsetsLoadInProgress:              "COORDINATOR_LOAD_IN_PROGRESS",
-	sarama.ErrConsumerCoordinatorNotAvailable:    "COORDINATOR_NOT_AVAILABLE",
-	sarama.ErrNotCoordinatorForConsumer:          "NOT_COORDINATOR",
-	sarama.ErrIllegalGeneration:                  "ILLEGAL_GENERATION",
-	sarama.ErrUnknownMemberId:                    "UNKNOWN_MEMBER_ID",
-	sarama.ErrRebalanceInProgress:                "REBALANCE_IN_PROGRESS",
-	sarama.ErrInvalidCommitOffsetSize:            "INVALID_COMMIT_OFFSET_SIZE",
-	sarama.ErrTopicAuthorizationFailed:           "TOPIC_AUTHORIZATION_FAILED",
-	sarama.ErrGroupAuthorizationFailed:           "GROUP_AUTHORIZATION_FAILED",
-	sarama.ErrClusterAuthorizationFailed:         "CLUSTER_AUTHORIZATION_FAILED",
-	sarama.ErrUnsupportedVersion:                 "UNSUPPORTED_VERSION",
-	sarama.ErrInvalidRequest:                     "INVALID_REQUEST",
-	sarama.ErrUnsupportedForMessageFormat:        "UNSUPPORTED_FOR_MESSAGE_FORMAT",
-	sarama.ErrPolicyViolation:                    "POLICY_VIOLATION",
-	sarama.ErrSASLAuthenticationFailed:           "SASL_AUTHENTICATION_FAILED",
-	sarama.ErrGroupIDNotFound:                    "GROUP_ID_NOT_FOUND",
-	sarama.ErrNonEmptyGroup:                      "NON_EMPTY_GROUP",
-	sarama.ErrGroupSubscribedToTopic:             "GROUP_SUBSCRIBED_TO_TOPIC",
-	sarama.ErrFencedLeaderEpoch:                  "FENCED_LEADER_EPOCH",
-	sarama.ErrUnknownLeaderEpoch:                 "UNKNOWN_LEADER_EPOCH",
-	sarama.ErrOffsetNotAvailable:                 "OFFSET_NOT_AVAILABLE",
-	sarama.ErrStaleBrokerEpoch:                   "STALE_BROKER_EPOCH",
-	sarama.ErrUnstableOffsetCommit:               "UNSTABLE_OFFSET_COMMIT",
-	sarama.ErrThrottlingQuotaExceeded:            "THROTTLING_QUOTA_EXCEEDED",
-	sarama.ErrKafkaStorageError:                  "KAFKA_STORAGE_ERROR",
-	sarama.ErrInvalidPartitions:                  "INVALID_PARTITIONS",
-	sarama.ErrInvalidTopic:                       "INVALID_TOPIC_EXCEPTION",
-	sarama.ErrGroupMaxSizeReached:                "GROUP_MAX_SIZE_REACHED",
-	sarama.ErrMemberIdRequired:                   "MEMBER_ID_REQUIRED",
-	sarama.ErrFencedInstancedId:                  "FENCED_INSTANCE_ID",
-	sarama.ErrInvalidConfig:                      "INVALID_CONFIG",
-	sarama.ErrNotController:                      "NOT_CONTROLLER",
-	sarama.ErrTransactionalIDAuthorizationFailed: "TRANSACTIONAL_ID_AUTHORIZATION_FAILED",
+// codeName is Kafka's name of a protocol error code (the `code` field of offsettui's JSON
+// errors), from franz-go's table of Kafka's errors; ERROR_CODE_<n> for a code it lacks.
+func codeName(code int16) string {
+	if code == kerr.NotLeaderForPartition.Code {
+		return "NOT_LEADER_OR_FOLLOWER" // Kafka's name since 2.7; kerr keeps the one before
+	}
+	if e, ok := kerr.ErrorForCode(code).(*kerr.Error); ok && e.Code == code {
+		return e.Message
+	}
+	return fmt.Sprintf("ERROR_CODE_%d", code)
 }
 
-// kerrName returns Kafka's name for a protocol error code.
-func kerrName(k sarama.KError) string {
-	if n, ok := kafkaErrorNames[k]; ok {
-		return n
+// codeText is Kafka's description of a protocol error code, from franz-go's table.
+func codeText(code int16) string {
+	if e, ok := kerr.ErrorForCode(code).(*kerr.Error); ok && e.Code == code {
+		return strings.TrimSuffix(e.Description, ".")
 	}
-	return fmt.Sprintf("ERROR_CODE_%d", int16(k))
+	return "unknown error code " + strconv.Itoa(int(code))
+}
+
+// codeErr is the Go error of a protocol error code.
+func codeErr(code int16) error {
+	if e, ok := kerr.ErrorForCode(code).(*kerr.Error); ok && e.Code == code {
+		return e
+	}
+	return fmt.Errorf("error code %d", code)
 }
 
 // kindOf classifies a protocol error code.
-func kindOf(k sarama.KError) model.ErrorKind {
-	switch k {
-	case sarama.ErrTopicAuthorizationFailed, sarama.ErrGroupAuthorizationFailed,
-		sarama.ErrClusterAuthorizationFailed, sarama.ErrSASLAuthenticationFailed,
-		sarama.ErrTransactionalIDAuthorizationFailed:
+func kindOf(code int16) model.ErrorKind {
+	switch code {
+	case kerr.TopicAuthorizationFailed.Code, kerr.GroupAuthorizationFailed.Code, kerr.ClusterAuthorizationFailed.Code,
+		kerr.SaslAuthenticationFailed.Code, kerr.TransactionalIDAuthorizationFailed.Code:
 		return model.KindDenied
-	case sarama.ErrRequestTimedOut:
+	case kerr.RequestTimedOut.Code:
 		return model.KindTimeout
-	case sarama.ErrLeaderNotAvailable, sarama.ErrNotLeaderForPartition, sarama.ErrBrokerNotAvailable,
-		sarama.ErrReplicaNotAvailable, sarama.ErrNetworkException, sarama.ErrConsumerCoordinatorNotAvailable,
-		sarama.ErrNotCoordinatorForConsumer, sarama.ErrOffsetsLoadInProgress:
+	case kerr.LeaderNotAvailable.Code, kerr.NotLeaderForPartition.Code, kerr.BrokerNotAvailable.Code,
+		kerr.ReplicaNotAvailable.Code, kerr.NetworkException.Code, kerr.CoordinatorNotAvailable.Code,
+		kerr.NotCoordinator.Code, kerr.CoordinatorLoadInProgress.Code:
 		return model.KindUnreachable
-	case sarama.ErrUnknownTopicOrPartition, sarama.ErrGroupIDNotFound:
+	case kerr.UnknownTopicOrPartition.Code, kerr.GroupIDNotFound.Code:
 		return model.KindNotFound
-	case sarama.ErrUnsupportedVersion:
+	case kerr.UnsupportedVersion.Code:
 		return model.KindUnsupported
 	}
 	return model.KindBroker
 }
 
-// kerrError turns a protocol error code into a model.Error.
-func kerrError(k sarama.KError, msg string) model.Error {
-	name := kerrName(k)
-	text := k.Error()
-	if msg != "" {
-		text = msg
+// codeError turns a protocol error code into a model.Error; msg "" is Kafka's description.
+func codeError(code int16, msg string) model.Error {
+	name := codeName(code)
+	if msg == "" {
+		msg = codeText(code)
 	}
-	return model.Error{Kind: kindOf(k), Code: &name, Message: strings.TrimPrefix(text, "kafka server: ")}
+	return model.Error{Kind: kindOf(code), Code: &name, Message: strings.TrimPrefix(msg, "kafka server: ")}
 }
+
+// kerrError turns a protocol error sarama returned into a model.Error; msg "" is Kafka's
+// description.
+func kerrError(k sarama.KError, msg string) model.Error { return codeError(int16(k), msg) }
+
+// kerrText is Kafka's description of a protocol error sarama returned.
+func kerrText(k sarama.KError) string { return codeText(int16(k)) }
 
 // toError turns any error from a request into a model.Error.
 func toError(err error) model.Error {
 	var k sarama.KError
 	if errors.As(err, &k) {
 		return kerrError(k, "")
+	}
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return codeError(ke.Code, "")
 	}
 	e := model.Error{Kind: model.KindBroker, Message: describeConnErr(err).Error()}
 	var ne net.Error
@@ -116,7 +100,7 @@ func toError(err error) model.Error {
 		errors.Is(err, sarama.ErrBrokerNotFound), errors.Is(err, syscall.ECONNRESET),
 		errors.Is(err, net.ErrClosed), errors.As(err, new(*net.OpError)):
 		e.Kind = model.KindUnreachable
-	case errors.Is(err, sarama.ErrUnsupportedVersion):
+	case errors.Is(err, sarama.ErrUnsupportedVersion), errors.Is(err, errUnsupported):
 		e.Kind = model.KindUnsupported
 	}
 	return e

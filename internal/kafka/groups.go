@@ -9,6 +9,7 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // listedGroup is one group as ListGroups reported it. rawType is the type as the broker
@@ -167,18 +168,14 @@ func describeFailed(g *model.GroupObservation, found bool, code int16, msg *stri
 	switch {
 	case !found:
 		return (&model.Error{Kind: model.KindBroker, Message: api + ": the broker's reply left the group out"}).WithGroup(g.Group)
-	case code == 0, !g.Listed && sarama.KError(code) == sarama.ErrGroupIDNotFound:
+	case code == 0, !g.Listed && code == kerr.GroupIDNotFound.Code:
 		return nil
 	}
-	k := sarama.KError(code)
-	text := kerrText(k)
-	if msg != nil && *msg != "" {
-		text = *msg
-	}
-	if k == sarama.ErrGroupIDNotFound {
+	text := orText(model.Deref(msg), codeText(code))
+	if code == kerr.GroupIDNotFound.Code {
 		text += fmt.Sprintf(" (the group was listed as a %s group; deleted or converted since?)", g.Type)
 	}
-	return kerrError(k, api+": "+text).WithGroup(g.Group)
+	return codeError(code, api+": "+text).WithGroup(g.Group)
 }
 
 // describedGroup is what the describe APIs (DescribeGroups, ConsumerGroupDescribe,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -17,6 +18,16 @@ func newClient(t testing.TB, addrs []string, now func() time.Time) *kafka.Client
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// withProps is the client settings of client properties, or fails.
+func withProps(t testing.TB, props map[string]string) clientconfig.Settings {
+	t.Helper()
+	s, err := clientconfig.FromProperties(props, clientconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // findGroup returns the named group of a snapshot or fails.

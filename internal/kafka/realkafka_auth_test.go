@@ -4,17 +4,9 @@ package kafka_test
 // (scripts/kafka.sh), with Kafka's own CLI as the oracle where it can run.
 
 import (
-	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,6 +16,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -44,7 +37,11 @@ func kv(pairs ...string) map[string]string {
 
 // connect builds a client from client properties (one Metadata round trip) and closes it.
 func connect(addr string, props map[string]string) error {
-	cl, err := kafka.New(kafka.Config{Bootstrap: []string{addr}, Properties: props, Timeout: 10 * time.Second})
+	s, err := clientconfig.FromProperties(props, clientconfig.Options{Bootstrap: []string{addr}, Timeout: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	cl, err := kafka.New(kafka.Config{Client: s, Timeout: 10 * time.Second})
 	if err == nil {
 		_ = cl.Close()
 	}
@@ -178,14 +175,14 @@ func TestRealKafkaJAASMatchesKafka(t *testing.T) {
 // own OAuthBearerValidatorCallbackHandler against that key's JWKS.
 func TestRealKafkaOAuthBearer(t *testing.T) {
 	addr := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP")
-	key := readRSAKey(t, realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KEY"))
+	key := realkafka.OAuthKey(t)
 	other, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var issued atomic.Int32
-	endpoint := func(signKey *rsa.PrivateKey) string { return oidcEndpoint(t, signKey, &issued) }
-	props := oauthProps
+	endpoint := func(signKey *rsa.PrivateKey) string { return realkafka.OIDCEndpoint(t, signKey, time.Hour, &issued) }
+	props := realkafka.OAuthProperties
 	if err := connect(addr, props(endpoint(key), "oidc-secret")); err != nil {
 		t.Fatalf("OAUTHBEARER with a token the broker can verify: %v", err)
 	}
@@ -204,74 +201,4 @@ func TestRealKafkaOAuthBearer(t *testing.T) {
 	if err := connect(addr, props(endpoint(key), "wrong")); err == nil || !strings.Contains(err.Error(), "invalid_client") {
 		t.Fatalf("refused client credentials: error %v", err)
 	}
-}
-
-// oidcEndpoint serves an OIDC token endpoint for client offsettui/oidc-secret that signs
-// RS256 JWTs with signKey (the broker verifies them against scripts/kafka.sh's JWKS), counts
-// the tokens it issues, and returns its URL.
-func oidcEndpoint(t *testing.T, signKey *rsa.PrivateKey, issued *atomic.Int32) string {
-	t.Helper()
-	claims := map[string]any{"iss": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_ISSUER"), "aud": realkafka.Env(t, "OFFSETTUI_IT_OAUTH_AUDIENCE"),
-		"sub": "offsettui-oauth", "scope": "kafka"}
-	kid := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KID")
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, secret, ok := r.BasicAuth()
-		if !ok || id != "offsettui" || secret != "oidc-secret" || r.FormValue("grant_type") != "client_credentials" {
-			http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
-			return
-		}
-		now := time.Now()
-		c := map[string]any{"iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
-		for k, v := range claims {
-			c[k] = v
-		}
-		issued.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, signRS256(t, signKey, kid, c))
-	}))
-	t.Cleanup(s.Close)
-	return s.URL + "/oauth2/token"
-}
-
-// oauthProps are client properties for OAUTHBEARER with OIDC client credentials at url.
-func oauthProps(url, secret string) map[string]string {
-	return kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "OAUTHBEARER",
-		"sasl.login.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
-		"sasl.oauthbearer.token.endpoint.url", url,
-		"sasl.jaas.config", `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="offsettui" clientSecret="`+secret+`" scope="kafka";`)
-}
-
-func readRSAKey(t *testing.T, path string) *rsa.PrivateKey {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := pem.Decode(data)
-	if b == nil {
-		t.Fatalf("%s: no PEM block", path)
-	}
-	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.(*rsa.PrivateKey)
-}
-
-// signRS256 makes a JWS compact token (RS256) as an OIDC provider does.
-func signRS256(t *testing.T, key *rsa.PrivateKey, kid string, claims map[string]any) string {
-	t.Helper()
-	enc := base64.RawURLEncoding.EncodeToString
-	header, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JWT", "kid": kid})
-	payload, err := json.Marshal(claims)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signing := enc(header) + "." + enc(payload)
-	sum := sha256.Sum256([]byte(signing))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signing + "." + enc(sig)
 }

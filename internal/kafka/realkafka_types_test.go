@@ -368,7 +368,7 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 	s.ShareStartOffsets(group, map[model.TP]int64{tpOf(topic, 0): 2})
 	pass := realkafka.Env(t, "OFFSETTUI_IT_STORE_PASSWORD")
 	var issued atomic.Int32
-	key := readRSAKey(t, realkafka.Env(t, "OFFSETTUI_IT_OAUTH_KEY"))
+	key := realkafka.OAuthKey(t)
 	for _, l := range []struct {
 		name, addr string
 		props      map[string]string
@@ -381,10 +381,10 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 			"ssl.truststore.location", realkafka.Env(t, "OFFSETTUI_IT_TRUSTSTORE_PKCS12"), "ssl.truststore.password", pass,
 			"ssl.keystore.type", "PKCS12", "ssl.keystore.location", realkafka.Env(t, "OFFSETTUI_IT_KEYSTORE_PKCS12"),
 			"ssl.keystore.password", pass, "ssl.key.password", pass)},
-		{"SASL_PLAINTEXT OAUTHBEARER", realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP"), oauthProps(oidcEndpoint(t, key, &issued), "oidc-secret")},
+		{"SASL_PLAINTEXT OAUTHBEARER", realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP"), realkafka.OAuthProperties(realkafka.OIDCEndpoint(t, key, time.Hour, &issued), "oidc-secret")},
 	} {
 		t.Run(l.name, func(t *testing.T) {
-			cl, err := kafka.New(kafka.Config{Bootstrap: []string{l.addr}, Properties: l.props, Timeout: 10 * time.Second})
+			cl, err := kafka.New(kafka.Config{Bootstrap: []string{l.addr}, Client: withProps(t, l.props), Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,8 +399,8 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 	}
 	t.Run("SASL_PLAINTEXT as a principal without ACLs", func(t *testing.T) {
 		cl, err := kafka.New(kafka.Config{Bootstrap: []string{realkafka.Env(t, "OFFSETTUI_IT_SASL_BOOTSTRAP")}, Timeout: 10 * time.Second,
-			Properties: kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
-				"sasl.jaas.config", scramModule+` required username="alice" password="alice-secret";`)})
+			Client: withProps(t, kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
+				"sasl.jaas.config", scramModule+` required username="alice" password="alice-secret";`))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/IBM/sarama"
@@ -114,7 +113,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 			// and possibly "detect truncation" on partitions whose leader changed.
 			req.AddBlockWithLeaderEpoch(tp.Topic, tp.Partition, off, -1, 0, "")
 		}
-		resp, err := call(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
+		resp, err := callOnce(ctx, c, b, func() (*sarama.OffsetCommitResponse, error) { return b.CommitOffset(req) })
 		if err != nil {
 			return nil, err
 		}
@@ -168,9 +167,6 @@ func rejections(group string, tps []model.TP, errOf func(model.TP) (*model.Error
 	return out
 }
 
-// kerrText is sarama's text of a protocol error without its "kafka server: " prefix.
-func kerrText(k sarama.KError) string { return strings.TrimPrefix(k.Error(), "kafka server: ") }
-
 // DeleteOffsets deletes group's commits of the partitions (OffsetDelete), as a
 // restore does for partitions that had no commit before a reset. A group that does not
 // exist has no commits to delete: GROUP_ID_NOT_FOUND deletes nothing and is no refusal.
@@ -183,7 +179,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 		for _, tp := range tps {
 			req.AddPartition(tp.Topic, tp.Partition)
 		}
-		resp, err := call(ctx, c, b, func() (*sarama.DeleteOffsetsResponse, error) { return b.DeleteOffsets(req) })
+		resp, err := callOnce(ctx, c, b, func() (*sarama.DeleteOffsetsResponse, error) { return b.DeleteOffsets(req) })
 		if err != nil {
 			return nil, err
 		}

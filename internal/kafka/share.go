@@ -3,7 +3,7 @@ package kafka
 // Share groups (KIP-932): described with ShareGroupDescribe, their positions are the
 // share-partition start offsets of DescribeShareGroupOffsets, and share.auto.offset.reset is
 // a group config read with DescribeConfigs. sarama speaks none of the first two; they go
-// through the wire client (wire.go).
+// through franz-go's kgo client (kgocall.go).
 
 import (
 	"context"
@@ -19,12 +19,11 @@ import (
 // start offset begins (earliest, latest or by_duration:<ISO-8601 duration>).
 const shareAutoOffsetReset = "share.auto.offset.reset"
 
-// wireErr is err from asking broker b for what, with the broker named on it. A request the
+// kgoErr is err from asking broker b for what, with the broker named on it. A request the
 // broker does not know says which Kafka version brings it.
-func wireErr(err error, b *sarama.Broker, what, needs string) model.Error {
+func kgoErr(err error, b *sarama.Broker, what, needs string) model.Error {
 	e := brokerErr(err, b.ID(), what)
-	if errors.Is(err, errWireUnsupported) {
-		e.Kind = model.KindUnsupported
+	if errors.Is(err, errUnsupported) {
 		e.Message += " (" + needs + ")"
 	}
 	return e
@@ -35,9 +34,9 @@ func (c *Client) describeShare(ctx context.Context, b *sarama.Broker, gs []*mode
 	for _, g := range gs {
 		req.GroupIDs = append(req.GroupIDs, g.Group)
 	}
-	raw, err := c.wireCall(ctx, b, req)
+	raw, err := c.kgoRead(ctx, b, req)
 	if err != nil {
-		describeAllFailed(gs, wireErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer"))
+		describeAllFailed(gs, kgoErr(err, b, "describe share group", "share groups need Kafka 4.1 or newer"))
 		return
 	}
 	resp := raw.(*kmsg.ShareGroupDescribeResponse)
@@ -68,10 +67,10 @@ func (c *Client) fetchShareOffsets(ctx context.Context, b *sarama.Broker, gs []*
 		rg.GroupID = g.Group // Topics nil: every topic the group has a share partition of
 		req.Groups = append(req.Groups, rg)
 	}
-	raw, err := c.wireCall(ctx, b, req)
+	raw, err := c.kgoRead(ctx, b, req)
 	if err != nil {
 		for _, g := range gs {
-			e := wireErr(err, b, "fetch share-group start offsets", "share groups need Kafka 4.1 or newer")
+			e := kgoErr(err, b, "fetch share-group start offsets", "share groups need Kafka 4.1 or newer")
 			g.Error = e.WithGroup(g.Group)
 		}
 		return
@@ -110,12 +109,8 @@ func applyShareOffsets(g *model.GroupObservation, d *kmsg.DescribeShareGroupOffs
 			tp := model.TP{Topic: t.Topic, Partition: p.Partition}
 			switch {
 			case p.ErrorCode != 0:
-				k := sarama.KError(p.ErrorCode)
-				text := kerrText(k)
-				if p.ErrorMessage != nil && *p.ErrorMessage != "" {
-					text = *p.ErrorMessage
-				}
-				g.PartitionErrors[tp] = *kerrError(k, "fetch share-group start offset: "+text).WithPartition(tp).WithGroup(g.Group)
+				text := orText(model.Deref(p.ErrorMessage), codeText(p.ErrorCode))
+				g.PartitionErrors[tp] = *codeError(p.ErrorCode, "fetch share-group start offset: "+text).WithPartition(tp).WithGroup(g.Group)
 			case p.StartOffset < 0:
 				g.Uninitialized = append(g.Uninitialized, tp)
 			default:

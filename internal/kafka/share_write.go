@@ -12,6 +12,7 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -29,12 +30,13 @@ func (c *Client) shareUnwritable(ctx context.Context, coordinator int32) string 
 	if err != nil {
 		return cannotLearn(err)
 	}
-	_, alter, err := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrAlterShareGroupOffsetsRequest())
+	versions, err := c.apiVersions(ctx, b)
 	if err != nil {
 		return cannotLearn(err)
 	}
-	describe, _, _ := c.wire.maxVersion(ctx, b.Addr(), kmsg.NewPtrDescribeShareGroupOffsetsRequest())
-	if !alter || describe < 1 {
+	_, alter := versions[int16(kmsg.AlterShareGroupOffsets)]
+	describe, ok := versions[int16(kmsg.DescribeShareGroupOffsets)]
+	if !alter || !ok || describe < 1 {
 		return fmt.Sprintf("broker %d cannot reset share-group offsets: Kafka 4.1 and older do not implement AlterShareGroupOffsets "+
 			"(4.1 advertises it and writes nothing); share-group resets need Kafka 4.2 or newer", coordinator)
 	}
@@ -65,7 +67,7 @@ func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets ma
 			p.Partition, p.StartOffset = tp.Partition, offsets[tp]
 			t.Partitions = append(t.Partitions, p)
 		}
-		raw, err := c.wireCall(ctx, b, req)
+		raw, err := c.kgoWrite(ctx, b, req)
 		if err != nil {
 			return nil, err
 		}
@@ -92,11 +94,10 @@ func (c *Client) AlterShareOffsets(ctx context.Context, group string, offsets ma
 // shareWriteErr words a refused share-group write; NON_EMPTY_GROUP is the broker's answer
 // when the group has members.
 func shareWriteErr(code int16, msg *string) model.Error {
-	k := sarama.KError(code)
-	if k == sarama.ErrNonEmptyGroup {
-		return kerrError(k, "rejected: the share group has live members, and the broker takes start offsets only for an empty share group")
+	if code == kerr.NonEmptyGroup.Code {
+		return codeError(code, "rejected: the share group has live members, and the broker takes start offsets only for an empty share group")
 	}
-	return kerrError(k, "rejected: "+orText(model.Deref(msg), kerrText(k)))
+	return codeError(code, "rejected: "+orText(model.Deref(msg), codeText(code)))
 }
 
 // DeleteShareOffsets deletes the share-group start offsets of whole topics
@@ -121,7 +122,7 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 			rt.Topic = t
 			req.Topics = append(req.Topics, rt)
 		}
-		raw, err := c.wireCall(ctx, b, req)
+		raw, err := c.kgoWrite(ctx, b, req)
 		if err != nil {
 			return nil, err
 		}
@@ -143,8 +144,8 @@ func (c *Client) DeleteShareOffsets(ctx context.Context, group string, tps []mod
 	})
 }
 
-// ShareStartOffsets reads a share group's start offsets (for the read-back after a write)
-// on fresh connections, as Committed does; partitions without one are left out.
+// ShareStartOffsets reads a share group's start offsets (for the read-back after a write),
+// after a fresh Metadata answer, as Committed does; partitions without one are left out.
 func (c *Client) ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
@@ -155,7 +156,6 @@ func (c *Client) ShareStartOffsets(ctx context.Context, group string) (map[model
 	if err != nil {
 		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
 	}
-	c.wire.forget(b.Addr())
 	g := &model.GroupObservation{Group: group, Type: model.TypeShare, Listed: true}
 	c.fetchShareOffsets(ctx, b, []*model.GroupObservation{g})
 	if g.Error != nil {

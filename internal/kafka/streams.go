@@ -1,6 +1,6 @@
 package kafka
 
-// Streams groups (KIP-1071): described with StreamsGroupDescribe (the wire client, wire.go),
+// Streams groups (KIP-1071): described with StreamsGroupDescribe (franz-go's kgo, kgocall.go),
 // which gives the topology and each member's tasks; their committed offsets are ordinary
 // OffsetFetch offsets, read with the other groups' (offsets.go).
 
@@ -18,9 +18,9 @@ func (c *Client) describeStreams(ctx context.Context, b *sarama.Broker, gs []*mo
 	for _, g := range gs {
 		req.Groups = append(req.Groups, g.Group)
 	}
-	raw, err := c.wireCall(ctx, b, req)
+	raw, err := c.kgoRead(ctx, b, req)
 	if err != nil {
-		describeAllFailed(gs, wireErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer"))
+		describeAllFailed(gs, kgoErr(err, b, "describe streams group", "streams groups need Kafka 4.2 or newer"))
 		return
 	}
 	resp := raw.(*kmsg.StreamsGroupDescribeResponse)

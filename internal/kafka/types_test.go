@@ -251,5 +251,5 @@ func TestUnknownGroupType(t *testing.T) {
 			t.Errorf("%s: %d requests, want none for a group of an unknown type", kmsg.NameForKey(int16(key)), n)
 		}
 	}
-	t.Log(fmt.Sprintf("shown as: %s %s · %s · %s", display.Noun(g.Type), g.Type, display.StateText(&g), display.MembersText(&g)))
+	t.Logf("shown as: %s %s · %s · %s", display.Noun(g.Type), g.Type, display.StateText(&g), display.MembersText(&g))
 }

@@ -35,10 +35,10 @@ func aclCluster(t *testing.T) *kfake.Cluster {
 
 func saslClient(t *testing.T, k *kfake.Cluster, user, pass string) *kafka.Client {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Properties: map[string]string{
+	c, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Client: withProps(t, map[string]string{
 		"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 		"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="` + user + `" password="` + pass + `";`,
-	}})
+	})})
 	if err != nil {
 		t.Fatal(err)
 	}

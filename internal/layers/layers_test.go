@@ -2,8 +2,6 @@ package layers
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +17,7 @@ const module = "github.com/offsettui/offsettui"
 // entry for a package that no longer exists. Tests may import more (fakes, the
 // real-broker helpers); the map is about what ships.
 var allowed = map[string][]string{
-	"cmd/offsettui": {"internal/contexts", "internal/demo", "internal/kafka", "internal/model",
+	"cmd/offsettui": {"internal/contexts", "internal/demo", "internal/kafka", "internal/kafka/clientconfig", "internal/model",
 		"internal/model/check", "internal/model/parse", "internal/model/plan", "internal/model/timeaxis",
 		"internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
 		"github.com/IBM/sarama", // wiring only: the only other package that may import it is internal/kafka
@@ -27,10 +25,10 @@ var allowed = map[string][]string{
 		"github.com/muesli/termenv", "github.com/spf13/pflag"},
 	"internal/contexts": {"go.yaml.in/yaml/v3"},
 	"internal/demo":     {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
-	"internal/kafka": {"internal/model", "internal/model/plan",
-		"github.com/IBM/sarama", "github.com/twmb/franz-go",
-		"github.com/aws/aws-msk-iam-sasl-signer-go", "github.com/aws/aws-sdk-go-v2", "golang.org/x/oauth2",
-		"github.com/xdg-go/scram", "github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
+	"internal/kafka": {"internal/kafka/clientconfig", "internal/model", "internal/model/plan",
+		"github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/xdg-go/scram"},
+	"internal/kafka/clientconfig": {"github.com/aws/aws-msk-iam-sasl-signer-go", "github.com/aws/aws-sdk-go-v2",
+		"golang.org/x/oauth2", "github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
 	"internal/model":          {},
 	"internal/model/parse":    {},
 	"internal/model/timeaxis": {"internal/model", "internal/text"},
@@ -46,8 +44,9 @@ var allowed = map[string][]string{
 	"internal/views": {"internal/model", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles", "github.com/charmbracelet/lipgloss",
 		"github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"internal/seed":       {"internal/model", "github.com/twmb/franz-go"},
-	"internal/kafkatest":  {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
+	"internal/seed": {"internal/model", "github.com/twmb/franz-go"},
+	"internal/kafkatest": {"internal/model", "internal/seed", "github.com/twmb/franz-go",
+		"github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
 	"internal/realkafka":  {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
 	"internal/faultproxy": {"github.com/twmb/franz-go"},
 	"internal/layers":     {},
@@ -98,6 +97,9 @@ var rules = []rule{
 	{"kafka reads and writes the cluster; it neither draws nor runs resets", under("internal/kafka"),
 		[]string{module + "/internal/views", module + "/internal/reset", module + "/internal/report"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
+	{"client configuration is library-neutral: both clients are built from it in internal/kafka", under("internal/kafka/clientconfig"),
+		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go",
+			module + "/internal/kafka"}},
 	{"the exporter reads through its Source and cannot write: no Kafka client, no reset service", under("internal/serve"),
 		[]string{module + "/internal/kafka", module + "/internal/reset", "github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
@@ -117,7 +119,7 @@ func list(t *testing.T) map[string]pkgInfo {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command is not on PATH: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, module+"/...").Output()
 	if err != nil {

@@ -156,16 +156,15 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 
 // contextsScreen lists the contexts; enter switches to the one under the cursor.
 type contextsScreen struct {
-	c        *common
-	id       int
-	list     []ContextInfo
-	current  string
-	cursor   int
-	width    int
-	height   int
-	keys     listKeys
-	choose   key.Binding
-	bindings []key.Binding
+	c       *common
+	id      int
+	list    []ContextInfo
+	current string
+	cursor  int
+	width   int
+	height  int
+	keys    listKeys
+	choose  key.Binding
 }
 
 func newContextsScreen(c *common, list []ContextInfo, current string) *contextsScreen {

@@ -98,7 +98,7 @@ func parseISODuration(s string) (time.Duration, error) {
 	s = s[1:]
 	datePart, timePart, hasT := strings.Cut(s, "T")
 	if hasT && timePart == "" {
-		return 0, fmt.Errorf("T with no time")
+		return 0, fmt.Errorf("no time after the T")
 	}
 	if datePart == "" && timePart == "" {
 		return 0, fmt.Errorf("no components")

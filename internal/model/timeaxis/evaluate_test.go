@@ -28,7 +28,7 @@ func optI(v int64) model.Opt[int64]     { return model.Some(v) }
 // stalled, stopped, rewound, idle topic with no lag) and every evaluation rule
 // of docs/timeaxis.md, with a scripted clock and scripted offsets.
 func TestEvaluatePartition(t *testing.T) {
-	sec, tenSec := time.Second, 10*time.Second
+	sec, ten := time.Second, 10*time.Second
 	tests := []struct {
 		name    string
 		samples []Sample
@@ -46,10 +46,10 @@ func TestEvaluatePartition(t *testing.T) {
 			series(sec, [2]int64{0, 100}, [2]int64{50, 150}, [2]int64{100, 200}), true, false,
 			model.PartitionTime{ConsumeRate: optF(50), ProduceRate: optF(50), LagRate: optF(0), ETA: model.ETANever, Evaluation: model.EvalWarn}},
 		{"stalled: members, commit still with lag for 40 s ≥ 30 s",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}, [2]int64{10, 80}, [2]int64{10, 90}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}, [2]int64{10, 80}, [2]int64{10, 90}), true, false,
 			model.PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(1), LagRate: optF(1), ETA: model.ETAStalled, Evaluation: model.EvalStalled}},
 		{"stopped: no members, commit still with lag for 30 s",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}), false, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}, [2]int64{10, 50}), false, false,
 			model.PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0), LagRate: optF(0), ETA: model.ETAStopped, Evaluation: model.EvalStopped}},
 		{"rewound: committed went back; ETA from the samples after it",
 			series(sec, [2]int64{100, 200}, [2]int64{120, 200}, [2]int64{50, 200}, [2]int64{70, 200}), true, false,
@@ -58,16 +58,16 @@ func TestEvaluatePartition(t *testing.T) {
 			series(sec, [2]int64{100, 200}, [2]int64{120, 200}, [2]int64{50, 200}), true, false,
 			model.PartitionTime{ProduceRate: optF(0), ETA: model.ETARewound, Evaluation: model.EvalRewound}},
 		{"idle topic with no lag: caught up, nothing moves",
-			series(tenSec, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}), false, false,
+			series(ten, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 100}), false, false,
 			model.PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(0), LagRate: optF(0), ETA: model.ETACaughtUp, ETAMs: optI(0), Evaluation: model.EvalOK}},
 		{"rule 1: lag 0 now is ok even after a rewind",
 			series(sec, [2]int64{100, 200}, [2]int64{50, 200}, [2]int64{200, 200}), true, false,
 			model.PartitionTime{ConsumeRate: optF(150), ProduceRate: optF(0), LagRate: optF(-150), ETA: model.ETACaughtUp, ETAMs: optI(0), Evaluation: model.EvalOK}},
 		{"rule 3 needs the whole --stall-after: still for 20 s only → warn, never",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}), true, false,
 			model.PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(1), LagRate: optF(1), ETA: model.ETANever, Evaluation: model.EvalWarn}},
 		{"rule 3 is not fooled by a commit inside the window",
-			series(tenSec, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{20, 70}, [2]int64{20, 80}, [2]int64{20, 90}), true, false,
+			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{20, 70}, [2]int64{20, 80}, [2]int64{20, 90}), true, false,
 			model.PartitionTime{ConsumeRate: optF(0.25), ProduceRate: optF(1), LagRate: optF(0.75), ETA: model.ETANever, Evaluation: model.EvalWarn}},
 		{"rule 5: caught up inside the window, a new record since → ok (Burrow rule 1)",
 			series(20*time.Second, [2]int64{100, 100}, [2]int64{100, 100}, [2]int64{100, 105}), true, false,

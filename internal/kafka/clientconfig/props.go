@@ -1,14 +1,11 @@
-package kafka
+package clientconfig
 
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/IBM/sarama"
 )
 
 // maxPropertiesSize bounds what ParseProperties reads: a client.properties file is a few
@@ -20,7 +17,7 @@ const maxPropertiesSize = 1 << 20
 // lines, `#` and `!` comments, backslash line continuation (the continued line's leading
 // whitespace dropped), and the escapes \t \n \r \f \uXXXX (any other escaped character stands
 // for itself, so `\=`, `\:`, `\ ` and `\\` work). A later duplicate key wins. Values are kept
-// as written, trailing whitespace included; ApplyProperties trims them as Kafka does.
+// as written, trailing whitespace included; FromProperties trims them as Kafka does.
 //
 // Input that is valid UTF-8 is read as UTF-8; anything else is read as ISO-8859-1, as Kafka
 // reads every properties file. name is used only in error messages, which give the line
@@ -85,68 +82,6 @@ func shown(key, value string) string {
 		return "(value hidden)"
 	}
 	return fmt.Sprintf("%q", value)
-}
-
-// ApplyProperties applies the client properties offsettui supports to cfg (docs/connect.md
-// lists them): first every ${provider:[path:]key} placeholder is resolved (ResolveProperties),
-// then security.protocol, client.id, the ssl.* properties (PEM, JKS and PKCS12 stores) and
-// the SASL ones: PLAIN and SCRAM (sasl.jaas.config), OAUTHBEARER with the OIDC
-// client-credentials login, and AWS MSK IAM. Values are trimmed first, as Kafka's ConfigDef
-// does.
-//
-// The contract with every other Kafka client in this package: all connection and
-// authentication state ends up in cfg and nowhere else — Net.TLS.Enable and Net.TLS.Config;
-// Net.SASL.Enable, Mechanism, User, Password and SCRAMClientGeneratorFunc for PLAIN and
-// SCRAM; Net.SASL.Mechanism=OAUTHBEARER with Net.SASL.TokenProvider for OIDC and for MSK IAM
-// (whose token travels over OAUTHBEARER). A second wire client derives its TLS and SASL
-// settings from the same *sarama.Config. The token providers may be called concurrently.
-//
-// ignored lists, sorted, the keys that had no effect: unknown ones and those that do not apply
-// to the chosen security.protocol (ssl.* under SASL_PLAINTEXT). Kafka's tools warn about such
-// keys; the caller should log them. bootstrap.servers and the config.providers keys are never
-// listed (the caller reads bootstrap.servers). On error cfg may be partly changed and should
-// be dropped; the error is a *PropertyError and never contains a secret.
-func ApplyProperties(cfg *sarama.Config, props map[string]string) (ignored []string, err error) {
-	props, err = ResolveProperties(props)
-	if err != nil {
-		return nil, err
-	}
-	p := &propReader{props: props, used: map[string]bool{"bootstrap.servers": true}}
-	for k := range props {
-		if k == providersKey || strings.HasPrefix(k, providersKey+".") {
-			p.used[k] = true
-		}
-	}
-	if id := p.get("client.id"); id != "" {
-		cfg.ClientID = id
-	}
-	protocol := strings.ToUpper(p.get("security.protocol"))
-	switch protocol {
-	case "", "PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL":
-	default:
-		return nil, propErr("security.protocol", "invalid value %s; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
-			shown("security.protocol", p.get("security.protocol")))
-	}
-	if protocol == "SSL" || protocol == "SASL_SSL" {
-		tc, err := tlsConfig(p)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Net.TLS.Enable = true
-		cfg.Net.TLS.Config = tc
-	}
-	if strings.HasPrefix(protocol, "SASL_") {
-		if err := applySASL(cfg, p); err != nil {
-			return nil, err
-		}
-	}
-	for k := range props {
-		if !p.used[k] {
-			ignored = append(ignored, k)
-		}
-	}
-	slices.Sort(ignored)
-	return ignored, nil
 }
 
 // propReader reads trimmed property values and remembers which keys were looked at, so that

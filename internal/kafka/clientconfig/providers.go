@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 // config.providers: Kafka's EnvVarConfigProvider, FileConfigProvider and
 // DirectoryConfigProvider, resolved before any property is applied.

@@ -1,9 +1,10 @@
-package kafka
+package clientconfig
 
 // AWS MSK IAM: the Java client's AWS_MSK_IAM mechanism (IAMLoginModule) and MSK's OAUTHBEARER
 // form (IAMOAuthBearerLoginCallbackHandler) both become MSK's signed OAUTHBEARER token, which
-// MSK's IAM listeners accept; sarama speaks OAUTHBEARER but not AWS_MSK_IAM. The token is
-// signed by AWS's own signer library with credentials from the standard AWS chain.
+// MSK's IAM listeners accept and every client speaks (sarama does not speak AWS_MSK_IAM, and
+// both of offsettui's clients authenticate alike). The token is signed by AWS's own signer
+// library with credentials from the standard AWS chain.
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/IBM/sarama"
 	"github.com/aws/aws-msk-iam-sasl-signer-go/signer"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -24,78 +24,75 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
 
-// applyMSKIAM sets an MSK IAM token provider from the IAMLoginModule options (awsProfileName,
+// mskTokens is the MSK IAM token source of the IAMLoginModule options (awsProfileName,
 // awsRoleArn, awsRoleSessionName, awsRoleExternalId, awsStsRegion, and awsRoleAccessKeyId /
 // awsRoleSecretAccessKey / awsRoleSessionToken as the credentials that assume the role).
-func applyMSKIAM(cfg *sarama.Config, p *propReader, e jaasEntry) error {
+func mskTokens(p *propReader, e jaasEntry, opts Options) (*mskTokenProvider, error) {
 	for _, key := range []string{loginHandlerKey, clientHandlerKey} {
 		switch p.get(key) {
 		case "", mskLoginHandler, mskSASLHandler:
 		default:
-			return propErr(key, "for MSK IAM use %s (or leave it unset)", mskSASLHandler)
+			return nil, propErr(key, "for MSK IAM use %s (or leave it unset)", mskSASLHandler)
 		}
 	}
 	o := e.options
 	tp := &mskTokenProvider{profile: o["awsProfileName"], roleARN: o["awsRoleArn"], sessionName: o["awsRoleSessionName"],
-		externalID: o["awsRoleExternalId"], stsRegion: o["awsStsRegion"], timeout: cfg.Net.DialTimeout}
+		externalID: o["awsRoleExternalId"], stsRegion: o["awsStsRegion"], timeout: opts.Timeout, region: mskRegion(opts.Bootstrap)}
 	if id, secret := o["awsRoleAccessKeyId"], o["awsRoleSecretAccessKey"]; id != "" || secret != "" {
 		if id == "" || secret == "" || tp.roleARN == "" {
-			return propErr(jaasKey, "awsRoleAccessKeyId and awsRoleSecretAccessKey go together, with awsRoleArn")
+			return nil, propErr(jaasKey, "awsRoleAccessKeyId and awsRoleSecretAccessKey go together, with awsRoleArn")
 		}
 		tp.roleBase = credentials.NewStaticCredentialsProvider(id, secret, o["awsRoleSessionToken"])
 	}
 	if tp.sessionName == "" {
 		tp.sessionName = signer.DefaultSessionName
 	}
-	cfg.Net.SASL.TokenProvider = tp
-	return nil
+	return tp, nil
 }
 
-// mskTokenProvider is sarama's AccessTokenProvider for MSK IAM. Credentials are loaded once
-// (the SDK caches and refreshes them); every token is signed afresh (valid 15 minutes).
+// mskTokenProvider is the TokenSource of MSK IAM. Credentials are loaded once (the SDK
+// caches and refreshes them); every token is signed afresh (valid 15 minutes).
 type mskTokenProvider struct {
 	profile, roleARN, sessionName, externalID, stsRegion string
 	roleBase                                             aws.CredentialsProvider // credentials that assume roleARN, if given in JAAS
 	timeout                                              time.Duration
 
 	mu     sync.Mutex
-	region string                  // from the bootstrap host names (setBootstrap) or the AWS config
+	region string                  // from the bootstrap host names (mskRegion) or the AWS config
 	creds  aws.CredentialsProvider // loaded on first use
 }
 
 // mskHost matches MSK broker names (provisioned and serverless) and captures the region.
 var mskHost = regexp.MustCompile(`\.kafka(?:-serverless)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$`)
 
-// setBootstrap takes the region from the bootstrap host names, as the Java client takes it
-// from the broker's host name.
-func (tp *mskTokenProvider) setBootstrap(addrs []string) {
+// mskRegion takes the region from the bootstrap host names, as the Java client takes it from
+// the broker's host name; "" when none is an MSK host name.
+func mskRegion(addrs []string) string {
 	for _, a := range addrs {
 		host, _, err := net.SplitHostPort(a)
 		if err != nil {
 			host = a
 		}
 		if m := mskHost.FindStringSubmatch(strings.ToLower(host)); m != nil {
-			tp.mu.Lock()
-			tp.region = m[1]
-			tp.mu.Unlock()
-			return
+			return m[1]
 		}
 	}
+	return ""
 }
 
 // Token signs a new MSK IAM token.
-func (tp *mskTokenProvider) Token() (*sarama.AccessToken, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), tp.timeout)
+func (tp *mskTokenProvider) Token(ctx context.Context) (Token, error) {
+	ctx, cancel := context.WithTimeout(ctx, tp.timeout)
 	defer cancel()
 	region, creds, err := tp.credentials(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("AWS MSK IAM: %w", err)
+		return Token{}, fmt.Errorf("AWS MSK IAM: %w", err)
 	}
 	token, _, err := signer.GenerateAuthTokenFromCredentialsProvider(ctx, region, creds)
 	if err != nil {
-		return nil, fmt.Errorf("AWS MSK IAM: %w", err)
+		return Token{}, fmt.Errorf("AWS MSK IAM: %w", err)
 	}
-	return &sarama.AccessToken{Token: token}, nil
+	return Token{Value: token}, nil
 }
 
 // credentials loads the AWS config once: profile (awsProfileName or AWS_PROFILE), environment,

@@ -1,13 +1,10 @@
-package kafka
+package clientconfig
 
-// SASL for client properties: sasl.mechanism and sasl.jaas.config become sarama's SASL
-// settings. Every setting lands in *sarama.Config (see ApplyProperties).
+// SASL for client properties: sasl.mechanism and sasl.jaas.config become Settings.SASL.
 
 import (
 	"errors"
 	"strings"
-
-	"github.com/IBM/sarama"
 )
 
 // Property names and class names of the SASL settings.
@@ -18,6 +15,7 @@ const (
 	clientHandlerKey = "sasl.client.callback.handler.class"
 
 	mechMSKIAM      = "AWS_MSK_IAM"
+	mechGSSAPI      = "GSSAPI"
 	mskLoginHandler = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler"
 	mskSASLHandler  = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
 	oidcHandler     = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
@@ -26,46 +24,48 @@ const (
 
 const useMechanisms = "use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or AWS_MSK_IAM"
 
-// applySASL sets cfg.Net.SASL from sasl.mechanism and sasl.jaas.config. As in Kafka, an unset
-// mechanism means GSSAPI, which offsettui does not support.
-func applySASL(cfg *sarama.Config, p *propReader) error {
+// saslSettings reads sasl.mechanism and sasl.jaas.config. As in Kafka, an unset mechanism
+// means GSSAPI, which offsettui does not support.
+func saslSettings(p *propReader, o Options) (*SASL, error) {
 	raw := p.get(mechKey)
 	mech := strings.ToUpper(raw)
 	switch mech {
-	case sarama.SASLTypePlaintext, sarama.SASLTypeSCRAMSHA256, sarama.SASLTypeSCRAMSHA512, sarama.SASLTypeOAuth, mechMSKIAM:
-	case "", sarama.SASLTypeGSSAPI:
-		return propErr(mechKey, "GSSAPI (Kerberos, Kafka's default when sasl.mechanism is unset) is not supported; "+useMechanisms)
+	case MechanismPlain, MechanismSCRAMSHA256, MechanismSCRAMSHA512, MechanismOAuthBearer, mechMSKIAM:
+	case "", mechGSSAPI:
+		return nil, propErr(mechKey, "GSSAPI (Kerberos, Kafka's default when sasl.mechanism is unset) is not supported; "+useMechanisms)
 	default:
-		return propErr(mechKey, "unknown or unsupported mechanism %s; %s", shown(mechKey, raw), useMechanisms)
+		return nil, propErr(mechKey, "unknown or unsupported mechanism %s; %s", shown(mechKey, raw), useMechanisms)
 	}
 	if p.get("sasl.login.class") != "" {
-		return propErr("sasl.login.class", "custom login classes cannot run in offsettui; remove it")
+		return nil, propErr("sasl.login.class", "custom login classes cannot run in offsettui; remove it")
 	}
 	jaasText := p.get(jaasKey)
 	if jaasText == "" {
-		return propErr(jaasKey, "is required for SASL (offsettui reads no JAAS file); for PLAIN set it to "+
+		return nil, propErr(jaasKey, "is required for SASL (offsettui reads no JAAS file); for PLAIN set it to "+
 			`org.apache.kafka.common.security.plain.PlainLoginModule required username="..." password="...";`)
 	}
 	entry, err := parseJAAS(jaasText)
 	if err != nil {
-		return propErr(jaasKey, "%v", err)
+		return nil, propErr(jaasKey, "%v", err)
 	}
 	if err := checkModule(mech, entry); err != nil {
-		return propErr(jaasKey, "%v", err)
+		return nil, propErr(jaasKey, "%v", err)
 	}
-	s := &cfg.Net.SASL
-	s.Enable, s.Handshake = true, true
-	s.User, s.Password, s.SCRAMClientGeneratorFunc, s.TokenProvider = "", "", nil, nil
-	s.Mechanism = sarama.SASLMechanism(mech)
+	var tokens TokenSource
 	switch {
-	case mech == mechMSKIAM || mech == sarama.SASLTypeOAuth && p.get(loginHandlerKey) == mskLoginHandler:
-		// MSK's IAM listeners take MSK's signed token over OAUTHBEARER, which sarama speaks.
-		s.Mechanism = sarama.SASLTypeOAuth
-		return applyMSKIAM(cfg, p, entry)
-	case mech == sarama.SASLTypeOAuth:
-		return applyOIDC(cfg, p, entry)
+	case mech == mechMSKIAM || mech == MechanismOAuthBearer && p.get(loginHandlerKey) == mskLoginHandler:
+		// MSK's IAM listeners take MSK's signed token over OAUTHBEARER, which every client
+		// speaks (sarama does not speak AWS_MSK_IAM).
+		tokens, err = mskTokens(p, entry, o)
+	case mech == MechanismOAuthBearer:
+		tokens, err = oidcTokens(p, entry, o)
+	default:
+		return passwordSASL(mech, p, entry)
 	}
-	return applyPassword(cfg, p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return &SASL{Mechanism: MechanismOAuthBearer, Tokens: tokens}, nil
 }
 
 // checkModule refuses login modules that Kafka's client would refuse for the mechanism.
@@ -82,11 +82,11 @@ func checkModule(mech string, e jaasEntry) error {
 	}
 	ok := false
 	switch mech {
-	case sarama.SASLTypePlaintext:
+	case MechanismPlain:
 		ok = name == "PlainLoginModule" || name == "ScramLoginModule"
-	case sarama.SASLTypeSCRAMSHA256, sarama.SASLTypeSCRAMSHA512:
+	case MechanismSCRAMSHA256, MechanismSCRAMSHA512:
 		ok = name == "ScramLoginModule"
-	case sarama.SASLTypeOAuth:
+	case MechanismOAuthBearer:
 		ok = name == "OAuthBearerLoginModule"
 	case mechMSKIAM:
 		ok = name == "IAMLoginModule"
@@ -99,9 +99,9 @@ func checkModule(mech string, e jaasEntry) error {
 
 func moduleFor(mech string) string {
 	switch mech {
-	case sarama.SASLTypePlaintext:
+	case MechanismPlain:
 		return "org.apache.kafka.common.security.plain.PlainLoginModule"
-	case sarama.SASLTypeOAuth:
+	case MechanismOAuthBearer:
 		return "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
 	case mechMSKIAM:
 		return "software.amazon.msk.auth.iam.IAMLoginModule"
@@ -109,24 +109,21 @@ func moduleFor(mech string) string {
 	return "org.apache.kafka.common.security.scram.ScramLoginModule"
 }
 
-// applyPassword sets PLAIN and SCRAM credentials from the JAAS options.
-func applyPassword(cfg *sarama.Config, p *propReader, e jaasEntry) error {
+// passwordSASL is PLAIN or SCRAM with the credentials of the JAAS options.
+func passwordSASL(mech string, p *propReader, e jaasEntry) (*SASL, error) {
 	if h := p.get(clientHandlerKey); h != "" {
-		return propErr(clientHandlerKey, "custom SASL callback handlers cannot run in offsettui; remove it for %s", cfg.Net.SASL.Mechanism)
+		return nil, propErr(clientHandlerKey, "custom SASL callback handlers cannot run in offsettui; remove it for %s", mech)
 	}
 	if h := p.get(loginHandlerKey); h != "" {
-		return propErr(loginHandlerKey, "custom login callback handlers cannot run in offsettui; remove it for %s", cfg.Net.SASL.Mechanism)
+		return nil, propErr(loginHandlerKey, "custom login callback handlers cannot run in offsettui; remove it for %s", mech)
 	}
 	switch {
 	case strings.EqualFold(e.options["tokenauth"], "true"):
-		return propErr(jaasKey, "delegation tokens (tokenauth=true) are not supported")
+		return nil, propErr(jaasKey, "delegation tokens (tokenauth=true) are not supported")
 	case e.options["username"] == "":
-		return propErr(jaasKey, `has no username="..." option`)
+		return nil, propErr(jaasKey, `has no username="..." option`)
 	case e.options["password"] == "":
-		return propErr(jaasKey, `has no password="..." option`)
+		return nil, propErr(jaasKey, `has no password="..." option`)
 	}
-	s := &cfg.Net.SASL
-	s.User, s.Password = e.options["username"], e.options["password"]
-	s.SCRAMClientGeneratorFunc = scramGenerator(s.Mechanism)
-	return nil
+	return &SASL{Mechanism: mech, User: e.options["username"], Password: e.options["password"]}, nil
 }

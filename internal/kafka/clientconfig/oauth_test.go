@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 import (
 	"encoding/base64"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 )
 
 // testJWT returns an unsigned JWT-shaped token with the claims (the client never checks the
@@ -78,17 +78,16 @@ func oauthProps(url string, kv ...string) map[string]string {
 
 func applyOAuth(t *testing.T, props map[string]string, now func() time.Time) *oidcTokenProvider {
 	t.Helper()
-	cfg := sarama.NewConfig()
-	cfg.Net.DialTimeout = 5 * time.Second
-	if _, err := ApplyProperties(cfg, props); err != nil {
+	s, err := FromProperties(props, Options{Timeout: 5 * time.Second})
+	if err != nil {
 		t.Fatal(err)
 	}
-	tp, ok := cfg.Net.SASL.TokenProvider.(*oidcTokenProvider)
-	if !ok || cfg.Net.SASL.Mechanism != sarama.SASLTypeOAuth || !cfg.Net.SASL.Enable {
-		t.Fatalf("SASL %+v", cfg.Net.SASL)
+	if s.SASL == nil || s.SASL.Mechanism != MechanismOAuthBearer {
+		t.Fatalf("SASL %+v", s.SASL)
 	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
+	tp, ok := s.SASL.Tokens.(*oidcTokenProvider)
+	if !ok {
+		t.Fatalf("token source %T", s.SASL.Tokens)
 	}
 	if now != nil {
 		tp.now = now
@@ -118,11 +117,11 @@ func TestOIDCTokenRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ts := newTokenServer(t, time.Now)
 			tp := applyOAuth(t, oauthProps(ts.URL+"/token", tt.kv...), nil)
-			tok, err := tp.Token()
+			tok, err := tp.Token(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if exp, err := jwtExpiry(tok.Token, "sub"); err != nil || exp.Before(time.Now()) {
+			if exp, err := jwtExpiry(tok.Value, "sub"); err != nil || exp.Before(time.Now()) {
 				t.Fatalf("token expiry %v %v", exp, err)
 			}
 			if tt.wantAuth != "" && ts.auth[0] != tt.wantAuth {
@@ -148,7 +147,7 @@ func TestOIDCTokenRefresh(t *testing.T) {
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
 	ts := newTokenServer(t, now)
 	tp := applyOAuth(t, oauthProps(ts.URL), now)
-	first, err := tp.Token()
+	first, err := tp.Token(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,15 +169,15 @@ func TestOIDCTokenRefresh(t *testing.T) {
 		ts.mu.Lock()
 		ts.fail = s.fail
 		ts.mu.Unlock()
-		tok, err := tp.Token()
+		tok, err := tp.Token(t.Context())
 		if (err != nil) != s.wantErr {
 			t.Fatalf("step %d: error %v", i, err)
 		}
 		if n := ts.requests(); n != s.requests {
 			t.Fatalf("step %d: %d token requests, want %d", i, n, s.requests)
 		}
-		if err == nil && (tok.Token == first.Token) != s.same {
-			t.Fatalf("step %d: same token %v, want %v", i, tok.Token == first.Token, s.same)
+		if err == nil && (tok.Value == first.Value) != s.same {
+			t.Fatalf("step %d: same token %v, want %v", i, tok.Value == first.Value, s.same)
 		}
 	}
 }
@@ -201,7 +200,7 @@ func TestOIDCConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ApplyProperties(sarama.NewConfig(), tt.props)
+			_, err := FromProperties(tt.props, Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) || showsSecret(err.Error()) {
 				t.Fatalf("error %v, want one containing %q and no secret", err, tt.want)
 			}
@@ -229,7 +228,7 @@ func TestOIDCTokenErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tp := applyOAuth(t, oauthProps(tt.url), nil)
-			_, err := tp.Token()
+			_, err := tp.Token(t.Context())
 			if err == nil || !strings.Contains(err.Error(), tt.want) || showsSecret(err.Error()) {
 				t.Fatalf("error %v, want one containing %q and no secret", err, tt.want)
 			}
@@ -239,10 +238,10 @@ func TestOIDCTokenErrors(t *testing.T) {
 
 func TestOIDCFileToken(t *testing.T) {
 	tok := testJWT(t, map[string]any{"sub": "svc", "exp": time.Now().Add(time.Hour).Unix()})
-	file := writeFile(t, t.TempDir(), "token", []byte(tok+"\n"))
+	file := kafkatest.WriteFile(t, t.TempDir(), "token", []byte(tok+"\n"))
 	tp := applyOAuth(t, oauthProps("file://"+file, "sasl.jaas.config", oauthModule+" required;"), nil)
-	got, err := tp.Token()
-	if err != nil || got.Token != tok {
+	got, err := tp.Token(t.Context())
+	if err != nil || got.Value != tok {
 		t.Fatalf("token %q, %v", got, err)
 	}
 }

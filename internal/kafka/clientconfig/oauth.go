@@ -1,8 +1,8 @@
-package kafka
+package clientconfig
 
 // OAUTHBEARER with the OIDC client-credentials login Kafka ships
 // (OAuthBearerLoginCallbackHandler): a token from sasl.oauthbearer.token.endpoint.url, fetched
-// with golang.org/x/oauth2/clientcredentials and handed to sarama as its TokenProvider.
+// with golang.org/x/oauth2/clientcredentials, as the TokenSource of Settings.SASL.
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/IBM/sarama"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
@@ -34,50 +33,48 @@ const (
 	jwtRetrieverKey  = "sasl.oauthbearer.jwt.retriever.class"
 )
 
-// applyOIDC configures OAUTHBEARER with tokens from the OIDC token endpoint. As in Kafka 4.1+,
-// the sasl.oauthbearer.client.credentials.* and sasl.oauthbearer.scope properties win over
-// the JAAS options clientId, clientSecret and scope.
-func applyOIDC(cfg *sarama.Config, p *propReader, e jaasEntry) error {
+// oidcTokens is the token source of OAUTHBEARER with tokens from the OIDC token endpoint. As
+// in Kafka 4.1+, the sasl.oauthbearer.client.credentials.* and sasl.oauthbearer.scope
+// properties win over the JAAS options clientId, clientSecret and scope.
+func oidcTokens(p *propReader, e jaasEntry, o Options) (*oidcTokenProvider, error) {
 	switch h := p.get(loginHandlerKey); h {
 	case "", oidcHandler, oidcHandlerOld:
 	default:
-		return propErr(loginHandlerKey, "only Kafka's OIDC login (%s) is supported for OAUTHBEARER", oidcHandler)
+		return nil, propErr(loginHandlerKey, "only Kafka's OIDC login (%s) is supported for OAUTHBEARER", oidcHandler)
 	}
 	if p.get(clientHandlerKey) != "" {
-		return propErr(clientHandlerKey, "custom SASL callback handlers cannot run in offsettui; remove it")
+		return nil, propErr(clientHandlerKey, "custom SASL callback handlers cannot run in offsettui; remove it")
 	}
 	switch r := p.get(jwtRetrieverKey); r[strings.LastIndexByte(r, '.')+1:] {
 	case "", "DefaultJwtRetriever", "ClientCredentialsJwtRetriever", "FileJwtRetriever":
 	default:
-		return propErr(jwtRetrieverKey, "only the client-credentials and file retrievers are supported")
+		return nil, propErr(jwtRetrieverKey, "only the client-credentials and file retrievers are supported")
 	}
 	raw := p.get(tokenURLKey)
 	if raw == "" {
-		return propErr(tokenURLKey, "is required for OAUTHBEARER: offsettui supports the OIDC client-credentials login "+
+		return nil, propErr(tokenURLKey, "is required for OAUTHBEARER: offsettui supports the OIDC client-credentials login "+
 			"(Kafka's unsecured test login is not supported)")
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") {
-		return propErr(tokenURLKey, "want an http, https or file URL, got %s", shown(tokenURLKey, raw))
+		return nil, propErr(tokenURLKey, "want an http, https or file URL, got %s", shown(tokenURLKey, raw))
 	}
-	tp := &oidcTokenProvider{timeout: cfg.Net.DialTimeout, now: time.Now, subClaim: "sub", refreshFactor: 0.8,
+	tp := &oidcTokenProvider{timeout: o.Timeout, now: time.Now, subClaim: "sub", refreshFactor: 0.8,
 		extensions: jaasExtensions(e)}
 	if c := p.get(subClaimKey); c != "" {
 		tp.subClaim = c
 	}
 	if tp.refreshFactor, err = refreshFactor(p); err != nil {
-		return err
+		return nil, err
 	}
 	if u.Scheme == "file" {
 		tp.file = u.Path
-		cfg.Net.SASL.TokenProvider = tp
-		return nil
+		return tp, nil
 	}
 	if err := tp.setClient(p, e, u.String()); err != nil {
-		return err
+		return nil, err
 	}
-	cfg.Net.SASL.TokenProvider = tp
-	return nil
+	return tp, nil
 }
 
 // setClient prepares the client-credentials request to tokenURL.
@@ -182,7 +179,7 @@ func (b basicAuth) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-// oidcTokenProvider is sarama's AccessTokenProvider for OAUTHBEARER. It keeps a token until
+// oidcTokenProvider is the TokenSource of the OIDC login. It keeps a token until
 // refreshFactor of its lifetime has passed (Kafka's sasl.login.refresh.window.factor), then
 // fetches a new one; if that fails while the old one is still valid, the old one is used.
 type oidcTokenProvider struct {
@@ -202,14 +199,14 @@ type oidcTokenProvider struct {
 }
 
 // Token returns a valid token, fetching a new one when the refresh time has come.
-func (tp *oidcTokenProvider) Token() (*sarama.AccessToken, error) {
+func (tp *oidcTokenProvider) Token(ctx context.Context) (Token, error) {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
 	now := tp.now()
 	if tp.token != "" && now.Before(tp.refreshAt) {
 		return tp.accessToken(), nil
 	}
-	token, err := tp.fetch()
+	token, err := tp.fetch(ctx)
 	if err == nil {
 		var exp time.Time
 		if exp, err = jwtExpiry(token, tp.subClaim); err == nil && !exp.After(now) {
@@ -225,15 +222,15 @@ func (tp *oidcTokenProvider) Token() (*sarama.AccessToken, error) {
 	if tp.token != "" && now.Before(tp.expires) {
 		return tp.accessToken(), nil // keep the old token until it expires, as Kafka's refresh thread does
 	}
-	return nil, fmt.Errorf("OAUTHBEARER: %w", err)
+	return Token{}, fmt.Errorf("OAUTHBEARER: %w", err)
 }
 
-func (tp *oidcTokenProvider) accessToken() *sarama.AccessToken {
-	return &sarama.AccessToken{Token: tp.token, Extensions: tp.extensions}
+func (tp *oidcTokenProvider) accessToken() Token {
+	return Token{Value: tp.token, Extensions: tp.extensions}
 }
 
 // fetch gets a token from the file or the token endpoint.
-func (tp *oidcTokenProvider) fetch() (string, error) {
+func (tp *oidcTokenProvider) fetch(ctx context.Context) (string, error) {
 	if tp.conf == nil {
 		data, err := readLimited(tp.file, maxStoreSize)
 		if err != nil {
@@ -241,7 +238,7 @@ func (tp *oidcTokenProvider) fetch() (string, error) {
 		}
 		return strings.TrimSpace(string(data)), nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), tp.timeout)
+	ctx, cancel := context.WithTimeout(ctx, tp.timeout)
 	defer cancel()
 	t, err := tp.conf.Token(context.WithValue(ctx, oauth2.HTTPClient, tp.http))
 	if err != nil {

@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 // JKS and PKCS12 truststores and keystores, read with keystore-go (JKS) and go-pkcs12
 // (PKCS12), as the JVM reads them for Kafka's ssl.truststore.* and ssl.keystore.*.

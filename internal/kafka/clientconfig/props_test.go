@@ -1,28 +1,17 @@
-package kafka
+package clientconfig
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"maps"
-	"math/big"
-	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"time"
 
-	"github.com/IBM/sarama"
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/xdg-go/scram"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 )
 
 // testSecret is the password in every test input; no error, log line or ignored list may
@@ -191,112 +180,110 @@ func scramJAAS(user, pass string) string {
 	return `org.apache.kafka.common.security.scram.ScramLoginModule required username="` + user + `" password="` + pass + `";`
 }
 
-func TestApplyProperties(t *testing.T) {
-	pki := newTestPKI(t, []string{"broker.test"}, nil)
+func TestFromProperties(t *testing.T) {
+	pki := kafkatest.NewPKI(t, []string{"broker.test"}, nil)
 	dir := t.TempDir()
-	caFile := writeFile(t, dir, "ca.pem", pki.caPEM)
-	bothFile := writeFile(t, dir, "client.pem", append(append([]byte{}, pki.clientKeyPEM...), pki.clientPEM...))
+	caFile := kafkatest.WriteFile(t, dir, "ca.pem", pki.CAPEM)
+	bothFile := kafkatest.WriteFile(t, dir, "client.pem", append(append([]byte{}, pki.ClientKeyPEM...), pki.ClientPEM...))
 	tests := []struct {
 		name        string
 		props       map[string]string
 		wantIgnored []string
-		check       func(t *testing.T, c *sarama.Config)
+		check       func(t *testing.T, s Settings)
 	}{
-		{"empty is plaintext", nil, nil, func(t *testing.T, c *sarama.Config) {
-			if c.Net.TLS.Enable || c.Net.SASL.Enable {
-				t.Error("TLS or SASL enabled")
+		{"empty is plaintext", nil, nil, func(t *testing.T, s Settings) {
+			if s.TLS != nil || s.SASL != nil || s.ClientID != "" || s.Bootstrap != nil {
+				t.Errorf("settings %+v", s)
 			}
 		}},
-		{"PLAINTEXT and client.id", map[string]string{"security.protocol": "PLAINTEXT", "client.id": " ops "}, nil, func(t *testing.T, c *sarama.Config) {
-			if c.ClientID != "ops" || c.Net.TLS.Enable {
-				t.Errorf("ClientID %q, TLS %v", c.ClientID, c.Net.TLS.Enable)
+		{"PLAINTEXT, client.id and bootstrap.servers", map[string]string{"security.protocol": "PLAINTEXT", "client.id": " ops ",
+			"bootstrap.servers": " b1:9092, b2:9092 ,"}, nil, func(t *testing.T, s Settings) {
+			if s.ClientID != "ops" || s.TLS != nil || !slices.Equal(s.Bootstrap, []string{"b1:9092", "b2:9092"}) {
+				t.Errorf("ClientID %q, TLS %v, bootstrap %q", s.ClientID, s.TLS, s.Bootstrap)
 			}
 		}},
 		{"SSL, lowercase, system roots", map[string]string{"security.protocol": "ssl", "sasl.mechanism": "PLAIN", "unknown.key": "x"},
-			[]string{"sasl.mechanism", "unknown.key"}, func(t *testing.T, c *sarama.Config) {
-				tc := c.Net.TLS.Config
-				if !c.Net.TLS.Enable || tc == nil || tc.RootCAs != nil || tc.InsecureSkipVerify || c.Net.SASL.Enable {
-					t.Errorf("TLS %v %+v, SASL %v", c.Net.TLS.Enable, tc, c.Net.SASL.Enable)
+			[]string{"sasl.mechanism", "unknown.key"}, func(t *testing.T, s Settings) {
+				if tc := s.TLS; tc == nil || tc.RootCAs != nil || tc.InsecureSkipVerify || s.SASL != nil {
+					t.Errorf("TLS %+v, SASL %+v", tc, s.SASL)
 				}
 			}},
 		{"SASL_PLAINTEXT PLAIN", map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 			"sasl.jaas.config": jaas("alice", testSecret), "ssl.truststore.location": "/nowhere"},
-			[]string{"ssl.truststore.location"}, func(t *testing.T, c *sarama.Config) {
-				s := c.Net.SASL
-				if c.Net.TLS.Enable || !s.Enable || s.Mechanism != sarama.SASLTypePlaintext || s.User != "alice" || s.Password != testSecret || s.SCRAMClientGeneratorFunc != nil {
-					t.Errorf("TLS %v, SASL %+v", c.Net.TLS.Enable, s)
+			[]string{"ssl.truststore.location"}, func(t *testing.T, s Settings) {
+				if a := s.SASL; s.TLS != nil || a == nil || a.Mechanism != MechanismPlain || a.User != "alice" || a.Password != testSecret || a.Tokens != nil {
+					t.Errorf("TLS %v, SASL %+v", s.TLS, a)
 				}
 			}},
 		{"SASL_SSL SCRAM-SHA-256", map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-256",
-			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
-			s := c.Net.SASL
-			if !c.Net.TLS.Enable || s.Mechanism != sarama.SASLTypeSCRAMSHA256 || s.User != "bob" || scramHash(t, s.SCRAMClientGeneratorFunc) != "SHA-256" {
-				t.Errorf("TLS %v, SASL %+v", c.Net.TLS.Enable, s)
+			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, s Settings) {
+			if a := s.SASL; s.TLS == nil || a == nil || a.Mechanism != MechanismSCRAMSHA256 || a.User != "bob" || a.Password != testSecret {
+				t.Errorf("TLS %v, SASL %+v", s.TLS, a)
 			}
 		}},
 		{"SASL_SSL scram-sha-512 lowercase", map[string]string{"security.protocol": "sasl_ssl", "sasl.mechanism": "scram-sha-512",
-			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, c *sarama.Config) {
-			if c.Net.SASL.Mechanism != sarama.SASLTypeSCRAMSHA512 || scramHash(t, c.Net.SASL.SCRAMClientGeneratorFunc) != "SHA-512" {
-				t.Errorf("SASL %+v", c.Net.SASL)
+			"sasl.jaas.config": scramJAAS("bob", testSecret)}, nil, func(t *testing.T, s Settings) {
+			if s.SASL == nil || s.SASL.Mechanism != MechanismSCRAMSHA512 {
+				t.Errorf("SASL %+v", s.SASL)
 			}
 		}},
 		{"PEM truststore file", map[string]string{"security.protocol": "SSL", "ssl.truststore.type": "PEM", "ssl.truststore.location": caFile,
-			"ssl.truststore.password": "x"}, []string{"ssl.truststore.password"}, func(t *testing.T, c *sarama.Config) {
-			pki.mustVerify(t, c.Net.TLS.Config.RootCAs)
+			"ssl.truststore.password": "x"}, []string{"ssl.truststore.password"}, func(t *testing.T, s Settings) {
+			pki.MustVerify(t, s.TLS.RootCAs)
 		}},
 		{"inline truststore written with continuations", parseProps(t, "security.protocol=SSL\nssl.truststore.type=PEM\n"+
-			"ssl.truststore.certificates="+continued(pki.caPEM)), nil, func(t *testing.T, c *sarama.Config) {
-			pki.mustVerify(t, c.Net.TLS.Config.RootCAs)
+			"ssl.truststore.certificates="+continued(pki.CAPEM)), nil, func(t *testing.T, s Settings) {
+			pki.MustVerify(t, s.TLS.RootCAs)
 		}},
-		{"inline truststore written with \\n escapes", map[string]string{"security.protocol": "SSL", "ssl.truststore.certificates": string(pki.caPEM)}, nil,
-			func(t *testing.T, c *sarama.Config) { pki.mustVerify(t, c.Net.TLS.Config.RootCAs) }},
+		{"inline truststore written with \\n escapes", map[string]string{"security.protocol": "SSL", "ssl.truststore.certificates": string(pki.CAPEM)}, nil,
+			func(t *testing.T, s Settings) { pki.MustVerify(t, s.TLS.RootCAs) }},
 		{"empty endpoint identification verifies the chain only", map[string]string{"security.protocol": "SSL",
-			"ssl.endpoint.identification.algorithm": ""}, nil, func(t *testing.T, c *sarama.Config) {
-			tc := c.Net.TLS.Config
-			if !tc.InsecureSkipVerify || tc.VerifyConnection == nil {
+			"ssl.endpoint.identification.algorithm": ""}, nil, func(t *testing.T, s Settings) {
+			if tc := s.TLS; !tc.InsecureSkipVerify || tc.VerifyConnection == nil {
 				t.Errorf("InsecureSkipVerify %v, VerifyConnection set %v", tc.InsecureSkipVerify, tc.VerifyConnection != nil)
 			}
 		}},
 		{"explicit https endpoint identification", map[string]string{"security.protocol": "SSL",
-			"ssl.endpoint.identification.algorithm": "HTTPS"}, nil, func(t *testing.T, c *sarama.Config) {
-			if c.Net.TLS.Config.InsecureSkipVerify {
+			"ssl.endpoint.identification.algorithm": "HTTPS"}, nil, func(t *testing.T, s Settings) {
+			if s.TLS.InsecureSkipVerify {
 				t.Error("InsecureSkipVerify")
 			}
 		}},
 		{"mTLS from one PEM keystore file", map[string]string{"security.protocol": "SSL", "ssl.keystore.type": "PEM",
 			"ssl.keystore.location": bothFile, "ssl.key.password": testSecret, "ssl.keystore.password": testSecret},
-			[]string{"ssl.key.password", "ssl.keystore.password"}, func(t *testing.T, c *sarama.Config) {
-				pki.mustBeClientCert(t, c.Net.TLS.Config)
+			[]string{"ssl.key.password", "ssl.keystore.password"}, func(t *testing.T, s Settings) {
+				pki.MustBeClientCert(t, s.TLS)
 			}},
 		{"mTLS from inline chain and key", parseProps(t, "security.protocol=SSL\nssl.keystore.type=PEM\n"+
-			"ssl.keystore.certificate.chain="+continued(pki.clientPEM)+"\nssl.keystore.key="+continued(pki.clientKeyPEM)), nil,
-			func(t *testing.T, c *sarama.Config) { pki.mustBeClientCert(t, c.Net.TLS.Config) }},
+			"ssl.keystore.certificate.chain="+continued(pki.ClientPEM)+"\nssl.keystore.key="+continued(pki.ClientKeyPEM)), nil,
+			func(t *testing.T, s Settings) { pki.MustBeClientCert(t, s.TLS) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := sarama.NewConfig()
-			ignored, err := ApplyProperties(c, tt.props)
+			s, err := FromProperties(tt.props, Options{})
 			if err != nil {
-				t.Fatalf("ApplyProperties: %v", err)
+				t.Fatalf("FromProperties: %v", err)
 			}
-			if !slices.Equal(ignored, tt.wantIgnored) {
-				t.Errorf("ignored %q, want %q", ignored, tt.wantIgnored)
+			if !slices.Equal(s.Ignored, tt.wantIgnored) {
+				t.Errorf("ignored %q, want %q", s.Ignored, tt.wantIgnored)
 			}
-			tt.check(t, c)
-			if err := c.Validate(); err != nil {
-				t.Errorf("sarama rejects the config: %v", err)
-			}
+			tt.check(t, s)
 		})
+	}
+	// --bootstrap-server wins over bootstrap.servers.
+	if s, err := FromProperties(map[string]string{"bootstrap.servers": "b:1"}, Options{Bootstrap: []string{"flag:2"}}); err != nil ||
+		!slices.Equal(s.Bootstrap, []string{"flag:2"}) {
+		t.Errorf("bootstrap %q, %v; want the flag's", s.Bootstrap, err)
 	}
 }
 
-func TestApplyPropertiesErrors(t *testing.T) {
-	pki := newTestPKI(t, []string{"broker.test"}, nil)
-	other := newTestPKI(t, []string{"broker.test"}, nil)
+func TestFromPropertiesErrors(t *testing.T) {
+	pki := kafkatest.NewPKI(t, []string{"broker.test"}, nil)
+	other := kafkatest.NewPKI(t, []string{"broker.test"}, nil)
 	dir := t.TempDir()
-	jks := writeFile(t, dir, "truststore.jks", []byte("\xfe\xed\xfe\xed\x00\x00\x00\x02rest"))
-	p12 := writeFile(t, dir, "keystore.p12", []byte{0x30, 0x82, 0x0a, 0x00, 0x02, 0x01, 0x03})
-	empty := writeFile(t, dir, "empty.pem", []byte("# nothing\n"))
+	jks := kafkatest.WriteFile(t, dir, "truststore.jks", []byte("\xfe\xed\xfe\xed\x00\x00\x00\x02rest"))
+	p12 := kafkatest.WriteFile(t, dir, "keystore.p12", []byte{0x30, 0x82, 0x0a, 0x00, 0x02, 0x01, 0x03})
+	empty := kafkatest.WriteFile(t, dir, "empty.pem", []byte("# nothing\n"))
 	const plain, scramMod = "org.apache.kafka.common.security.plain.PlainLoginModule", "org.apache.kafka.common.security.scram.ScramLoginModule"
 	saslSSL := func(kv ...string) map[string]string {
 		m := map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN"}
@@ -342,21 +329,21 @@ func TestApplyPropertiesErrors(t *testing.T) {
 		{"PEM truststore type with a JKS file", ssl("ssl.truststore.type", "PEM", "ssl.truststore.location", jks), "ssl.truststore.location", "the file is a JKS store, not PEM"},
 		{"missing truststore file", ssl("ssl.truststore.location", filepath.Join(dir, "nope.pem")), "ssl.truststore.location", "no such file"},
 		{"truststore without certificates", ssl("ssl.truststore.location", empty), "ssl.truststore.location", "no PEM certificate"},
-		{"truststore file and inline", ssl("ssl.truststore.location", empty, "ssl.truststore.certificates", string(pki.caPEM)), "ssl.truststore.location", "not both"},
+		{"truststore file and inline", ssl("ssl.truststore.location", empty, "ssl.truststore.certificates", string(pki.CAPEM)), "ssl.truststore.location", "not both"},
 		{"malformed inline PEM", ssl("ssl.truststore.certificates", "-----BEGIN CERTIFICATE----- !!! -----END CERTIFICATE-----"), "ssl.truststore.certificates", "not valid base64"},
 		{"PKCS12 keystore type", ssl("ssl.keystore.type", "PKCS12", "ssl.keystore.location", p12), "ssl.keystore.password", "is required for a PKCS12 keystore"},
 		{"PKCS12 keystore file", ssl("ssl.keystore.location", p12, "ssl.keystore.password", testSecret), "ssl.keystore.location", "PKCS12 keystore: not a readable PKCS12 store"},
 		{"PEM keystore type with a PKCS12 file", ssl("ssl.keystore.type", "PEM", "ssl.keystore.location", p12), "ssl.keystore.location", "the file is binary (PKCS12 or DER), not PEM"},
-		{"chain without key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.certificate.chain", "must be set together"},
-		{"keystore file and inline", ssl("ssl.keystore.location", p12, "ssl.keystore.key", string(pki.clientKeyPEM), "ssl.keystore.certificate.chain", string(pki.clientPEM)), "ssl.keystore.location", "not both"},
-		{"encrypted key", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", encryptedKeyPEM, "ssl.key.password", testSecret), "ssl.keystore.key", "encrypted private keys (ssl.key.password) are not supported"},
-		{"key of another certificate", ssl("ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(other.clientKeyPEM)), "ssl.keystore.key", "private key does not match public key"},
-		{"key where the chain should be", ssl("ssl.keystore.certificate.chain", string(pki.clientKeyPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), "ssl.keystore.certificate.chain", "no PEM certificate"},
+		{"chain without key", ssl("ssl.keystore.certificate.chain", string(pki.ClientPEM)), "ssl.keystore.certificate.chain", "must be set together"},
+		{"keystore file and inline", ssl("ssl.keystore.location", p12, "ssl.keystore.key", string(pki.ClientKeyPEM), "ssl.keystore.certificate.chain", string(pki.ClientPEM)), "ssl.keystore.location", "not both"},
+		{"encrypted key", ssl("ssl.keystore.certificate.chain", string(pki.ClientPEM), "ssl.keystore.key", encryptedKeyPEM, "ssl.key.password", testSecret), "ssl.keystore.key", "encrypted private keys (ssl.key.password) are not supported"},
+		{"key of another certificate", ssl("ssl.keystore.certificate.chain", string(pki.ClientPEM), "ssl.keystore.key", string(other.ClientKeyPEM)), "ssl.keystore.key", "private key does not match public key"},
+		{"key where the chain should be", ssl("ssl.keystore.certificate.chain", string(pki.ClientKeyPEM), "ssl.keystore.key", string(pki.ClientKeyPEM)), "ssl.keystore.certificate.chain", "no PEM certificate"},
 		{"unknown endpoint identification", ssl("ssl.endpoint.identification.algorithm", "ldaps"), "ssl.endpoint.identification.algorithm", `unsupported value "ldaps"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ApplyProperties(sarama.NewConfig(), tt.props)
+			_, err := FromProperties(tt.props, Options{})
 			var pe *PropertyError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v (%T), want a *PropertyError", err, err)
@@ -389,12 +376,12 @@ func TestErrorsNeverShowSecrets(t *testing.T) {
 		{"security.protocol": "SSL", "ssl.truststore.certificates": "-----BEGIN " + testSecret + "-----"},
 	}
 	for i, props := range bad {
-		ignored, err := ApplyProperties(sarama.NewConfig(), props)
+		s, err := FromProperties(props, Options{})
 		if err == nil {
 			t.Errorf("input %d: no error", i)
 			continue
 		}
-		if showsSecret(err.Error()) || showsSecret(strings.Join(ignored, " ")) {
+		if showsSecret(err.Error()) || showsSecret(strings.Join(s.Ignored, " ")) {
 			t.Errorf("input %d: error %q shows the secret", i, err)
 		}
 		for k, v := range RedactedProperties(props) {
@@ -450,169 +437,18 @@ func TestHasLiteralSecret(t *testing.T) {
 }
 
 func TestVerifyChain(t *testing.T) {
-	pki := newTestPKI(t, []string{"broker.test"}, nil)
-	other := newTestPKI(t, []string{"broker.test"}, nil)
-	verify := verifyChain(pki.pool())
-	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{pki.server.Leaf}}); err != nil {
+	pki := kafkatest.NewPKI(t, []string{"broker.test"}, nil)
+	other := kafkatest.NewPKI(t, []string{"broker.test"}, nil)
+	verify := verifyChain(pki.Pool())
+	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{pki.Server.Leaf}}); err != nil {
 		t.Errorf("a leaf of the trusted CA, any hostname: %v", err)
 	}
-	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{other.server.Leaf}}); err == nil {
+	if err := verify(tls.ConnectionState{PeerCertificates: []*x509.Certificate{other.Server.Leaf}}); err == nil {
 		t.Error("a leaf of another CA passed")
 	}
 	if err := verify(tls.ConnectionState{}); err == nil {
 		t.Error("no certificate passed")
 	}
-}
-
-func TestSCRAMClient(t *testing.T) {
-	for _, tt := range []struct {
-		mech            sarama.SASLMechanism
-		hash, wrongHash scram.HashGeneratorFcn
-	}{{sarama.SASLTypeSCRAMSHA256, scram.SHA256, scram.SHA512}, {sarama.SASLTypeSCRAMSHA512, scram.SHA512, scram.SHA256}} {
-		t.Run(string(tt.mech), func(t *testing.T) {
-			gen := scramGenerator(tt.mech)
-			if err := scramExchange(gen(), tt.hash, "u", testSecret, testSecret); err != nil {
-				t.Errorf("right password: %v", err)
-			}
-			err := scramExchange(gen(), tt.hash, "u", testSecret, "wrong")
-			if err == nil || showsSecret(err.Error()) {
-				t.Errorf("wrong password: %v", err)
-			}
-			if err := scramExchange(gen(), tt.wrongHash, "u", testSecret, testSecret); err == nil {
-				t.Error("a server using the other hash accepted the client")
-			}
-		})
-	}
-	// Kafka does not SASLprep passwords, so neither may we: an emoji password must work.
-	if err := scramExchange(scramGenerator(sarama.SASLTypeSCRAMSHA256)(), scram.SHA256, "u,=", "pw😀", "pw😀"); err != nil {
-		t.Errorf("unprepped credentials: %v", err)
-	}
-	if scramGenerator(sarama.SASLTypePlaintext) != nil {
-		t.Error("a SCRAM generator for PLAIN")
-	}
-	if _, err := (&scramClient{hash: scram.SHA256}).Step(""); err == nil {
-		t.Error("Step before Begin succeeded")
-	}
-}
-
-// scramExchange runs client against an xdg-go/scram server whose stored password is stored.
-func scramExchange(client sarama.SCRAMClient, hash scram.HashGeneratorFcn, user, stored, pass string) error {
-	salt := []byte("0123456789abcdef")
-	sc, err := hash.NewClientUnprepped(user, stored, "")
-	if err != nil {
-		return err
-	}
-	creds := sc.GetStoredCredentials(scram.KeyFactors{Salt: string(salt), Iters: 4096})
-	srv, err := hash.NewServer(func(string) (scram.StoredCredentials, error) { return creds, nil })
-	if err != nil {
-		return err
-	}
-	conv := srv.NewConversation()
-	if err := client.Begin(user, pass, ""); err != nil {
-		return err
-	}
-	msg, err := client.Step("")
-	for err == nil && !client.Done() {
-		var challenge string
-		if challenge, err = conv.Step(msg); err != nil {
-			break
-		}
-		msg, err = client.Step(challenge)
-	}
-	if err == nil && !conv.Valid() {
-		err = errors.New("server did not validate the client")
-	}
-	return err
-}
-
-// scramHash names the hash a SCRAM generator uses, found by authenticating against each.
-func scramHash(t *testing.T, gen func() sarama.SCRAMClient) string {
-	t.Helper()
-	if gen == nil {
-		return ""
-	}
-	if scramExchange(gen(), scram.SHA256, "u", "p", "p") == nil {
-		return "SHA-256"
-	}
-	if scramExchange(gen(), scram.SHA512, "u", "p", "p") == nil {
-		return "SHA-512"
-	}
-	return "?"
-}
-
-// testPKI is a throwaway CA with one server and one client certificate (ECDSA P-256).
-type testPKI struct {
-	caPEM, serverPEM, serverKeyPEM, clientPEM, clientKeyPEM []byte
-	ca                                                      *x509.Certificate
-	server, client                                          tls.Certificate
-}
-
-func newTestPKI(t *testing.T, dnsNames []string, ips []net.IP) *testPKI {
-	t.Helper()
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _ := x509.ParseCertificate(caDER)
-	p := &testPKI{ca: ca, caPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})}
-	issue := func(serial int64, usage x509.ExtKeyUsage) (certPEM, keyPEM []byte, c tls.Certificate) {
-		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		tmpl := &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: "leaf"},
-			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-			DNSNames: dnsNames, IPAddresses: ips, ExtKeyUsage: []x509.ExtKeyUsage{usage}, KeyUsage: x509.KeyUsageDigitalSignature}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pk, _ := x509.MarshalPKCS8PrivateKey(key)
-		certPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-		keyPEM = pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk})
-		c, err = tls.X509KeyPair(certPEM, keyPEM)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return certPEM, keyPEM, c
-	}
-	p.serverPEM, p.serverKeyPEM, p.server = issue(2, x509.ExtKeyUsageServerAuth)
-	p.clientPEM, p.clientKeyPEM, p.client = issue(3, x509.ExtKeyUsageClientAuth)
-	return p
-}
-
-func (p *testPKI) pool() *x509.CertPool {
-	pool := x509.NewCertPool()
-	pool.AddCert(p.ca)
-	return pool
-}
-
-// mustVerify checks that roots trusts this CA.
-func (p *testPKI) mustVerify(t *testing.T, roots *x509.CertPool) {
-	t.Helper()
-	if roots == nil {
-		t.Fatal("no RootCAs")
-	}
-	if _, err := p.server.Leaf.Verify(x509.VerifyOptions{Roots: roots}); err != nil {
-		t.Errorf("RootCAs does not trust the CA: %v", err)
-	}
-}
-
-func (p *testPKI) mustBeClientCert(t *testing.T, tc *tls.Config) {
-	t.Helper()
-	if len(tc.Certificates) != 1 || !tc.Certificates[0].Leaf.Equal(p.client.Leaf) {
-		t.Errorf("client certificates %d, want the test client's", len(tc.Certificates))
-	}
-}
-
-func writeFile(t *testing.T, dir, name string, data []byte) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 func parseProps(t *testing.T, text string) map[string]string {
@@ -634,114 +470,3 @@ func continued(pemData []byte) string {
 // encryptedKeyPEM has the shape of `openssl pkcs8 -topk8 -v2 aes-256-cbc` output; only the label
 // matters.
 const encryptedKeyPEM = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n"
-
-// TestPropertiesAgainstKfake connects sarama, configured only by ApplyProperties, to kfake
-// brokers that require SASL, TLS, or both.
-func TestPropertiesAgainstKfake(t *testing.T) {
-	pki := newTestPKI(t, []string{"kafka.invalid"}, nil) // the broker listens on 127.0.0.1: a hostname mismatch
-	other := newTestPKI(t, []string{"kafka.invalid"}, nil)
-	dir := t.TempDir()
-	ca, otherCA := writeFile(t, dir, "ca.pem", pki.caPEM), writeFile(t, dir, "other.pem", other.caPEM)
-	st := writeTestStores(t, pki, dir, testSecret, testSecret)
-	users := []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret),
-		kfake.Superuser("SCRAM-SHA-256", "alice", testSecret), kfake.Superuser("SCRAM-SHA-512", "alice", testSecret)}
-	serverTLS := &tls.Config{Certificates: []tls.Certificate{pki.server}}
-	mTLS := &tls.Config{Certificates: []tls.Certificate{pki.server}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pki.pool()}
-	props := func(kv ...string) map[string]string {
-		m := map[string]string{}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return m
-	}
-	tests := []struct {
-		name    string
-		cluster []kfake.Opt
-		props   map[string]string
-		wantErr string // "" for success
-	}{
-		// kfake drops the connection on bad credentials (EOF); a real broker answers
-		// SASL_AUTHENTICATION_FAILED first, see TestBadPasswordFromARealBrokerShape.
-		{"SASL PLAIN", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret)), ""},
-		{"SASL SCRAM-SHA-256", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramJAAS("alice", testSecret)), ""},
-		{"SASL SCRAM-SHA-512", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret)), ""},
-		{"PLAIN with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas("alice", testSecret+"x")), "EOF"},
-		{"SCRAM-SHA-256 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256", "sasl.jaas.config", scramJAAS("alice", testSecret+"x")), "EOF"},
-		{"SCRAM-SHA-512 with a bad password", users, props("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", scramJAAS("alice", testSecret+"x")), "EOF"},
-		{"TLS checks the hostname by default", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca), "127.0.0.1"},
-		{"TLS without hostname check", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
-		{"TLS without hostname check still checks the CA", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", otherCA, "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
-		{"TLS without a truststore uses the system roots", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.endpoint.identification.algorithm", ""), "unknown authority"},
-		{"mTLS", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", "",
-			"ssl.keystore.certificate.chain", string(pki.clientPEM), "ssl.keystore.key", string(pki.clientKeyPEM)), ""},
-		{"TLS with a PKCS12 truststore", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.p12Trust,
-			"ssl.truststore.password", testSecret, "ssl.endpoint.identification.algorithm", ""), ""},
-		{"TLS with a JKS truststore", []kfake.Opt{kfake.TLS(serverTLS)}, props("security.protocol", "SSL", "ssl.truststore.type", "JKS", "ssl.truststore.location", st.jksTrust,
-			"ssl.truststore.password", testSecret, "ssl.endpoint.identification.algorithm", ""), ""},
-		{"mTLS with a PKCS12 keystore", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.p12Trust, "ssl.truststore.password", testSecret,
-			"ssl.endpoint.identification.algorithm", "", "ssl.keystore.location", st.p12Keys, "ssl.keystore.password", testSecret), ""},
-		{"mTLS with a JKS keystore", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.location", st.jksTrust,
-			"ssl.endpoint.identification.algorithm", "", "ssl.keystore.location", st.jksKeys, "ssl.keystore.password", testSecret), ""},
-		{"mTLS without a client certificate", []kfake.Opt{kfake.TLS(mTLS)}, props("security.protocol", "SSL", "ssl.truststore.certificates", string(pki.caPEM), "ssl.endpoint.identification.algorithm", ""), "certificate required"},
-		{"SASL_SSL SCRAM-SHA-512", append([]kfake.Opt{kfake.TLS(serverTLS)}, users...), props("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
-			"sasl.jaas.config", scramJAAS("alice", testSecret), "ssl.truststore.location", ca, "ssl.endpoint.identification.algorithm", ""), ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, tt.cluster...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			cfg := sarama.NewConfig()
-			cfg.Version = sarama.MaxVersion
-			cfg.Net.DialTimeout, cfg.Net.ReadTimeout, cfg.Net.WriteTimeout = 5*time.Second, 5*time.Second, 5*time.Second
-			cfg.Metadata.Retry.Max = 0
-			if _, err := ApplyProperties(cfg, tt.props); err != nil {
-				t.Fatal(err)
-			}
-			client, err := sarama.NewClient(c.ListenAddrs(), cfg)
-			if err == nil {
-				defer client.Close()
-			}
-			switch {
-			case tt.wantErr == "" && err != nil:
-				t.Fatalf("connect: %v", err)
-			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-				t.Fatalf("connect: error %v, want one containing %q", err, tt.wantErr)
-			case err != nil && showsSecret(err.Error()):
-				t.Fatalf("connect: error %q contains the password", err)
-			}
-			if err != nil {
-				t.Logf("error as expected: %v", err)
-			}
-		})
-	}
-}
-
-// TestBadPasswordFromARealBrokerShape answers SaslAuthenticate as a real broker does on a bad
-// password (error code 58, not a dropped connection) and checks what the user gets to see.
-func TestBadPasswordFromARealBrokerShape(t *testing.T) {
-	b := sarama.NewMockBroker(t, 1)
-	defer b.Close()
-	b.SetHandlerByMap(map[string]sarama.MockResponse{
-		"SaslHandshakeRequest":    sarama.NewMockSaslHandshakeResponse(t).SetEnabledMechanisms([]string{"PLAIN"}),
-		"SaslAuthenticateRequest": sarama.NewMockSaslAuthenticateResponse(t).SetError(sarama.ErrSASLAuthenticationFailed),
-	})
-	cfg := sarama.NewConfig()
-	cfg.Version = sarama.V2_8_0_0
-	cfg.ApiVersionsRequest = false // the mock's ApiVersions answer lists no SASL APIs
-	cfg.Metadata.Retry.Max = 0
-	if _, err := ApplyProperties(cfg, map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
-		"sasl.jaas.config": jaas("alice", testSecret)}); err != nil {
-		t.Fatal(err)
-	}
-	client, err := sarama.NewClient([]string{b.Addr()}, cfg)
-	if err == nil {
-		client.Close()
-		t.Fatal("connected with a rejected password")
-	}
-	if !errors.Is(err, sarama.ErrSASLAuthenticationFailed) || showsSecret(err.Error()) {
-		t.Fatalf("error %q: want SASL authentication failed, without the password", err)
-	}
-}

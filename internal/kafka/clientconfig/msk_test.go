@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 import (
 	"context"
@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/IBM/sarama"
 	"github.com/aws/aws-msk-iam-sasl-signer-go/signer"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 )
 
 // The AWS access key of AWS's documentation examples.
@@ -169,16 +169,17 @@ func isolateAWS(t *testing.T) string {
 
 func mskProvider(t *testing.T, props map[string]string, bootstrap ...string) *mskTokenProvider {
 	t.Helper()
-	cfg := sarama.NewConfig()
-	cfg.Net.DialTimeout = 5 * time.Second
-	if _, err := ApplyProperties(cfg, props); err != nil {
+	s, err := FromProperties(props, Options{Bootstrap: bootstrap, Timeout: 5 * time.Second})
+	if err != nil {
 		t.Fatal(err)
 	}
-	tp, ok := cfg.Net.SASL.TokenProvider.(*mskTokenProvider)
-	if !ok || cfg.Net.SASL.Mechanism != sarama.SASLTypeOAuth || cfg.Validate() != nil {
-		t.Fatalf("SASL %+v", cfg.Net.SASL)
+	if s.SASL == nil || s.SASL.Mechanism != MechanismOAuthBearer {
+		t.Fatalf("SASL %+v", s.SASL)
 	}
-	tp.setBootstrap(bootstrap)
+	tp, ok := s.SASL.Tokens.(*mskTokenProvider)
+	if !ok {
+		t.Fatalf("token source %T", s.SASL.Tokens)
+	}
 	return tp
 }
 
@@ -186,7 +187,7 @@ const iamModule = "software.amazon.msk.auth.iam.IAMLoginModule"
 
 func TestMSKIAMCredentialChain(t *testing.T) {
 	dir := isolateAWS(t)
-	writeFile(t, dir, "credentials", []byte("[ops]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = "+awsSecret+"\n"))
+	kafkatest.WriteFile(t, dir, "credentials", []byte("[ops]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = "+awsSecret+"\n"))
 	sts := fakeSTS(t)
 	iam := func(jaasOpts string) map[string]string {
 		return map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "AWS_MSK_IAM",
@@ -226,7 +227,7 @@ func TestMSKIAMCredentialChain(t *testing.T) {
 			}
 			tp := mskProvider(t, tt.props, tt.bootstrap)
 			before := time.Now().UTC()
-			tok, err := tp.Token()
+			tok, err := tp.Token(t.Context())
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), awsSecret) {
 					t.Fatalf("error %v, want one containing %q and no secret", err, tt.wantErr)
@@ -240,7 +241,7 @@ func TestMSKIAMCredentialChain(t *testing.T) {
 			if tt.keyID == "ASIAROLE" {
 				secret = "roleSecret"
 			}
-			checkMSKToken(t, tok.Token, tt.region, tt.keyID, secret, before, time.Now().UTC())
+			checkMSKToken(t, tok.Value, tt.region, tt.keyID, secret, before, time.Now().UTC())
 		})
 	}
 }
@@ -281,7 +282,7 @@ func TestMSKConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ApplyProperties(sarama.NewConfig(), tt.props)
+			_, err := FromProperties(tt.props, Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}

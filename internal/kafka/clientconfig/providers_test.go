@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/kafkatest"
 )
 
 const (
@@ -22,9 +22,9 @@ func TestResolveProperties(t *testing.T) {
 	if err := os.Mkdir(secrets, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, secrets, "kafka-password", []byte(testSecret+"\n")) // DirectoryConfigProvider keeps the newline
-	credFile := writeFile(t, secrets, "creds.properties", []byte("user=alice\npassword = "+testSecret+"\n"))
-	outside := writeFile(t, dir, "outside.properties", []byte("password=x\n"))
+	kafkatest.WriteFile(t, secrets, "kafka-password", []byte(testSecret+"\n")) // DirectoryConfigProvider keeps the newline
+	credFile := kafkatest.WriteFile(t, secrets, "creds.properties", []byte("user=alice\npassword = "+testSecret+"\n"))
+	outside := kafkatest.WriteFile(t, dir, "outside.properties", []byte("password=x\n"))
 	link := filepath.Join(secrets, "escape.properties")
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
@@ -105,25 +105,24 @@ func TestResolveProperties(t *testing.T) {
 	}
 }
 
-// TestApplyPropertiesResolvesPlaceholders: the password sarama gets is the resolved one, and an
-// unresolvable placeholder stops ApplyProperties (it is never sent as a password).
-func TestApplyPropertiesResolvesPlaceholders(t *testing.T) {
+// TestFromPropertiesResolvesPlaceholders: the password the clients get is the resolved one,
+// and an unresolvable placeholder stops FromProperties (it is never sent as a password).
+func TestFromPropertiesResolvesPlaceholders(t *testing.T) {
 	t.Setenv("OT_KAFKA_PASSWORD", testSecret)
 	props := map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "SCRAM-SHA-512",
 		"config.providers": "env", "config.providers.env.class": envClass,
 		"sasl.jaas.config": `org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="${env:OT_KAFKA_PASSWORD}";`}
-	cfg := sarama.NewConfig()
-	ignored, err := ApplyProperties(cfg, props)
-	if err != nil || cfg.Net.SASL.Password != testSecret || len(ignored) != 0 {
-		t.Fatalf("password %q, ignored %v, err %v", cfg.Net.SASL.Password, ignored, err)
+	s, err := FromProperties(props, Options{})
+	if err != nil || s.SASL == nil || s.SASL.Password != testSecret || len(s.Ignored) != 0 {
+		t.Fatalf("SASL %+v, ignored %v, err %v", s.SASL != nil && s.SASL.Password == testSecret, s.Ignored, err)
 	}
 	props["sasl.jaas.config"] = strings.Replace(props["sasl.jaas.config"], "OT_KAFKA_PASSWORD", "OT_UNSET_PASSWORD", 1)
-	cfg = sarama.NewConfig()
-	if _, err := ApplyProperties(cfg, props); err == nil || !strings.Contains(err.Error(), "sasl.jaas.config: ${env:OT_UNSET_PASSWORD} cannot be resolved") {
+	s, err = FromProperties(props, Options{})
+	if err == nil || !strings.Contains(err.Error(), "sasl.jaas.config: ${env:OT_UNSET_PASSWORD} cannot be resolved") {
 		t.Fatalf("error %v", err)
 	}
-	if cfg.Net.SASL.Password != "" {
-		t.Fatal("a password was set from an unresolved placeholder")
+	if s.SASL != nil {
+		t.Fatal("SASL was set from an unresolved placeholder")
 	}
 }
 
@@ -137,10 +136,9 @@ func TestPropertiesBootstrap(t *testing.T) {
 	if got, err := PropertiesBootstrap(map[string]string{"security.protocol": "SSL"}); got != nil || err != nil {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	cfg := sarama.NewConfig()
-	ignored, err := ApplyProperties(cfg, map[string]string{"bootstrap.servers": "b:1"})
-	if err != nil || len(ignored) != 0 {
-		t.Fatalf("bootstrap.servers reported as ignored: %v %v", ignored, err)
+	s, err := FromProperties(map[string]string{"bootstrap.servers": "b:1"}, Options{})
+	if err != nil || len(s.Ignored) != 0 {
+		t.Fatalf("bootstrap.servers reported as ignored: %v %v", s.Ignored, err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package kafka
+package clientconfig
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/IBM/sarama"
 )
 
 // canary marks text that must never be echoed: fmt's %q escapes \x01, so a raw \x01 in an
@@ -56,9 +54,9 @@ func FuzzParseProperties(f *testing.F) {
 	})
 }
 
-// FuzzApplyProperties checks that applying any parsed file never panics and that no error
+// FuzzFromProperties checks that applying any parsed file never panics and that no error
 // quotes the value of a property that may hold a secret.
-func FuzzApplyProperties(f *testing.F) {
+func FuzzFromProperties(f *testing.F) {
 	for _, s := range propertiesSeeds {
 		f.Add(s)
 	}
@@ -75,7 +73,7 @@ func FuzzApplyProperties(f *testing.F) {
 				props[k] = canary + v
 			}
 		}
-		_, err = ApplyProperties(sarama.NewConfig(), props)
+		_, err = FromProperties(props, Options{})
 		if err != nil && strings.Contains(err.Error(), "\x01") {
 			t.Fatalf("error quotes a secret: %q", err)
 		}

@@ -52,9 +52,10 @@ func markNotFound(obs *model.Observation) {
 }
 
 // Observe reads, in order: the groups (ListGroups on every broker), their members and
-// committed offsets (per coordinator, concurrently), topic layout and configs, watermarks
-// per leader, the commits on compacted topics (compacted.go), committed-record timestamps.
-// Offsets are read before watermarks, as Kafka's CLI does: a live commit cannot look ahead.
+// committed offsets (per coordinator, concurrently), topic layout and configs, watermarks and
+// tiered topics' local log starts (localstart.go) per leader, the commits on compacted topics
+// (compacted.go), committed-record timestamps. Offsets are read before watermarks, as Kafka's
+// CLI does: a live commit cannot look ahead.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
 	return c.observe(ctx, q, timeNone, nil)
 }
@@ -94,7 +95,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
-	phase("watermarks of %d partitions", len(tps))
+	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
+	phase("watermarks and local log starts of %d partitions", len(tps))
 	c.observeCommitLogs(ctx, groups)
 	phase("commit logs of the groups without members")
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)

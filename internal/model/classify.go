@@ -24,6 +24,9 @@ type PartitionInput struct {
 func Classify(in PartitionInput) GroupPartition {
 	p := classify(in)
 	classifyCompaction(&p, in.Topic, in.Compacted, in.Now)
+	if p.LocalLow = in.Offsets.LocalLow; p.LocalLow != nil && p.Committed != nil && p.Low != nil && *p.Committed >= *p.Low {
+		p.ReadsRemote = Ptr(*p.Committed < *p.LocalLow)
+	}
 	return p
 }
 

@@ -79,7 +79,10 @@ type GroupObservation struct {
 // PartitionOffsets are the watermarks of one partition and the result of the
 // at-risk timestamp lookup.
 type PartitionOffsets struct {
-	Low        *int64
+	Low *int64
+	// LocalLow is a tiered topic's local log start (ListOffsets EARLIEST_LOCAL); nil when
+	// the topic is not tiered or it was not read.
+	LocalLow   *int64
 	High       *int64
 	LastStable *int64
 	// RiskOffset is the first offset whose timestamp is at or after

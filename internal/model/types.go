@@ -180,6 +180,13 @@ type GroupPartition struct {
 	TimeLagMs          *int64     `json:"timeLagMs"`
 	ExpiresInMs        *int64     `json:"expiresInMs"`
 	Member             *MemberRef `json:"member"`
+	// LocalLow is a tiered topic's local log start (ListOffsets EARLIEST_LOCAL): records
+	// below it are read from remote storage. Null when the topic is not tiered or the broker
+	// could not say (the snapshot's errors say why).
+	LocalLow *int64 `json:"localLow"`
+	// ReadsRemote says the group's next record lies below LocalLow (low ≤ committed <
+	// localLow): the consumer reads from remote storage. Null when either is unknown.
+	ReadsRemote *bool `json:"readsRemote"`
 	// Compaction is set on a compacted topic's partition with records left to read
 	// (compaction.go); null otherwise.
 	Compaction *Compaction `json:"compaction"`
@@ -203,8 +210,19 @@ type Topic struct {
 	// DeleteRetentionMs is delete.retention.ms: how long the cleaner keeps a tombstone
 	// (a null value) after a pass first retained it.
 	DeleteRetentionMs *int64 `json:"deleteRetentionMs"`
-	Error             *Error `json:"error"`
+	// RemoteStorage is remote.storage.enable: the topic is tiered (KIP-405), its closed
+	// segments copied to remote storage.
+	RemoteStorage *bool `json:"remoteStorageEnable"`
+	// LocalRetentionMs and LocalRetentionBytes are local.retention.ms and .bytes: how long a
+	// tiered topic keeps segments on the broker's disk once copied; -2 means the value of
+	// retention.ms and retention.bytes.
+	LocalRetentionMs    *int64 `json:"localRetentionMs"`
+	LocalRetentionBytes *int64 `json:"localRetentionBytes"`
+	Error               *Error `json:"error"`
 }
+
+// Tiered reports whether the topic is known to be tiered (remote.storage.enable=true).
+func (t *Topic) Tiered() bool { return t.RemoteStorage != nil && *t.RemoteStorage }
 
 // Deletes reports whether the cleanup policy includes delete (retention by time or size).
 func (t *Topic) Deletes() bool { return policyHas(t.CleanupPolicy, "delete") }

@@ -163,6 +163,14 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = appendString(b, m.Host)
 		b = append(b, '}')
 	}
+	b = appendNum(b, `,"localLow":`, p.LocalLow)
+	b = append(b, `,"readsRemote":`...)
+	switch {
+	case p.ReadsRemote == nil:
+		b = append(b, "null"...)
+	default:
+		b = strconv.AppendBool(b, *p.ReadsRemote)
+	}
 	var err error
 	b = append(b, `,"compaction":`...)
 	if b, err = appendOptional(b, p.Compaction); err != nil {

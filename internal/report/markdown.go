@@ -164,9 +164,11 @@ func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 			fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, p.Error.Error())
 			sep = ""
 		}
-		if line := display.CompactionLine(p); line != "" {
-			fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, line)
-			sep = ""
+		for _, line := range []string{display.TieredLine(p), display.CompactionLine(p)} {
+			if line != "" {
+				fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, line)
+				sep = ""
+			}
 		}
 	}
 }

@@ -180,8 +180,10 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 		typ = s.g.Type
 	}
 	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
-	if line := display.CompactionLine(p); line != "" {
-		text += "; " + line
+	for _, line := range []string{display.TieredLine(p), display.CompactionLine(p)} {
+		if line != "" {
+			text += "; " + line
+		}
 	}
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }

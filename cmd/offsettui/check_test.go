@@ -285,6 +285,37 @@ func TestCheckCompacted(t *testing.T) {
 	ckExpect(t, code, out, 0, "PASS fresh: 1 partition proven (compacted (cleanup.policy=compact)")
 }
 
+// TestCheckCompactedReadFails: when the read at a commit on a compacted topic fails, the
+// partition is unknown with the broker's error and the proof incomplete (exit 2), never a
+// pass; --ignore-missed-deletes does not turn a read failure into a pass.
+func TestCheckCompactedReadFails(t *testing.T) {
+	t.Parallel()
+	c := newCkKafka(t)
+	c.topic("ledger", 1, map[string]string{"cleanup.policy": "compact"})
+	c.produce("ledger", 0, 4, recent)
+	c.commit("g", "ledger", map[int32]int64{0: 1})
+	c.k.ControlKey(int16(kmsg.Fetch), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		c.k.KeepControl()
+		req := kreq.(*kmsg.FetchRequest)
+		resp := req.ResponseKind().(*kmsg.FetchResponse)
+		for _, rt := range req.Topics {
+			st := kmsg.NewFetchResponseTopic()
+			st.Topic, st.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewFetchResponseTopicPartition()
+				sp.Partition, sp.ErrorCode = rp.Partition, kerr.KafkaStorageError.Code
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	for _, args := range [][]string{{"--group", "g"}, {"--group", "g", "--ignore-missed-deletes"}} {
+		code, out, _ := c.check(args...)
+		ckExpect(t, code, out, 2, "UNKNOWN", "KAFKA_STORAGE_ERROR", "read at the commit on a compacted topic")
+	}
+}
+
 // TestCheckAuthorizationFailure: what cannot be read because of an ACL makes the
 // proof incomplete (exit 2), even where another partition fails (2 outranks 1).
 func TestCheckAuthorizationFailure(t *testing.T) {

@@ -173,7 +173,7 @@ type blockScan struct {
 
 // scanFrom reads one partition's answer from offset from on. Transaction markers are
 // stored records but none a consumer reads; batches the cleaner emptied still cover their
-// offsets.
+// offsets; a batch the byte limit cut covers nothing (the next read starts there).
 func scanFrom(blk *sarama.FetchResponseBlock, from, high int64) blockScan {
 	s := blockScan{next: -1, reached: from}
 	for _, rs := range blk.RecordsSet {
@@ -181,6 +181,9 @@ func scanFrom(blk *sarama.FetchResponseBlock, from, high int64) blockScan {
 			continue
 		}
 		rb := rs.RecordBatch
+		if rb.PartialTrailingRecord {
+			break // cut by the byte limit: sarama keeps its header, not its records
+		}
 		for _, rec := range rb.Records {
 			o := rb.FirstOffset + rec.OffsetDelta
 			if o < from || o >= high {

@@ -24,6 +24,12 @@ func batchOf(control bool, last int64, offsets ...int64) *sarama.Records {
 	return &sarama.Records{RecordBatch: rb}
 }
 
+// cut is rs as sarama decodes a batch the byte limit truncated: its header, no records.
+func cut(rs *sarama.Records) *sarama.Records {
+	rs.RecordBatch.PartialTrailingRecord, rs.RecordBatch.Records = true, nil
+	return rs
+}
+
 func blockOf(sets ...*sarama.Records) *sarama.FetchResponseBlock {
 	return &sarama.FetchResponseBlock{RecordsSet: sets}
 }
@@ -58,6 +64,8 @@ func TestScanCompacted(t *testing.T) {
 		{"records only before the offset: not reached", blockOf(batchOf(false, 9, 5, 9)), 20, 40, false, 0, false, 0, false, -1},
 		{"empty answer: not reached", blockOf(), 20, 40, false, 0, false, 0, false, -1},
 		{"a marker is stored but not a record to read", blockOf(batchOf(true, 20, 20), batchOf(false, 22, 22)), 20, 23, true, 0, true, 1, true, 22},
+		{"a batch cut by the byte limit covers nothing", blockOf(batchOf(false, 21, 20, 21), cut(batchOf(false, 40, 22, 40))), 20, 59, true, 0, true, 2, false, 20},
+		{"a cut batch alone is no gap", blockOf(cut(batchOf(false, 40, 20, 40))), 20, 59, false, 0, false, 0, false, -1},
 		{"records past high are not counted", blockOf(batchOf(false, 25, 20, 25)), 20, 22, true, 0, true, 1, true, 20},
 	}
 	for _, c := range cases {
@@ -104,7 +112,11 @@ func FuzzScanCompacted(f *testing.F) {
 					offs = append(offs, start+k)
 				}
 			}
-			sets = append(sets, batchOf(spec[i]&0x80 != 0, start+max(n-1, 0), offs...))
+			b := batchOf(spec[i]&0x80 != 0, start+max(n-1, 0), offs...)
+			if spec[i]&0x40 != 0 {
+				b = cut(b)
+			}
+			sets = append(sets, b)
 			next = start + max(n, 1)
 		}
 		r, ok := readOnce(blockOf(sets...), offset, high)

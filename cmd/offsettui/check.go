@@ -27,6 +27,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		topics  []string
 		window  string
 		assume  string
+		ignoreD bool
 		fs      = pflag.NewFlagSet("check", pflag.ContinueOnError)
 		badFlag = func(format string, a ...any) int {
 			fmt.Fprintf(stderr, "offsettui check: "+format+"\n", a...)
@@ -39,6 +40,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringArrayVar(&topics, "topic", nil, "`TOPIC` check every partition of it, with or without a commit (repeatable); default: the group's partitions")
 	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
 	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumer's auto.offset.reset (latest is the Kafka client default)")
+	fs.BoolVar(&ignoreD, "ignore-missed-deletes", false, "the consumer does not care about deletes (tombstones) on compacted topics: a group that may have missed them passes, with a note")
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
@@ -50,7 +52,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 			return badFlag("--topic: empty topic name")
 		}
 	}
-	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD, RequireCommitTimes: c.commitLog == "on"}
+	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD, RequireCommitTimes: c.commitLog == "on",
+		IgnoreMissedDeletes: ignoreD}
 	var err error
 	if opts.RecoveryWindow, err = parse.Duration(window); err != nil {
 		return badFlag("--recovery-window: %v", err)

@@ -73,16 +73,24 @@ func Note(r plan.Row) string {
 
 // NoteFor is Note for a group of type typ. A share group has start offsets, not commits,
 // and a partition without one starts where the group's share.auto.offset.reset config
-// says (docs/kafka.md), not a consumer's auto.offset.reset: the note says so.
+// says (docs/kafka.md), not a consumer's auto.offset.reset: the note says so. A target
+// below a tiered topic's local log start adds that the consumer will read from remote storage.
 func NoteFor(r plan.Row, typ string) string {
 	n := Note(r)
-	if typ != model.TypeShare || n == "" {
-		return n
+	if typ == model.TypeShare && n != "" {
+		n = strings.NewReplacer("the consumer's auto.offset.reset", "the group's share.auto.offset.reset",
+			"auto.offset.reset", "share.auto.offset.reset", "the commit", "the start offset",
+			"no commit today: committing", "no start offset today: setting").Replace(n)
+		n = strings.ReplaceAll(n, "share.share.", "share.")
 	}
-	n = strings.NewReplacer("the consumer's auto.offset.reset", "the group's share.auto.offset.reset",
-		"auto.offset.reset", "share.auto.offset.reset", "the commit", "the start offset",
-		"no commit today: committing", "no start offset today: setting").Replace(n)
-	return strings.ReplaceAll(n, "share.share.", "share.")
+	if r.ReadsRemote && r.Target != nil && r.LocalLow != nil {
+		remote := fmt.Sprintf("the target %d lies below the local log start %d: the consumer will read from remote storage (tiered topic)", *r.Target, *r.LocalLow)
+		if n == "" {
+			return remote
+		}
+		n += "; " + remote
+	}
+	return n
 }
 
 // noCommitNote says what a first commit does to a partition the group never

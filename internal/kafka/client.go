@@ -430,3 +430,13 @@ func run[T any](c *Client, items []T, fn func(T)) {
 	}
 	wg.Wait()
 }
+
+// sortedTPs returns m's partitions in order.
+func sortedTPs[V any](m map[model.TP]V) []model.TP {
+	out := make([]model.TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, model.CompareTP)
+	return out
+}

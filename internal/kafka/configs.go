@@ -9,6 +9,10 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
+// topicConfigNames are the topic configs a snapshot reads.
+var topicConfigNames = []string{"cleanup.policy", "retention.ms", "retention.bytes", "delete.retention.ms",
+	"remote.storage.enable", "local.retention.ms", "local.retention.bytes"}
+
 // configResult is what DescribeConfigs said.
 type configResult struct {
 	topics                  map[string]model.Topic
@@ -19,9 +23,8 @@ type configResult struct {
 	errs []model.Error
 }
 
-// describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
-// topic and the broker's offsets.retention.minutes and
-// offsets.retention.check.interval.ms in one DescribeConfigs request
+// describeConfigs reads topicConfigNames of every topic and the broker's
+// offsets.retention.minutes and offsets.retention.check.interval.ms in one DescribeConfigs request
 // (a broker resource must go to that broker, so the request goes there).
 func (c *Client) describeConfigs(ctx context.Context, topics []string) configResult {
 	res := configResult{topics: map[string]model.Topic{}}
@@ -38,7 +41,7 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 	for _, t := range topics {
 		req.Resources = append(req.Resources, &sarama.ConfigResource{
 			Type: sarama.TopicResource, Name: t,
-			ConfigNames: []string{"cleanup.policy", "retention.ms", "retention.bytes"},
+			ConfigNames: topicConfigNames,
 		})
 	}
 	brokerName := strconv.Itoa(int(b.ID()))
@@ -117,10 +120,27 @@ func topicConfig(r *sarama.ResourceResponse) model.Topic {
 			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
 				t.RetentionBytes = &v
 			}
+		case "delete.retention.ms":
+			t.DeleteRetentionMs = configInt(ce.Value)
+		case "remote.storage.enable":
+			t.RemoteStorage = model.Ptr(ce.Value == "true")
+		case "local.retention.ms":
+			t.LocalRetentionMs = configInt(ce.Value)
+		case "local.retention.bytes":
+			t.LocalRetentionBytes = configInt(ce.Value)
 		}
 	}
 	if t.CleanupPolicy == "" {
 		t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: no cleanup.policy returned for %s", r.Name)}).WithTopic(r.Name)
 	}
 	return t
+}
+
+// configInt reads an integer config, nil when it is not one.
+func configInt(v string) *int64 {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return &n
 }

@@ -51,11 +51,11 @@ func markNotFound(obs *model.Observation) {
 	}
 }
 
-// Observe reads, in this order: the groups (ListGroups on every broker), their
-// members and committed offsets (per coordinator, concurrently), topic layout and
-// configs, watermarks per leader, transaction markers (markers.go), committed-record
-// timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
-// commit cannot look ahead of a high watermark read a moment earlier.
+// Observe reads, in order: the groups (ListGroups on every broker), their members and
+// committed offsets (per coordinator, concurrently), topic layout and configs, watermarks and
+// tiered topics' local log starts (localstart.go) per leader, transaction markers
+// (markers.go), the commits on compacted topics (compacted.go), committed-record timestamps.
+// Offsets are read before watermarks, as Kafka's CLI does: a live commit cannot look ahead.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
 	return c.observe(ctx, q, timeNone, nil)
 }
@@ -97,10 +97,14 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
-	phase("watermarks of %d partitions", len(tps))
+	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
+	phase("watermarks and local log starts of %d partitions", len(tps))
 	want := c.readMarkers(ctx, &obs, lay, addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst), phase)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
+	want, stamps := c.observeCompacted(ctx, &obs, lay, want, q.FetchBudget)
+	phase("reads at %d commits on compacted topics", len(obs.Compacted))
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
+	maps.Copy(obs.CommittedTimestamps, stamps)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
 	commitLogRead(&obs, phase)
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
@@ -437,14 +441,5 @@ func mapKeys[V any](m map[model.TP]V) []model.TP {
 	for tp := range m {
 		out = append(out, tp)
 	}
-	return out
-}
-
-func sortedTPs[V any](m map[model.TP]V) []model.TP {
-	out := make([]model.TP, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
-	}
-	slices.SortFunc(out, model.CompareTP)
 	return out
 }

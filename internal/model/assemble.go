@@ -188,6 +188,9 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 					in.MarkersUnknown = &why
 				}
 			}
+			if r, ok := obs.Compacted[TPO{tp, c}]; ok && g.Type != TypeShare {
+				in.Compacted = &r
+			}
 		}
 		p := Classify(in)
 		p.Topic, p.Partition, p.Member, p.Subscribed = tp.Topic, tp.Partition, owner[tp], subscribed
@@ -214,6 +217,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 // persisted lazily and can trail), so the partition is caught up: not at risk, no time lag.
 func shareFields(p *GroupPartition, lag map[TP]int64, tp TP) {
 	p.StartOffset, p.Committed, p.Lag = p.Committed, nil, nil
+	p.Compaction = nil // a share group's deliveries are not a consumer's reads of the log
 	l, ok := lag[tp]
 	if !ok {
 		return

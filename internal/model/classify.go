@@ -20,11 +20,22 @@ type PartitionInput struct {
 	Markers *TransactionMarkers
 	// MarkersUnknown is why that could not be told, where it might have been.
 	MarkersUnknown *string
+	// Compacted is the read at Committed on a compacted topic, when made.
+	Compacted *CompactedRead
 }
 
 // Classify computes a group partition's lag, status and derived numbers as
 // docs/statuses.md defines them. Topic and partition are left for the caller.
 func Classify(in PartitionInput) GroupPartition {
+	p := classify(in)
+	classifyCompaction(&p, in.Topic, in.Compacted, in.Now)
+	if p.LocalLow = in.Offsets.LocalLow; p.LocalLow != nil && p.Committed != nil && p.Low != nil && *p.Committed >= *p.Low {
+		p.ReadsRemote = Ptr(*p.Committed < *p.LocalLow)
+	}
+	return p
+}
+
+func classify(in PartitionInput) GroupPartition {
 	o := in.Offsets
 	p := GroupPartition{Low: o.Low, High: o.High, LastStable: o.LastStable, Committed: in.Committed}
 	if in.GroupError != nil {

@@ -35,7 +35,9 @@ type Observation struct {
 	// MarkersUnknown says, per partition and committed offset that may lie before markers
 	// alone, why that could not be told (a failed fetch, an answer that did not reach high).
 	MarkersUnknown map[TPO]string
-	Errors         []Error
+	// Compacted holds the reads at committed offsets of compacted topics (compaction.go).
+	Compacted map[TPO]CompactedRead
+	Errors    []Error
 }
 
 // TPO names one offset of one partition.
@@ -86,7 +88,10 @@ type GroupObservation struct {
 // PartitionOffsets are the watermarks of one partition and the result of the
 // at-risk timestamp lookup.
 type PartitionOffsets struct {
-	Low        *int64
+	Low *int64
+	// LocalLow is a tiered topic's local log start (ListOffsets EARLIEST_LOCAL); nil when
+	// the topic is not tiered or it was not read.
+	LocalLow   *int64
 	High       *int64
 	LastStable *int64
 	// RiskOffset is the first offset whose timestamp is at or after

@@ -206,7 +206,17 @@ type GroupPartition struct {
 	// MarkersUnknown says why whether only transaction markers lie before high could not be
 	// told where it might (no open transaction): Lag is then Kafka's.
 	MarkersUnknown *string `json:"markersUnknown"`
-	Error          *Error  `json:"error"`
+	// LocalLow is a tiered topic's local log start (ListOffsets EARLIEST_LOCAL): records
+	// below it are read from remote storage. Null when the topic is not tiered or the broker
+	// could not say (the snapshot's errors say why).
+	LocalLow *int64 `json:"localLow"`
+	// ReadsRemote says the group's next record lies below LocalLow (low ≤ committed <
+	// localLow): the consumer reads from remote storage. Null when either is unknown.
+	ReadsRemote *bool `json:"readsRemote"`
+	// Compaction is set on a compacted topic's partition with records left to read
+	// (compaction.go); null otherwise.
+	Compaction *Compaction `json:"compaction"`
+	Error      *Error      `json:"error"`
 	// Time is the partition on the time axis; nil for one snapshot.
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
@@ -231,8 +241,22 @@ type Topic struct {
 	CleanupPolicy  string `json:"cleanupPolicy"`
 	RetentionMs    *int64 `json:"retentionMs"`
 	RetentionBytes *int64 `json:"retentionBytes"`
-	Error          *Error `json:"error"`
+	// DeleteRetentionMs is delete.retention.ms: how long the cleaner keeps a tombstone
+	// (a null value) after a pass first retained it.
+	DeleteRetentionMs *int64 `json:"deleteRetentionMs"`
+	// RemoteStorage is remote.storage.enable: the topic is tiered (KIP-405), its closed
+	// segments copied to remote storage.
+	RemoteStorage *bool `json:"remoteStorageEnable"`
+	// LocalRetentionMs and LocalRetentionBytes are local.retention.ms and .bytes: how long a
+	// tiered topic keeps segments on the broker's disk once copied; -2 means the value of
+	// retention.ms and retention.bytes.
+	LocalRetentionMs    *int64 `json:"localRetentionMs"`
+	LocalRetentionBytes *int64 `json:"localRetentionBytes"`
+	Error               *Error `json:"error"`
 }
+
+// Tiered reports whether the topic is known to be tiered (remote.storage.enable=true).
+func (t *Topic) Tiered() bool { return t.RemoteStorage != nil && *t.RemoteStorage }
 
 // Deletes reports whether the cleanup policy includes delete (retention by time or size).
 func (t *Topic) Deletes() bool { return policyHas(t.CleanupPolicy, "delete") }

@@ -18,7 +18,8 @@ const (
 	// all ok is here whatever its lag: nobody is consuming, and nothing is being lost.
 	UrgencyNone Urgency = iota
 	// UrgencyOther: something cannot be told (an error, an unknown position) or is
-	// wrong without costing data now (ahead, missing).
+	// wrong without costing data now (ahead, missing), or a consumer of a compacted topic
+	// may have missed deletes (compaction.go).
 	UrgencyOther
 	// UrgencyBehind: a live consumer (the group has members) is stalled, rewound or
 	// not keeping up (evaluation warn or worse).
@@ -44,7 +45,7 @@ func (g *Group) Urgency() Urgency {
 		return UrgencyLost
 	case len(g.Members) > 0 && g.Time != nil && g.Time.Evaluation.Problem() && g.Time.Evaluation != EvalUnknown:
 		return UrgencyBehind
-	case g.Error != nil || g.WorstStatus != StatusOK || (g.Time != nil && g.Time.Evaluation == EvalUnknown):
+	case g.Error != nil || g.WorstStatus != StatusOK || (g.Time != nil && g.Time.Evaluation == EvalUnknown) || g.MayMissDeletes() > 0:
 		return UrgencyOther
 	}
 	return UrgencyNone

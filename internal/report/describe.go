@@ -38,6 +38,13 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
+	sep := "\n"
+	for i := range s.Topics {
+		if lr := display.LocalRetentionText(&s.Topics[i]); lr != "" {
+			fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, lr)
+			sep = ""
+		}
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", text.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
@@ -138,9 +145,15 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Clu
 		}
 	}
 	_ = rows.writeTo(tw) // an error stays in tw
-	for _, p := range g.Partitions {
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
 		if p.Error != nil {
 			fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, p.Error.Error())
+		}
+		for _, line := range []string{display.TieredLine(p), display.CompactionLine(p)} {
+			if line != "" {
+				fmt.Fprintf(tw, "  %s-%d: %s\n", p.Topic, p.Partition, line)
+			}
 		}
 	}
 }

@@ -164,17 +164,30 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 	}
 	var err error
 	b = append(b, `,"transactionMarkers":`...)
-	if b, err = appendOptional(b, p.TransactionMarkers); err == nil {
-		b = append(b, `,"markersUnknown":`...)
-		if p.MarkersUnknown == nil {
-			b = append(b, "null"...)
-		} else {
-			b = appendString(b, *p.MarkersUnknown)
-		}
-		b = append(b, `,"error":`...)
-		b, err = appendOptional(b, p.Error)
+	if b, err = appendOptional(b, p.TransactionMarkers); err != nil {
+		j.err = err
+		return
 	}
-	if err == nil {
+	b = append(b, `,"markersUnknown":`...)
+	if p.MarkersUnknown == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, *p.MarkersUnknown)
+	}
+	b = appendNum(b, `,"localLow":`, p.LocalLow)
+	b = append(b, `,"readsRemote":`...)
+	if p.ReadsRemote == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, *p.ReadsRemote)
+	}
+	b = append(b, `,"compaction":`...)
+	if b, err = appendOptional(b, p.Compaction); err != nil {
+		j.err = err
+		return
+	}
+	b = append(b, `,"error":`...)
+	if b, err = appendOptional(b, p.Error); err == nil {
 		b = append(b, `,"time":`...)
 		if b, err = appendOptional(b, p.Time); err == nil {
 			b = append(b, `,"change":`...)

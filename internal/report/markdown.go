@@ -165,10 +165,17 @@ func markdownRows(w io.Writer, g *model.Group, at time.Time, timed, based bool) 
 		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(cells, " | "), member)
 	}
 	sep := "\n"
-	for _, p := range g.Partitions {
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
 		if p.Error != nil {
 			fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, p.Error.Error())
 			sep = ""
+		}
+		for _, line := range []string{display.TieredLine(p), display.CompactionLine(p)} {
+			if line != "" {
+				fmt.Fprintf(w, "%s- %s-%d: %s\n", sep, p.Topic, p.Partition, line)
+				sep = ""
+			}
 		}
 	}
 }

@@ -149,6 +149,12 @@ func TopicLine(name string, t *model.Topic) string {
 	} else {
 		parts = append(parts, "never deleted by time")
 	}
+	if t.Compacts() {
+		parts = append(parts, "delete.retention.ms "+retentionMs(t.DeleteRetentionMs)+" (how long tombstones are kept at least)")
+	}
+	if lr := display.LocalRetentionText(t); lr != "" {
+		parts = append(parts, lr)
+	}
 	return strings.Join(parts, " · ")
 }
 

@@ -56,6 +56,10 @@ func (s *groupScreen) infoLines() []string {
 		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
 			st.muted.Render(" · resets refused while it runs"))
 	}
+	if n := g.MayMissDeletes(); n > 0 {
+		lines = append(lines, st.notice.Render("DELETES")+"  "+text.Plural(n, "partition")+" of compacted topics: "+missedDeletesLead(g)+
+			st.muted.Render(" · the row's detail says why"))
+	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {
 		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
@@ -183,4 +187,14 @@ func markedText(tps []model.TP) string {
 		as = append(as, model.Assignment{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
 	}
 	return assignmentText(as)
+}
+
+// missedDeletesLead names the first partition that may have missed deletes.
+func missedDeletesLead(g *model.Group) string {
+	for i := range g.Partitions {
+		if p := &g.Partitions[i]; p.Compaction != nil && p.Compaction.MayMissDeletes {
+			return p.TP().String() + " " + display.MissedDeletesText(p)
+		}
+	}
+	return ""
 }

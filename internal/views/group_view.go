@@ -190,6 +190,11 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 		text = st.muted.Render(display.NotConsumedBadge) + "  no member subscribes to " + p.Topic + " (" + display.SubscribedText(s.g) +
 			"): not in the group's total or status. As a commit it is " + text
 	}
+	for _, line := range []string{display.TieredLine(p), display.CompactionLine(p)} {
+		if line != "" {
+			text += "; " + line
+		}
+	}
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 

@@ -30,6 +30,10 @@ type Options struct {
 	// RequireCommitTimes fails a partition whose commit-expiry time could not be known
 	// (--commit-log=on).
 	RequireCommitTimes bool
+	// IgnoreMissedDeletes says the consumer does not care about deletes on compacted
+	// topics (check --ignore-missed-deletes): a partition that may have missed them passes
+	// with a note instead of failing.
+	IgnoreMissedDeletes bool
 }
 
 // MarshalJSON writes durations as milliseconds and topics as [] when empty.
@@ -40,8 +44,9 @@ func (o Options) MarshalJSON() ([]byte, error) {
 		AssumeReset      string   `json:"assumeReset"`
 		RiskWindowMs     int64    `json:"riskWindowMs"`
 		// requireCommitTimes: --commit-log=on.
-		RequireCommitTimes bool `json:"requireCommitTimes"`
-	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds(), o.RequireCommitTimes})
+		RequireCommitTimes  bool `json:"requireCommitTimes"`
+		IgnoreMissedDeletes bool `json:"ignoreMissedDeletes"`
+	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds(), o.RequireCommitTimes, o.IgnoreMissedDeletes})
 }
 
 // Verdict is the outcome of a check, or of one partition of it.
@@ -90,6 +95,8 @@ const (
 	CodeHiddenTopics    = "topics-may-be-hidden"
 	CodeMarkers         = "transaction-markers"
 	CodeMarkersUnknown  = "transaction-markers-unknown"
+	CodeMissedDeletes   = "may-miss-deletes"
+	CodeDeletesUnknown  = "missed-deletes-unknown"
 )
 
 // Reason is one finding. Result is what it does to its item: fail or

@@ -22,6 +22,7 @@ func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts
 		checkLoss(&p, gp, opts)
 		checkCommitExpiry(&p, g, gp, opts, now)
 		markersNote(&p, gp)
+		checkCompaction(&p, &gp, opts.IgnoreMissedDeletes)
 	}
 	switch {
 	case t == nil:
@@ -197,4 +198,43 @@ func humanWindow(d time.Duration) string {
 		return "0s"
 	}
 	return text.HumanDuration(d)
+}
+
+// checkCompaction fails a partition of a compacted topic whose group may have missed
+// deletes, and leaves one whose reads could not tell incomplete, unless the consumer does
+// not care about deletes (then each is a note).
+func checkCompaction(p *Partition, gp *model.GroupPartition, ignore bool) {
+	cp := gp.Compaction
+	if cp == nil || gp.Status == model.StatusUnknown {
+		return // an unknown partition is incomplete already
+	}
+	const ignored = " (--ignore-missed-deletes: the consumer does not care about deletes)"
+	switch {
+	case cp.MayMissDeletes && ignore:
+		p.note(CodeMissedDeletes, missedDeletes(gp)+ignored)
+	case cp.MayMissDeletes:
+		p.add(VerdictFail, CodeMissedDeletes, missedDeletes(gp)+
+			"; pass --ignore-missed-deletes if the consumer does not care about deletes", nil)
+	case cp.Unknown != nil && ignore:
+		p.note(CodeDeletesUnknown, "whether the group missed deletes is unknown: "+*cp.Unknown+ignored)
+	case cp.Unknown != nil:
+		p.add(VerdictIncomplete, CodeDeletesUnknown, "whether the group missed deletes on this compacted partition is unknown: "+*cp.Unknown, nil)
+	}
+}
+
+// missedDeletes says why the group may have missed deletes, with the numbers.
+func missedDeletes(gp *model.GroupPartition) string {
+	cp, c := gp.Compaction, model.Deref(gp.Committed)
+	msg := fmt.Sprintf("compacted topic: the group read up to %d and may have missed deletes (tombstones the cleaner removes before the group reads them)", c)
+	for _, w := range cp.Why {
+		switch {
+		case w == model.CompactionWhyRemoved && cp.Removed != nil:
+			msg += fmt.Sprintf("; offsets %d..%d hold no record (removed by the cleaner; the next stored is %d)", c, c+*cp.Removed-1, *cp.NextStored)
+		case w == model.CompactionWhyRemoved:
+			msg += fmt.Sprintf("; at least %s from %d on hold no record (removed by the cleaner)", text.Plural(model.Deref(cp.RemovedAtLeast), "offset"), c)
+		case w == model.CompactionWhyOld:
+			msg += fmt.Sprintf("; the next record it reads is %s old, past delete.retention.ms (%s)", text.HumanMs(gp.TimeLagMs), text.HumanMs(cp.DeleteRetentionMs))
+		}
+	}
+	return msg
 }

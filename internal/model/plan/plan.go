@@ -150,6 +150,11 @@ type Row struct {
 	AlreadyLost int64 `json:"alreadyLost"`
 	// TargetTimestamp is the timestamp of the record at Target, when fetched.
 	TargetTimestamp *model.Stamp `json:"targetTimestamp"`
+	// LocalLow is a tiered topic's local log start (null when the topic is not tiered or
+	// the broker could not say); ReadsRemote says the target lies below it: the consumer
+	// will read from remote storage (KIP-405).
+	LocalLow    *int64 `json:"localLow"`
+	ReadsRemote bool   `json:"readsRemote"`
 	// ResetStart is, for a row without a commit, where the consumer would start
 	// without the plan's commit under Plan.AssumeReset (null: it would refuse to
 	// start, or the row has a commit).

@@ -299,7 +299,7 @@ func TestPlanJSON(t *testing.T) {
 	want := `{"group":"ship-svc","type":"classic","state":"Empty","strategy":{"name":"shift-by","value":"-3"},"assumeReset":"latest","executed":false,` +
 		`"rows":[{"topic":"shipments","partition":0,"committed":5,"low":0,"high":9,"target":2,` +
 		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null,` +
-		`"resetStart":null,"result":null,"readBack":null}],` +
+		`"localLow":null,"readsRemote":false,"resetStart":null,"result":null,"readBack":null}],` +
 		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],"notes":[],` +
 		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false}`
 	if string(b) != want {
@@ -339,6 +339,25 @@ func TestAllTopicsRefusedWhenTopicsMayBeHidden(t *testing.T) {
 		}
 		if q := Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, mustStrategy(t, ToEarliest, ""), in); !q.Executable() {
 			t.Errorf("visible %v: --topic blocked too: %+v", v, q.Blockers)
+		}
+	}
+}
+
+// TestPlanReadsRemote: a target below a tiered topic's local log start says the consumer
+// will read from remote storage; one at or above it does not.
+func TestPlanReadsRemote(t *testing.T) {
+	in := fixture()
+	tp := model.TP{Topic: "orders", Partition: 0}
+	o := in.Offsets[tp]
+	o.LocalLow = model.Ptr(*o.Low + 5)
+	in.Offsets[tp] = o
+	for _, c := range []struct {
+		offset string
+		remote bool
+	}{{fmt.Sprint(*o.Low + 4), true}, {fmt.Sprint(*o.Low + 5), false}} {
+		p := Make(Scope{Topics: []TopicScope{{"orders", []int32{0}}}}, mustStrategy(t, ToOffset, c.offset), in)
+		if r := p.Rows[0]; r.ReadsRemote != c.remote || *r.LocalLow != *o.LocalLow {
+			t.Errorf("to %s: readsRemote %v, localLow %v; want %v, %d", c.offset, r.ReadsRemote, r.LocalLow, c.remote, *o.LocalLow)
 		}
 	}
 }

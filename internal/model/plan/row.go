@@ -77,6 +77,9 @@ func planRow(tp model.TP, st Strategy, in Input, fileOffset *int64) (Row, []Bloc
 			row.TargetTimestamp = model.StampOf(ts)
 		}
 	}
+	if row.LocalLow = o.LocalLow; row.Target != nil && o.LocalLow != nil {
+		row.ReadsRemote = *row.Target >= low && *row.Target < *o.LocalLow
+	}
 	setEffects(&row)
 	return row, block
 }

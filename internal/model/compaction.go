@@ -1,0 +1,134 @@
+package model
+
+import (
+	"time"
+)
+
+// CompactedRead is what a Fetch from a committed offset of a compacted topic returned
+// (internal/kafka/compacted.go): where the records still stored begin and how many lie
+// between the commit and the high watermark, as far as the bytes read reached.
+type CompactedRead struct {
+	// Gap counts the offsets from the committed one on that hold no record (the cleaner
+	// removed them), as far as the read reached; GapComplete says the read reached the
+	// next stored record or the high watermark, so Gap is exact.
+	Gap         int64
+	GapComplete bool
+	// NextStoredAt is the timestamp of the first data record at or after the committed
+	// offset (the next the consumer reads), when one was read.
+	NextStoredAt *time.Time
+	// Stored counts the data records from the committed offset up to the high watermark
+	// that the read covered; StoredComplete says it reached the high watermark.
+	Stored         int64
+	StoredComplete bool
+	// Error is why the partition could not be read (it is then unknown).
+	Error *Error
+	// NotRead says why the partition was not examined (the fetch budget, no leader):
+	// no read failed, yet nothing is known.
+	NotRead string
+}
+
+// Compaction is what a group partition on a compacted topic shows: whether the group may
+// have missed deletes (tombstones the cleaner removed before it read them) and the
+// numbers behind it (docs/statuses.md, "Compacted topics"). It is null in JSON for a
+// topic that does not compact and for a partition with nothing unread.
+type Compaction struct {
+	// NextStored is the first offset at or after the committed one that still holds a
+	// record: the next the consumer reads (high when nothing is stored). Null when the
+	// read did not reach it.
+	NextStored *int64 `json:"nextStored"`
+	// Removed counts the offsets from the committed one to NextStored without a record;
+	// RemovedAtLeast is the count so far when the read did not reach NextStored.
+	Removed        *int64 `json:"removed"`
+	RemovedAtLeast *int64 `json:"removedAtLeast"`
+	// StoredRecords counts the records still stored between the committed offset and
+	// high (lag counts offsets); StoredRecordsAtLeast holds the count so far when the
+	// bytes read did not reach high.
+	StoredRecords        *int64 `json:"storedRecords"`
+	StoredRecordsAtLeast *int64 `json:"storedRecordsAtLeast"`
+	// TimeLagFrom is the offset of the record the time lag is measured from: the first
+	// data record stored at or after the committed offset, newer than any removed before it.
+	TimeLagFrom *int64 `json:"timeLagFrom"`
+	// DeleteRetentionMs is the topic's delete.retention.ms.
+	DeleteRetentionMs *int64 `json:"deleteRetentionMs"`
+	// MayMissDeletes: the group has read from the partition (committed above its first
+	// offset) and records were removed at its position, or the record it reads next is
+	// older than delete.retention.ms; Why names which (CompactionWhy*).
+	MayMissDeletes bool     `json:"mayMissDeletes"`
+	Why            []string `json:"why"`
+	// Unknown says why whether the group may miss deletes could not be told.
+	Unknown *string `json:"unknown"`
+}
+
+// Why codes of Compaction.
+const (
+	// CompactionWhyRemoved: offsets at the group's position hold no record.
+	CompactionWhyRemoved = "removed-at-position"
+	// CompactionWhyOld: the next record the group reads is older than delete.retention.ms.
+	CompactionWhyOld = "older-than-delete-retention"
+)
+
+// classifyCompaction fills p.Compaction for a partition of a compacted topic with a
+// commit between its log start and high watermark, from the read at the commit. A read
+// that failed makes the partition unknown; one that was not made says so.
+func classifyCompaction(p *GroupPartition, t *Topic, read *CompactedRead, now time.Time) {
+	if t == nil || !t.Compacts() || p.Committed == nil || p.Low == nil || p.High == nil ||
+		(p.Status != StatusOK && p.Status != StatusAtRisk) {
+		return
+	}
+	c, low, high := *p.Committed, *p.Low, *p.High
+	if c < low || c >= high {
+		return
+	}
+	cp := &Compaction{DeleteRetentionMs: t.DeleteRetentionMs, Why: []string{}}
+	p.Compaction = cp
+	switch {
+	case read == nil:
+		cp.Unknown = Ptr("not read")
+		return
+	case read.Error != nil:
+		p.Status, p.Error = StatusUnknown, read.Error
+		cp.Unknown = Ptr("the read failed: " + read.Error.Message)
+		return
+	case read.NotRead != "":
+		cp.Unknown = Ptr(read.NotRead)
+		return
+	}
+	if read.GapComplete {
+		cp.NextStored, cp.Removed = Ptr(c+read.Gap), Ptr(read.Gap)
+	} else {
+		cp.RemovedAtLeast = Ptr(read.Gap)
+	}
+	if read.StoredComplete {
+		cp.StoredRecords = Ptr(read.Stored)
+	} else {
+		cp.StoredRecordsAtLeast = Ptr(read.Stored)
+	}
+	if p.TimeLagMs != nil && read.NextStoredAt != nil {
+		cp.TimeLagFrom = cp.NextStored
+	}
+	if c == low {
+		return // nothing read yet: the group bootstraps from the compacted state
+	}
+	if read.Gap > 0 {
+		cp.Why = append(cp.Why, CompactionWhyRemoved)
+	}
+	drm := t.DeleteRetentionMs
+	switch {
+	case read.NextStoredAt != nil && drm != nil && now.Sub(*read.NextStoredAt).Milliseconds() > *drm:
+		cp.Why = append(cp.Why, CompactionWhyOld)
+	case read.NextStoredAt != nil && drm == nil && len(cp.Why) == 0:
+		cp.Unknown = Ptr("delete.retention.ms of topic " + t.Topic + " was not read")
+	}
+	cp.MayMissDeletes = len(cp.Why) > 0
+}
+
+// MayMissDeletes counts the group's partitions that may have missed deletes.
+func (g *Group) MayMissDeletes() int {
+	n := 0
+	for i := range g.Partitions {
+		if cp := g.Partitions[i].Compaction; cp != nil && cp.MayMissDeletes {
+			n++
+		}
+	}
+	return n
+}

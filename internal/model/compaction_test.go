@@ -1,0 +1,111 @@
+package model
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestClassifyCompaction walks docs/statuses.md's rule for compacted topics: a group that
+// has read (committed above the first offset) is flagged when records were removed at its
+// position or the next record it reads is older than delete.retention.ms; a group at the
+// first offset never is; a failed read is unknown, never ok.
+func TestClassifyCompaction(t *testing.T) {
+	drm := int64(1000)
+	compact := &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", RetentionMs: i64(-1), RetentionBytes: i64(-1), DeleteRetentionMs: &drm}
+	offs := PartitionOffsets{Low: i64(0), High: i64(59)}
+	fresh := now.Add(-500 * time.Millisecond)
+	old := now.Add(-3 * time.Second)
+	read := func(gap int64, ts time.Time, stored int64) *CompactedRead {
+		return &CompactedRead{Gap: gap, GapComplete: true, NextStoredAt: &ts, Stored: stored, StoredComplete: true}
+	}
+	cases := []struct {
+		name      string
+		committed int64
+		topic     *Topic
+		read      *CompactedRead
+		flagged   bool
+		why       []string
+		status    Status
+		unknown   bool
+		nilResult bool
+	}{
+		{"tombstones removed at the position", 20, compact, read(12, fresh, 4), true, []string{CompactionWhyRemoved}, StatusOK, false, false},
+		{"removed and old", 20, compact, read(12, old, 4), true, []string{CompactionWhyRemoved, CompactionWhyOld}, StatusOK, false, false},
+		{"next record older than delete.retention.ms", 20, compact, read(0, old, 39), true, []string{CompactionWhyOld}, StatusOK, false, false},
+		{"next record exactly delete.retention.ms old is not flagged", 20, compact, read(0, now.Add(-time.Second), 39), false, []string{}, StatusOK, false, false},
+		{"nothing removed, young: not flagged", 20, compact, read(0, fresh, 39), false, []string{}, StatusOK, false, false},
+		{"at the first offset: never flagged", 0, compact, read(12, old, 4), false, []string{}, StatusOK, false, false},
+		{"read failed: unknown, never ok", 20, compact, &CompactedRead{Error: &Error{Kind: KindTimeout, Message: "slow"}}, false, []string{}, StatusUnknown, true, false},
+		{"not read (budget): unknown flag, status kept", 20, compact, &CompactedRead{NotRead: "not read: --fetch-budget"}, false, []string{}, StatusOK, true, false},
+		{"no delete.retention.ms: unknown when nothing removed", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact"}, read(0, old, 39), false, []string{}, StatusOK, true, false},
+		{"a delete-only topic has none", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}, read(12, old, 4), false, nil, StatusOK, false, true},
+		{"caught up has none", 59, compact, read(0, old, 0), false, nil, StatusOK, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := PartitionInput{Committed: i64(c.committed), Offsets: offs, Topic: c.topic, Now: now, Compacted: c.read}
+			if c.read != nil && c.read.NextStoredAt != nil {
+				in.CommittedTimestamp = c.read.NextStoredAt
+			}
+			p := Classify(in)
+			if p.Status != c.status {
+				t.Errorf("status %s, want %s", p.Status, c.status)
+			}
+			cp := p.Compaction
+			if c.nilResult {
+				if cp != nil {
+					t.Fatalf("compaction %+v, want none", cp)
+				}
+				return
+			}
+			if cp == nil {
+				t.Fatal("no compaction")
+			}
+			if cp.MayMissDeletes != c.flagged || !slices.Equal(cp.Why, c.why) {
+				t.Errorf("flagged %v why %v, want %v %v", cp.MayMissDeletes, cp.Why, c.flagged, c.why)
+			}
+			if (cp.Unknown != nil) != c.unknown {
+				t.Errorf("unknown %v, want %v", cp.Unknown, c.unknown)
+			}
+		})
+	}
+}
+
+// TestClassifyCompactionNumbers: the shape's numbers (reader at 20, tombstones 20..29
+// removed, the next stored at 32, 4 records of 39 offsets): lag stays Kafka's, the
+// stored records and the record the time lag is measured from are given.
+func TestClassifyCompactionNumbers(t *testing.T) {
+	drm := int64(1000)
+	ts := now.Add(-2 * time.Second)
+	p := Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
+		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now, CommittedTimestamp: &ts,
+		Compacted: &CompactedRead{Gap: 12, GapComplete: true, NextStoredAt: &ts, Stored: 4, StoredComplete: true}})
+	cp := p.Compaction
+	if *p.Lag != 39 || *cp.NextStored != 32 || *cp.Removed != 12 || *cp.StoredRecords != 4 || *cp.TimeLagFrom != 32 ||
+		cp.StoredRecordsAtLeast != nil || cp.RemovedAtLeast != nil || *p.TimeLagMs != 2000 {
+		t.Fatalf("lag %d, compaction %+v, time lag %v", *p.Lag, cp, *p.TimeLagMs)
+	}
+	// A read that stopped short: lower bounds, no exact numbers.
+	p = Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
+		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now,
+		Compacted: &CompactedRead{Gap: 5, Stored: 0}})
+	cp = p.Compaction
+	if cp.NextStored != nil || cp.Removed != nil || *cp.RemovedAtLeast != 5 || cp.StoredRecords != nil || *cp.StoredRecordsAtLeast != 0 || !cp.MayMissDeletes {
+		t.Fatalf("compaction %+v", cp)
+	}
+}
+
+// TestMayMissDeletesIsAProblem: a flagged partition makes its group a problem (urgency
+// above none) though every status is ok.
+func TestMayMissDeletesIsAProblem(t *testing.T) {
+	g := Group{Group: "g", Members: []Member{}, Partitions: []GroupPartition{{Topic: "t", Status: StatusOK, Compaction: &Compaction{MayMissDeletes: true}}}}
+	rollup(&g)
+	if g.MayMissDeletes() != 1 || !g.HasProblem() {
+		t.Fatalf("count %d, problem %v", g.MayMissDeletes(), g.HasProblem())
+	}
+	g.Partitions[0].Compaction.MayMissDeletes = false
+	if g.HasProblem() {
+		t.Fatal("an unflagged ok group is a problem")
+	}
+}

@@ -9,6 +9,26 @@
 #   scripts/kafka.sh status              say whether the broker is running
 #   scripts/kafka.sh fetch               only fetch the jars
 #
+# A three-node cluster (three combined broker+controller nodes, PLAINTEXT only, replication
+# factor 3, min.insync.replicas=2, __consumer_offsets with RF 3; short failure-detection settings
+# so elections and coordinator moves take seconds), beside or instead of the single node:
+#
+#   scripts/kafka.sh cluster start              format three fresh nodes, start them, wait
+#   scripts/kafka.sh cluster stop               stop every node and remove the state dir
+#   scripts/kafka.sh cluster env                print the exports the cluster tests read
+#   scripts/kafka.sh cluster status             say which nodes run (exit 1 when one does not)
+#   scripts/kafka.sh cluster stop-node N        controlled shutdown of node N (SIGTERM), wait
+#   scripts/kafka.sh cluster kill-node N        kill -9 node N, wait
+#   scripts/kafka.sh cluster start-node N [--no-wait]
+#                                               start node N on its data; wait until it answers
+#                                               (--no-wait: until its listener accepts)
+#   scripts/kafka.sh cluster restart-node N [--kill]
+#                                               stop (or kill -9) N, start it, wait-sync
+#   scripts/kafka.sh cluster wait-sync [--preferred]
+#                                               wait until all brokers are up and every
+#                                               partition's ISR is complete (--preferred: after a
+#                                               preferred election, every leader preferred)
+#
 # Environment (all optional):
 #   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.4.0, the newest on Maven Central that
 #                                  CI runs; 4.0.0 and 4.1.1 are the older 4.x lines the suite is
@@ -36,6 +56,10 @@
 #   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
 #   OFFSETTUI_KAFKA_EXTRA_CONFIG   extra server.properties lines, appended last (newline separated)
 #   JAVA_HOME                      java to use (default: java on PATH)
+#   OFFSETTUI_KAFKA_CLUSTER_PORT   the cluster's base port (default 19100): node N listens on
+#                                  port+2(N-1) (PLAINTEXT) and the next port (CONTROLLER)
+#   OFFSETTUI_KAFKA_CLUSTER_STATE  its state dir (default ${TMPDIR:-/tmp}/offsettui-kafka-cluster-<port>)
+#   OFFSETTUI_KAFKA_SYNC_TIMEOUT   seconds wait-sync waits (default 120)
 #
 # Typical use:
 #   scripts/kafka.sh start && eval "$(scripts/kafka.sh env)" && go test ./... ; scripts/kafka.sh stop
@@ -43,20 +67,11 @@
 #       --bootstrap-server 127.0.0.1:19092 --list
 set -euo pipefail
 
-SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
-REPO_DIR="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
-KAFKA_CONF_DIR="$REPO_DIR/test/kafka"
-POM="$KAFKA_CONF_DIR/pom.xml"
-BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
-TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
+# shellcheck source=lib/kafka-common.sh
+source "$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)/lib/kafka-common.sh"
 
-VERSION="${OFFSETTUI_KAFKA_VERSION:-4.4.0}"
-HOST=127.0.0.1
 PORT="${OFFSETTUI_KAFKA_PORT:-19092}"
-if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
-  echo "kafka.sh: OFFSETTUI_KAFKA_PORT must be a port number below 65535, got '$PORT'" >&2
-  exit 2
-fi
+check_port OFFSETTUI_KAFKA_PORT "$PORT"
 CONTROLLER_PORT=$((PORT + 1))
 SASL_PORT=$((PORT + 2))
 SASL_SSL_PORT=$((PORT + 3))
@@ -66,9 +81,6 @@ BOOTSTRAP="$HOST:$PORT"
 SASL_BOOTSTRAP="$HOST:$SASL_PORT"
 # SASL users: name:password. admin is a super user; the others get only what a test grants.
 SASL_USERS=(admin:admin-secret alice:alice-secret bob:bob-secret)
-CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
-POM_SUM="$(sha256sum "$POM" | cut -c1-12)"
-LIB="$CACHE_HOME/$VERSION/$POM_SUM/lib"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
@@ -77,84 +89,9 @@ STORE_PASSWORD=store-secret
 OAUTH_ISSUER=offsettui-test-issuer
 OAUTH_AUDIENCE=offsettui-test
 OAUTH_KID=offsettui-test-key
-START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-60}"
-if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
-# Short-lived CLI JVMs start noticeably faster with these; they change nothing else.
-TOOL_JAVA_OPTS=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto)
 
-log() { echo "kafka.sh: $*" >&2; }
-die() { echo "kafka.sh: error: $*" >&2; exit 1; }
-now() { echo "${EPOCHREALTIME:-$(date +%s.%N)}"; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-
-need() {
-  command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH ($2)"
-}
-
-# fetch_jars: copy the broker, tool and log4j jars into $LIB once. The lib dir is rebuilt when
-# test/kafka/pom.xml changes (its sha256 is kept in lib/.complete).
-fetch_jars() {
-  local sum tmp t0
-  sum="$(sha256sum "$POM" | cut -d' ' -f1)"
-  if [[ -f "$LIB/.complete" && "$(cat "$LIB/.complete")" == "$sum" ]]; then
-    return 0
-  fi
-  need mvn "needed once to fetch the Kafka jars from Maven Central"
-  mkdir -p "$(dirname "$LIB")"
-  tmp="$(mktemp -d "$LIB.tmp.XXXXXX")"
-  chmod 755 "$tmp"
-  t0="$(now)"
-  log "fetching Kafka $VERSION jars into $LIB (mvn dependency:copy-dependencies) ..."
-  # Debian's mvn prints colour escapes on stdout even with -q -B: keep all of it off our stdout.
-  if ! mvn -q -B -f "$POM" -Dkafka.version="$VERSION" \
-      dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
-    cat "$tmp.mvn.log" >&2
-    rm -rf "$tmp" "$tmp.mvn.log"
-    die "mvn could not fetch the Kafka $VERSION jars (see above)"
-  fi
-  rm -f "$tmp.mvn.log"
-  ls "$tmp"/kafka_2.13-*.jar "$tmp"/kafka-tools-*.jar >/dev/null 2>&1 \
-    || { rm -rf "$tmp"; die "mvn finished but kafka_2.13/kafka-tools jars are missing"; }
-  echo "$sum" >"$tmp/.complete"
-  rm -rf "$LIB"
-  mv "$tmp" "$LIB"
-  log "fetched $(find "$LIB" -name '*.jar' | wc -l) jars in $(elapsed "$t0")s"
-}
-
-# tool_cmd MAIN args...: the command line of a Kafka CLI main class with the jars and the
-# tools' log4j config (log output at WARN+ on stderr only).
-tool_cmd=()
-set_tool_cmd() {
-  tool_cmd=("$JAVA" "${TOOL_JAVA_OPTS[@]}" -Dlog4j2.configurationFile="$TOOLS_LOG4J" -cp "$LIB/*" "$@")
-}
-run_tool() {
-  set_tool_cmd "$@"
-  "${tool_cmd[@]}"
-}
-
-# The pid from the pid file, if that process is alive and is our broker.
-broker_pid() {
-  local pid
-  [[ -f "$PIDFILE" ]] || return 1
-  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against a recycled pid: it must be a kafka.Kafka started with our config.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $STATE/server.properties" || return 1
-  echo "$pid"
-}
-
-# The state dir is removed by start and stop: only ever one that this script created (marked).
-remove_state() {
-  [[ -e "$STATE" ]] || return 0
-  [[ -f "$STATE/.offsettui-kafka-state" ]] \
-    || die "refusing to remove $STATE: not a state dir made by kafka.sh (no .offsettui-kafka-state)"
-  rm -rf "$STATE"
-}
-
-port_in_use() {
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
-}
+# The pid of our broker, if it is running.
+broker_pid() { live_pid "$PIDFILE" "$STATE/server.properties"; }
 
 plain_users() {
   local u
@@ -232,48 +169,8 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 share.coordinator.state.topic.num.partitions=3
 
-# Groups. group.coordinator.rebalance.protocols is left at its default: every protocol the
-# version has (classic, consumer and, from 4.1, streams); share groups are switched on by the
-# share.version feature (see features_args).
-group.initial.rebalance.delay.ms=0
-# Let tests use short session timeouts: classic clients via session.timeout.ms, consumer-protocol
-# groups via the per-group configs consumer.session.timeout.ms / consumer.heartbeat.interval.ms
-# (kafka.admin.ConfigCommand --entity-type groups). Broker defaults themselves are unchanged.
-group.min.session.timeout.ms=1000
-group.consumer.min.session.timeout.ms=1000
-group.consumer.min.heartbeat.interval.ms=500
-# Share and streams members join and leave within a second or two instead of 5-45 s. Versions
-# without these groups ignore the keys (with a warning in the log).
-group.share.min.heartbeat.interval.ms=500
-group.share.heartbeat.interval.ms=1000
-group.share.min.session.timeout.ms=1000
-group.share.session.timeout.ms=10000
-group.streams.min.heartbeat.interval.ms=500
-group.streams.heartbeat.interval.ms=1000
-group.streams.min.session.timeout.ms=1000
-group.streams.session.timeout.ms=10000
-group.streams.initial.rebalance.delay.ms=0
-
-# Fast retention for tests: a topic with a tiny retention.ms empties within about a second.
-log.retention.check.interval.ms=1000
-log.initial.task.delay.ms=0
-log.segment.delete.delay.ms=1000
+$(group_settings)
 EOF
-  if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
-    printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG" >>"$STATE/server.properties"
-  fi
-}
-
-# features_args: the --feature argument for StorageTool format that switches share groups on
-# where the version knows share.version but leaves it at 0 (4.1). Newer versions have share and
-# streams groups on by default (4.4: share.version=2, streams.version=1); 4.0 has neither, and
-# 4.1's streams.version=1 is not a stable level (format refuses it), so streams groups need 4.2+.
-features_args() {
-  local mapping
-  mapping="$(run_tool kafka.tools.StorageTool version-mapping 2>/dev/null)" || return 0
-  if grep -qx 'share.version=0' <<<"$mapping"; then
-    printf '%s\n%s\n' --feature share.version=1
-  fi
 }
 
 # b64url: standard input as unpadded base64url.
@@ -322,21 +219,6 @@ wait_pki() {
   done
 }
 
-show_logs() {
-  local f
-  if [[ -s "$STATE/server.log" ]]; then
-    # The cause is usually the first ERROR; the tail is mostly shutdown chatter.
-    echo "----- first errors in $STATE/server.log -----" >&2
-    grep -m 20 -E ' (ERROR|FATAL) ' "$STATE/server.log" >&2 || echo "(none)" >&2
-  fi
-  for f in "$STATE/server.log" "$STATE/broker.out"; do
-    if [[ -s "$f" ]]; then
-      echo "----- last 40 lines of $f -----" >&2
-      tail -n 40 "$f" >&2
-    fi
-  done
-}
-
 # A real protocol round trip: ApiVersions to the broker listener (BrokerApiVersionsCommand).
 # A short admin timeout per attempt; the caller loops.
 probe() {
@@ -348,7 +230,7 @@ probe() {
 }
 
 cmd_start() {
-  local pid t0 cluster_id i
+  local pid t0 cluster_id
   need "$JAVA" "Kafka needs a Java 17+ runtime"
   if pid="$(broker_pid)"; then
     die "a broker is already running on $BOOTSTRAP (pid $pid, state $STATE); run '$0 stop' first"
@@ -362,9 +244,8 @@ cmd_start() {
 
   fetch_jars
 
-  remove_state
+  new_state "$STATE"
   mkdir -p "$STATE/data"
-  touch "$STATE/.offsettui-kafka-state"
   make_pki
   write_config
   printf 'request.timeout.ms=2000\ndefault.api.timeout.ms=3000\nsocket.connection.setup.timeout.ms=1000\nsocket.connection.setup.timeout.max.ms=1000\n' \
@@ -378,23 +259,15 @@ cmd_start() {
   run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" "${scram[@]}" "${features[@]}" \
     >"$STATE/format.out" 2>&1 || { cat "$STATE/format.out" >&2; die "StorageTool format failed"; }
 
-  # setsid: the broker must outlive this script (and the shell that ran it).
-  local launcher=()
-  command -v setsid >/dev/null 2>&1 && launcher=(setsid)
   # Kafka 4.x reads OAuth JWKS URLs and files only when the JVM allows them.
-  "${launcher[@]}" "$JAVA" -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
-    -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
-    -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json" \
-    -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$STATE" \
-    -cp "$LIB/*" kafka.Kafka "$STATE/server.properties" \
-    </dev/null >"$STATE/broker.out" 2>&1 &
-  pid=$!
-  echo "$pid" >"$PIDFILE"
+  launch_broker "$STATE" 512m -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
+    -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json"
+  pid="$(cat "$PIDFILE")"
 
   local deadline=$((SECONDS + START_TIMEOUT))
   while :; do
     if ! kill -0 "$pid" 2>/dev/null; then
-      show_logs
+      show_logs "$STATE"
       rm -f "$PIDFILE"
       die "the broker exited during startup (state dir $STATE)"
     fi
@@ -403,9 +276,9 @@ cmd_start() {
       break
     fi
     if ((SECONDS >= deadline)); then
-      show_logs
+      show_logs "$STATE"
       kill -KILL "$pid" 2>/dev/null || true
-      for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      wait_gone "$pid" 50 || true
       rm -f "$PIDFILE"
       die "the broker did not answer on $BOOTSTRAP within ${START_TIMEOUT}s (killed it; state dir $STATE)"
     fi
@@ -415,24 +288,17 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local pid i
+  local pid
   if pid="$(broker_pid)"; then
     kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < 150; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
+    if ! wait_gone "$pid" 150; then
       log "broker (pid $pid) still running after 15s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
-      for ((i = 0; i < 50; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-      done
+      wait_gone "$pid" 50 || true
     fi
     log "stopped broker (pid $pid)"
   fi
-  remove_state
+  remove_state "$STATE"
 }
 
 cmd_env() {
@@ -481,6 +347,11 @@ main() {
     env) cmd_env ;;
     status) cmd_status ;;
     fetch) fetch_jars ;;
+    cluster)
+      # shellcheck source=lib/kafka-cluster.sh
+      source "$SCRIPT_DIR/lib/kafka-cluster.sh"
+      cluster_main "$@"
+      ;;
     tool)
       [[ $# -ge 1 ]] || die "usage: $0 tool <MainClass> [args...]"
       fetch_jars

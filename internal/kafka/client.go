@@ -61,6 +61,8 @@ type Client struct {
 	tsSeen map[model.TPO]time.Time
 
 	configs configCache
+	// seen holds the groups of the last snapshot of all groups (remember.go).
+	seen groupMemory
 }
 
 // New checks the configuration and connects (one Metadata round trip).

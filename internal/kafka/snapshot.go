@@ -94,7 +94,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
-	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
+	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskOnly)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
@@ -143,11 +143,19 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	listed = c.selectGroups(ctx, listed, names)
+	if len(names) == 0 {
+		listed = c.keepRemembered(func(missing []string) []listedGroup { return c.lookupUnlisted(ctx, missing) }, listed, obs.TakenAt)
+	} else {
+		listed = c.selectGroups(ctx, listed, names)
+	}
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
 	var shares []*model.GroupObservation
+	failed := map[string]bool{} // groups whose lookup failed: asked again already
 	for i, lg := range listed {
+		if lg.findErr != nil {
+			failed[lg.name] = true
+		}
 		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
 			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
@@ -170,6 +178,7 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()
 	obs.Errors = append(obs.Errors, configErr...)
+	c.reaskMoved(ctx, groups, failed)
 	for _, g := range groups {
 		if g.Error == nil && g.DescribeError != nil {
 			g.Error = g.DescribeError
@@ -303,8 +312,8 @@ func atRisk(po model.PartitionOffsets, off int64) bool {
 	return off < risk
 }
 
-// selectGroups keeps the requested groups (all when none are named); a named group
-// no broker listed is looked up with FindCoordinator and reported Dead if unknown.
+// selectGroups keeps the requested groups; a named group no broker listed is asked of
+// its coordinator (lookupUnlisted) and reported Dead if unknown there.
 func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names []string) []listedGroup {
 	if len(names) == 0 {
 		return listed
@@ -322,7 +331,7 @@ func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names [
 			missing = append(missing, n)
 		}
 	}
-	return append(out, c.findGroups(ctx, missing)...)
+	return append(out, c.lookupUnlisted(ctx, missing)...)
 }
 
 // positions returns a group's positions: committed offsets, or a share group's start offsets.

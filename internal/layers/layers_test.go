@@ -40,9 +40,9 @@ var rules = []rule{
 			"github.com/charmbracelet/lipgloss", module + "/internal/kafka"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
-	{"test support (the fake cluster, the real-broker helpers, the fault proxy) is imported by tests only",
-		not(under("internal/kafkatest", "internal/realkafka", "internal/faultproxy")),
-		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/faultproxy"}},
+	{"test support (the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
+		not(under("internal/kafkatest", "internal/realkafka", "internal/realcluster", "internal/faultproxy")),
+		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/realcluster", module + "/internal/faultproxy"}},
 }
 
 // deps returns every package of the module (tests excluded) with its

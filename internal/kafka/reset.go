@@ -12,28 +12,30 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// ErrCannotProveInactive is returned when the group's state cannot be read from
-// every broker: a live group could be hiding on the one that did not answer.
+// ErrCannotProveInactive is returned when the group was found nowhere and some
+// broker's group listing failed: a live group could be hiding on that broker.
 var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 
 // ReadPlanInput reads what a reset plan of group needs, in one snapshot pass: the
-// group's state (from ListGroups), members, committed offsets, the partition
-// counts and watermarks of topics (every topic with a commit when topics is
-// empty) and, when at is non-zero, the first offset at or after that time per
-// partition. It fails rather than guess: if any broker's group listing failed, a
-// live group could be hiding there.
+// group's state (from ListGroups, or from its coordinator when ListGroups left it
+// out), members, committed offsets, the partition counts and watermarks of topics
+// (every topic with a commit when topics is empty) and, when at is non-zero, the
+// first offset at or after that time per partition. It fails rather than guess: a
+// group found nowhere while some broker's group listing failed could be hiding
+// there. A group its coordinator describes is known whatever the other brokers'
+// listings did.
 func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
 	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
 	if err != nil {
 		return model.PlanInput{}, err
 	}
-	if len(obs.ListingErrors) > 0 {
-		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
-	}
 	if len(obs.Groups) != 1 {
 		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
 	}
 	g := obs.Groups[0]
+	if len(obs.ListingErrors) > 0 && !g.Listed {
+		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
+	}
 	in := model.PlanInput{
 		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
 		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,

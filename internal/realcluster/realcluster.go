@@ -98,6 +98,7 @@ func Get(t testing.TB) *Cluster {
 	c.startAllDown()
 	c.WaitInSync(true)
 	c.epochs, c.quorumEpoch = c.leaderEpochs(), c.controllerEpoch()
+	c.restarts, c.kills = 0, 0 // what the test itself goes through
 	return c
 }
 

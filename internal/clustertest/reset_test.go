@@ -1,4 +1,4 @@
-package main
+package clustertest
 
 import (
 	"context"
@@ -112,7 +112,7 @@ func undoFile(t *testing.T, undo string) string {
 // the targets either way, never moved twice.
 func (w failoverWorld) retry(t *testing.T, group string) {
 	t.Helper()
-	code, r, _ := runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
+	code, r := runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
 		"--group", group, "--to-offset", "2", "--all-topics", "--execute")
 	nothing := code == exitBlocked && len(r.Blockers) == 1 && r.Blockers[0].Kind == model.BlockNothingToReset
 	applied := code == exitOK && r.Verified != nil && *r.Verified
@@ -125,8 +125,8 @@ func (w failoverWorld) retry(t *testing.T, group string) {
 }
 
 // TestRealClusterResetCoordinatorFailover: the coordinator of the group being reset is
-// killed (kill -9) between the plan and its execution (the TUI's planner: plan, confirm,
-// execute), and once between the commit and its answer (the answer held by a fault
+// killed (kill -9) between the plan and its execution (the reset service as the TUI's
+// planner uses it: plan, confirm, execute), and once between the commit and its answer (the answer held by a fault
 // proxy while the node dies). What offsettui prints equals the commits read back
 // directly, the undo holds only what may have been written, and the same reset run
 // again once the cluster is whole is refused as nothing to reset or writes the targets:
@@ -146,8 +146,11 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 		}
 		defer cl.Close()
 		dir := t.TempDir()
-		lc := &lazyClient{c: common{bootstrap: c.Bootstrap}, sess: &session{client: cl, cluster: c.Bootstrap}}
-		rs := newTUIResetter(common{bootstrap: c.Bootstrap}, lc, dir)
+		// The reset service as the TUI's planner uses it: plan, confirm, execute.
+		rs := &reset.Service{Cluster: cl, ClusterName: func() string { return c.Bootstrap }, BackupDir: dir,
+			UndoCommand: func(group, backup string) string {
+				return "offsettui reset --bootstrap-server " + c.Bootstrap + " --group " + group + " --restore " + backup + " --execute"
+			}}
 		st, err := model.ParseStrategy(model.ToOffset, "2", time.Now())
 		if err != nil {
 			t.Fatal(err)
@@ -190,11 +193,11 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 			c.Kill(coord)
 		}()
 		dir := t.TempDir()
-		code, r, _ := runReset(t, "--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", "3s", "--backup-dir", dir,
+		code, r := runReset(t, "--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", "3s", "--backup-dir", dir,
 			"--group", group, "--to-offset", "2", "--all-topics", "--execute")
 		<-killed
 		outcome := map[int]string{exitOK: string(model.OutcomeApplied), exitBlocked: string(model.OutcomeRefused),
-			4: string(model.OutcomePartlyApplied), exitFailure: string(model.OutcomeFailed)}[code]
+			exitPartly: string(model.OutcomePartlyApplied), exitFailure: string(model.OutcomeFailed)}[code]
 		t.Logf("coordinator %d killed with the commit's answer on its way: exit %d (%s), verified %v", coord, code, outcome, r.Verified)
 		if p.Requests(coord, kmsg.OffsetCommit) != 1 {
 			t.Errorf("%d commits reached the coordinator, want 1: a commit without an answer is never sent again", p.Requests(coord, kmsg.OffsetCommit))

@@ -1,4 +1,4 @@
-package main
+package clustertest
 
 // The world of the tests that bounce the brokers of the real three-node cluster
 // (internal/realcluster): a static topic whose groups never move (their numbers are

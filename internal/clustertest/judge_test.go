@@ -1,4 +1,4 @@
-package main
+package clustertest
 
 // Judging one snapshot of the cluster world against the independent reads around it:
 // every number shown equals the truth (the static groups, exactly) or lies between the

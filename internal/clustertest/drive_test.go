@@ -1,17 +1,21 @@
-package main
+package clustertest
 
-// Running what the cluster tests watch: `describe --watch` in-process, each JSON line
-// handed over as it is printed, and the TUI driven by hand (its commands run, its
-// messages fed back to Update), its screen read after every refresh.
+// Running what the cluster tests watch: `offsettui describe --watch`, each JSON line
+// handed over as it is printed, and the TUI in-process on internal/kafka, driven by hand
+// (its commands run, its messages fed back to Update), its screen read after every
+// refresh.
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,56 +26,70 @@ import (
 	"github.com/offsettui/offsettui/internal/views"
 )
 
-// watching is a `describe --watch -o json` running until stop.
+// watching is `offsettui describe --watch -o json` running until stop (Ctrl-C).
 type watching struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	code   int
+	cmd  *exec.Cmd
+	done chan struct{}
+	code int
 	// exitedEarly: the watch ended before it was stopped.
 	exitedEarly bool
-	stderr      strings.Builder
+	stopping    atomic.Bool
+	stderr      syncWriter
 }
 
-// watch starts `describe --watch -o json args...` and calls each with every snapshot
-// and the time it was printed.
+// watch starts `offsettui describe --watch -o json args...` and calls each with every
+// snapshot and the time it was printed.
 func watch(t *testing.T, each func(model.Snapshot, time.Time), args ...string) *watching {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	w := &watching{cancel: cancel, done: make(chan struct{})}
-	pr, pw := io.Pipe()
-	var errw syncWriter
+	w := &watching{done: make(chan struct{})}
+	w.cmd = exec.Command(offsettui, append([]string{"describe", "--watch", "-o", "json"}, args...)...)
+	w.cmd.Stderr = &w.stderr
+	out, err := w.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	go func() {
 		defer close(w.done)
-		read := make(chan struct{})
-		go func() {
-			defer close(read)
-			sc := bufio.NewScanner(pr)
-			sc.Buffer(nil, 64<<20)
-			for sc.Scan() {
-				at := time.Now()
-				var s model.Snapshot
-				if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-					t.Errorf("describe --watch printed a line that is not JSON: %v", err)
-					continue
-				}
-				each(s, at)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			at := time.Now()
+			var s model.Snapshot
+			if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+				t.Errorf("describe --watch printed a line that is not JSON: %v", err)
+				continue
 			}
-			_, _ = io.Copy(io.Discard, pr)
-		}()
-		w.code = describeContext(ctx, append([]string{"--watch", "-o", "json"}, args...), pw, &errw)
-		w.exitedEarly = ctx.Err() == nil
-		pw.Close()
-		<-read
-		w.stderr.WriteString(errw.String())
+			each(s, at)
+		}
+		err := w.cmd.Wait()
+		w.exitedEarly = !w.stopping.Load()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			w.code = ee.ExitCode()
+		} else if err != nil {
+			w.code = -1
+		}
 	}()
 	t.Cleanup(w.stop)
 	return w
 }
 
-// stop ends the watch (Ctrl-C) and waits for it.
+// stop ends the watch with SIGINT, as Ctrl-C does, and waits for it.
 func (w *watching) stop() {
-	w.cancel()
-	<-w.done
+	if w.stopping.Swap(true) {
+		<-w.done
+		return
+	}
+	_ = w.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-w.done:
+	case <-time.After(30 * time.Second):
+		_ = w.cmd.Process.Kill()
+		<-w.done
+	}
 }
 
 type syncWriter struct {
@@ -141,10 +159,8 @@ func runTUIOn(t *testing.T, boot, filter string, check func(screen string, faile
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc := &lazyClient{c: common{bootstrap: boot}, sess: &session{client: cl, cluster: boot}}
-	opts := tuiOptions(common{bootstrap: boot}, lc, time.Second, true, t.TempDir())
-	src := &recordingSource{StagedSource: lc}
-	opts.Source = src
+	src := &recordingSource{StagedSource: cl}
+	opts := views.Options{Source: src, Cluster: boot, Refresh: time.Second, NoColor: true, Now: time.Now}
 	var m tea.Model = views.New(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &tuiRun{cancel: cancel, done: make(chan struct{})}

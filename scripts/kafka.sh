@@ -60,6 +60,7 @@
 #                                  port+2(N-1) (PLAINTEXT) and the next port (CONTROLLER)
 #   OFFSETTUI_KAFKA_CLUSTER_STATE  its state dir (default ${TMPDIR:-/tmp}/offsettui-kafka-cluster-<port>)
 #   OFFSETTUI_KAFKA_SYNC_TIMEOUT   seconds wait-sync waits (default 120)
+#   OFFSETTUI_KAFKA_CLUSTER_HEAP   each node's heap (default 384m; the 10,000-group fleet wants 1g)
 #
 # Typical use:
 #   scripts/kafka.sh start && eval "$(scripts/kafka.sh env)" && go test ./... ; scripts/kafka.sh stop

@@ -9,6 +9,7 @@ package clustertest
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -241,7 +242,14 @@ func (tr *truth) bounds(from, to time.Time, val func(truthRead) (int64, bool)) b
 		haveLo, haveHi bool
 	)
 	b.trail = -1
-	for _, r := range tr.reads {
+	// Reads are in time order; the ones that matter started from 10 s before from (the
+	// highest value read before from is among them: values only move forward) to 3 s
+	// after to.
+	first := sort.Search(len(tr.reads), func(i int) bool { return !tr.reads[i].start.Before(from.Add(-10 * time.Second)) })
+	for _, r := range tr.reads[first:] {
+		if !r.start.Before(to.Add(3 * time.Second)) {
+			break
+		}
 		v, has := val(r)
 		switch {
 		case !has:
@@ -250,7 +258,7 @@ func (tr *truth) bounds(from, to time.Time, val func(truthRead) (int64, bool)) b
 			if r.end.After(from.Add(-2*time.Second)) && (b.trail < 0 || v < b.trail) {
 				b.trail = v
 			}
-		case !r.start.Before(to) && r.start.Before(to.Add(3*time.Second)):
+		case !r.start.Before(to):
 			b.hi, haveHi = max(b.hi, v), true
 		}
 	}

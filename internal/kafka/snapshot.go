@@ -29,28 +29,6 @@ func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
 }
 
-// markNotFound gives a named group that does not exist a not-found error: no
-// broker lists it, it has no commits and no members. When a broker's listing
-// failed (it may be the one that knows the group), existence cannot be ruled
-// out: the group carries that failure instead, so it is unknown, never ok.
-func markNotFound(obs *model.Observation) {
-	for i := range obs.Groups {
-		g := &obs.Groups[i]
-		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
-			continue
-		}
-		if len(obs.ListingErrors) > 0 {
-			e := obs.ListingErrors[0]
-			e.Message = "cannot tell whether the group exists: " + e.Message
-			g.Error = e.WithGroup(g.Group)
-		} else {
-			g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
-				Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
-		}
-		obs.Errors = append(obs.Errors, *g.Error)
-	}
-}
-
 // Observe reads, in this order: the groups (ListGroups on every broker), their
 // members and committed offsets (per coordinator, concurrently), then topic
 // layout and configs, then watermarks per leader, then committed-record
@@ -310,28 +288,6 @@ func atRisk(po model.PartitionOffsets, off int64) bool {
 		risk = *po.High
 	}
 	return off < risk
-}
-
-// selectGroups keeps the requested groups; a named group no broker listed is asked of
-// its coordinator (lookupUnlisted) and reported Dead if unknown there.
-func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names []string) []listedGroup {
-	if len(names) == 0 {
-		return listed
-	}
-	byName := map[string]listedGroup{}
-	for _, lg := range listed {
-		byName[lg.name] = lg
-	}
-	var out []listedGroup
-	var missing []string
-	for _, n := range names {
-		if lg, ok := byName[n]; ok {
-			out = append(out, lg)
-		} else if !slices.Contains(missing, n) {
-			missing = append(missing, n)
-		}
-	}
-	return append(out, c.lookupUnlisted(ctx, missing)...)
 }
 
 // positions returns a group's positions: committed offsets, or a share group's start offsets.

@@ -53,7 +53,7 @@
 #                                  <home>/<version>/<pom digest>/lib, so checkouts with different
 #                                  poms never replace each other's jars
 #   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
-#   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
+#   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60; a cluster node 180)
 #   OFFSETTUI_KAFKA_EXTRA_CONFIG   extra server.properties lines, appended last (newline separated)
 #   JAVA_HOME                      java to use (default: java on PATH)
 #   OFFSETTUI_KAFKA_CLUSTER_PORT   the cluster's base port (default 19100): node N listens on

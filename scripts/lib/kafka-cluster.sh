@@ -8,6 +8,9 @@ CLUSTER_PORT="${OFFSETTUI_KAFKA_CLUSTER_PORT:-19100}"
 check_port OFFSETTUI_KAFKA_CLUSTER_PORT "$CLUSTER_PORT"
 CLUSTER_STATE="${OFFSETTUI_KAFKA_CLUSTER_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-cluster-$CLUSTER_PORT}"
 SYNC_TIMEOUT="${OFFSETTUI_KAFKA_SYNC_TIMEOUT:-120}"
+# A node loads every partition's log before it listens: on a loaded machine, with the logs
+# of many tests' deleted topics, that has taken over a minute.
+START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-180}"
 
 node_port() { echo $((CLUSTER_PORT + 2 * ($1 - 1))); }
 controller_port() { echo $((CLUSTER_PORT + 2 * ($1 - 1) + 1)); }

@@ -7,7 +7,7 @@
 #   scripts/kafka.sh env                 print the exports the Go tests read
 #   scripts/kafka.sh tool MAIN args...   run a Kafka CLI main class (stdout clean, logs on stderr)
 #   scripts/kafka.sh status              say whether the broker is running
-#   scripts/kafka.sh fetch               only fetch the jars
+#   scripts/kafka.sh fetch               only fetch the jars (and compile test/kafka/Shapes.java)
 #
 # A three-node cluster (three combined broker+controller nodes, PLAINTEXT only, replication
 # factor 3, min.insync.replicas=2, __consumer_offsets with RF 3; short failure-detection settings
@@ -30,12 +30,23 @@
 #                                               preferred election, every leader preferred)
 #
 # Environment (all optional):
-#   OFFSETTUI_KAFKA_VERSION        Kafka version (default 4.4.0, the newest on Maven Central that
-#                                  CI runs; 4.0.0 and 4.1.1 are the older 4.x lines the suite is
-#                                  also run on, see docs/testing.md). Share and streams groups are
+#   OFFSETTUI_KAFKA_ROLE           which of CI's brokers this is (default main); it picks the default
+#                                  version and port and the names 'env' exports:
+#                                    main    Kafka 4.4.0 on 19092; OFFSETTUI_IT_BOOTSTRAP, OFFSETTUI_KAFKA_LIB, ...
+#                                    oldest  the oldest 4.x the project supports, 4.0.0, on 19112;
+#                                            OFFSETTUI_IT_OLDEST_BOOTSTRAP, OFFSETTUI_IT_OLDEST_KAFKA_LIB, ...
+#                                    timers  Kafka 4.4.0 on 19132 with short timers for the shapes that need
+#                                            time to pass: offsets.retention.minutes=1 (sweep every 2 s), a log
+#                                            cleaner that wakes every 500 ms, and tiered storage (KIP-405) on
+#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks (see
+#                                            timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#   OFFSETTUI_KAFKA_VERSION        Kafka version (default by role: 4.4.0, the newest on Maven Central,
+#                                  for main and timers; 4.0.0 for oldest; 4.1.1 is also run on by
+#                                  hand, see docs/testing.md). The timers role needs 4.4.0 (its tiered
+#                                  storage shim is made for it). Share and streams groups are
 #                                  enabled wherever the version has them (share.version is raised
 #                                  to 1 at format time where it defaults to 0).
-#   OFFSETTUI_KAFKA_PORT           base port on 127.0.0.1 (default 19092, below the ephemeral port range so no client socket can hold it):
+#   OFFSETTUI_KAFKA_PORT           base port on 127.0.0.1 (default by role, 19092 for main, below the ephemeral port range so no client socket can hold it):
 #                                    port    PLAINTEXT, principal ANONYMOUS (a super user: no ACL applies)
 #                                    port+1  CONTROLLER
 #                                    port+2  SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), ACLs enforced
@@ -70,8 +81,12 @@ set -euo pipefail
 
 # shellcheck source=lib/kafka-common.sh
 source "$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)/lib/kafka-common.sh"
+# shellcheck source=lib/kafka-tls.sh
+source "$SCRIPT_DIR/lib/kafka-tls.sh"
+# shellcheck source=lib/kafka-timers.sh
+source "$SCRIPT_DIR/lib/kafka-timers.sh"
 
-PORT="${OFFSETTUI_KAFKA_PORT:-19092}"
+PORT="${OFFSETTUI_KAFKA_PORT:-$DEFAULT_PORT}"
 check_port OFFSETTUI_KAFKA_PORT "$PORT"
 CONTROLLER_PORT=$((PORT + 1))
 SASL_PORT=$((PORT + 2))
@@ -80,34 +95,12 @@ SSL_PORT=$((PORT + 4))
 OAUTH_PORT=$((PORT + 5))
 BOOTSTRAP="$HOST:$PORT"
 SASL_BOOTSTRAP="$HOST:$SASL_PORT"
-# SASL users: name:password. admin is a super user; the others get only what a test grants.
-SASL_USERS=(admin:admin-secret alice:alice-secret bob:bob-secret)
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
-# Test-only secrets of the generated stores (nothing here protects anything real).
-STORE_PASSWORD=store-secret
-OAUTH_ISSUER=offsettui-test-issuer
-OAUTH_AUDIENCE=offsettui-test
-OAUTH_KID=offsettui-test-key
 
 # The pid of our broker, if it is running.
 broker_pid() { live_pid "$PIDFILE" "$STATE/server.properties"; }
-
-plain_users() {
-  local u
-  for u in "${SASL_USERS[@]}"; do printf 'user_%s="%s" ' "${u%%:*}" "${u#*:}"; done
-}
-
-# scram_args: --add-scram for every user and both SCRAM mechanisms (StorageTool format).
-scram_args() {
-  local u m
-  for u in "${SASL_USERS[@]}"; do
-    for m in SCRAM-SHA-256 SCRAM-SHA-512; do
-      printf '%s\n%s\n' --add-scram "$m=[name=${u%%:*},password=${u#*:}]"
-    done
-  done
-}
 
 write_config() {
   cat >"$STATE/server.properties" <<EOF
@@ -172,52 +165,10 @@ share.coordinator.state.topic.num.partitions=3
 
 $(group_settings)
 EOF
-}
-
-# b64url: standard input as unpadded base64url.
-b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
-
-# make_pki: a test CA, the broker's PEM keystore (127.0.0.1 and localhost), a client
-# certificate as a PKCS12 keystore, the CA as JKS and PKCS12 truststores, and an RSA key with
-# its JWKS for OAUTHBEARER. The two keytool runs (one JVM each) go in the background: wait_pki
-# waits for them.
-make_pki() {
-  local ossl=(openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256)
-  need openssl "the test certificates are made with it"
-  need keytool "the JKS and PKCS12 truststores are made with it (it comes with the JDK)"
-  mkdir -p "$PKI"
-  (
-    cd "$PKI"
-    "${ossl[@]}" -x509 -days 7 -subj "/CN=offsettui test CA" -keyout ca.key -out ca.pem \
-      -addext basicConstraints=critical,CA:true -addext keyUsage=critical,keyCertSign 2>/dev/null
-    "${ossl[@]}" -subj "/CN=localhost" -keyout broker.key -out broker.csr 2>/dev/null
-    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' >broker.ext
-    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile broker.ext -out broker.pem 2>/dev/null
-    cat broker.key broker.pem ca.pem >broker-keystore.pem
-    "${ossl[@]}" -subj "/CN=offsettui-client" -keyout client.key -out client.csr 2>/dev/null
-    printf 'extendedKeyUsage=clientAuth\n' >client.ext
-    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile client.ext -out client.pem 2>/dev/null
-    openssl pkcs12 -export -inkey client.key -in client.pem -certfile ca.pem -name client \
-      -passout "pass:$STORE_PASSWORD" -out client-keystore.p12
-    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out oauth.key 2>/dev/null
-    local n
-    # The modulus as unsigned big-endian bytes: openssl prints it in hex; printf turns \xHH into bytes.
-    n="$(printf '%b' "$(openssl rsa -in oauth.key -noout -modulus | cut -d= -f2 | sed 's/../\\x&/g')" | b64url)"
-    printf '{"keys":[{"kty":"RSA","use":"sig","alg":"RS256","kid":"%s","n":"%s","e":"AQAB"}]}\n' "$OAUTH_KID" "$n" >jwks.json
-  ) || die "making the test certificates failed"
-  local t
-  for t in JKS PKCS12; do
-    keytool -importcert -noprompt -alias caroot -file "$PKI/ca.pem" -storetype "$t" -storepass "$STORE_PASSWORD" \
-      -keystore "$PKI/truststore.${t,,}" >"$PKI/keytool-$t.log" 2>&1 &
-    echo $! >"$PKI/keytool-$t.pid"
-  done
-}
-
-wait_pki() {
-  local t
-  for t in JKS PKCS12; do
-    wait "$(cat "$PKI/keytool-$t.pid")" || { cat "$PKI/keytool-$t.log" >&2; die "keytool could not write the $t truststore"; }
-  done
+  if [[ "$ROLE" == timers ]]; then
+    timers_config >>"$STATE/server.properties"
+  fi
+  extra_config >>"$STATE/server.properties"
 }
 
 # A real protocol round trip: ApiVersions to the broker listener (BrokerApiVersionsCommand).
@@ -231,7 +182,7 @@ probe() {
 }
 
 cmd_start() {
-  local pid t0 cluster_id
+  local pid t0 cluster_id i
   need "$JAVA" "Kafka needs a Java 17+ runtime"
   if pid="$(broker_pid)"; then
     die "a broker is already running on $BOOTSTRAP (pid $pid, state $STATE); run '$0 stop' first"
@@ -243,7 +194,7 @@ cmd_start() {
     port_in_use "$p" && die "listener port $p on $HOST is already in use (set OFFSETTUI_KAFKA_PORT)"
   done
 
-  fetch_jars
+  fetch_all
 
   new_state "$STATE"
   mkdir -p "$STATE/data"
@@ -253,15 +204,27 @@ cmd_start() {
     >"$STATE/probe.properties"
 
   t0="$(now)"
+  local classpath="$LIB/*" shim_pid=""
+  if [[ "$ROLE" == timers ]]; then
+    [[ "$VERSION" == 4.4.* ]] || die "the timers role runs Kafka 4.4.x (its LocalTieredStorage shim is made for it), not $VERSION"
+    need javac "the timers broker compiles a shim class for LocalTieredStorage"
+    compile_shim &
+    shim_pid=$!
+    classpath="$LIB/*:$TIERED_LIB/*:$STATE/shim"
+  fi
   cluster_id="$(run_tool kafka.tools.StorageTool random-uuid)" || die "StorageTool random-uuid failed"
   local scram=() features=()
   mapfile -t scram < <(scram_args)
   mapfile -t features < <(features_args)
   run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE/server.properties" "${scram[@]}" "${features[@]}" \
     >"$STATE/format.out" 2>&1 || { cat "$STATE/format.out" >&2; die "StorageTool format failed"; }
+  if [[ -n "$shim_pid" ]]; then
+    wait "$shim_pid" || { cat "$STATE/shim.log" >&2; die "javac could not compile $SHIM_SRC"; }
+  fi
 
   # Kafka 4.x reads OAuth JWKS URLs and files only when the JVM allows them.
-  launch_broker "$STATE" 512m -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
+  launch_broker "$STATE" "$classpath" -Xms256m -Xmx512m \
+    -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
     -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json"
   pid="$(cat "$PIDFILE")"
 
@@ -279,23 +242,30 @@ cmd_start() {
     if ((SECONDS >= deadline)); then
       show_logs "$STATE"
       kill -KILL "$pid" 2>/dev/null || true
-      wait_gone "$pid" 50 || true
+      for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       rm -f "$PIDFILE"
       die "the broker did not answer on $BOOTSTRAP within ${START_TIMEOUT}s (killed it; state dir $STATE)"
     fi
     sleep 0.3
   done
-  log "Kafka $VERSION up on $BOOTSTRAP (pid $pid, cluster $cluster_id) after $(elapsed "$t0")s; state in $STATE"
+  log "Kafka $VERSION ($ROLE) up on $BOOTSTRAP (pid $pid, cluster $cluster_id) after $(elapsed "$t0")s; state in $STATE"
 }
 
 cmd_stop() {
-  local pid
+  local pid i
   if pid="$(broker_pid)"; then
     kill -TERM "$pid" 2>/dev/null || true
-    if ! wait_gone "$pid" 150; then
+    for ((i = 0; i < 150; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
       log "broker (pid $pid) still running after 15s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
-      wait_gone "$pid" 50 || true
+      for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+      done
     fi
     log "stopped broker (pid $pid)"
   fi
@@ -303,6 +273,21 @@ cmd_stop() {
 }
 
 cmd_env() {
+  # The shapes' classes are named by the source's digest: compile them if Shapes.java changed
+  # since start (seconds; nothing when they are there).
+  if [[ -f "$LIB/.complete" ]]; then
+    with_lock "$(dirname "$LIB")" compile_shapes
+  fi
+  if [[ "$ROLE" != main ]]; then
+    # The second and third brokers of CI: their own names, so one shell holds all three.
+    echo "export ${ENV_PREFIX}BOOTSTRAP=$BOOTSTRAP"
+    echo "export ${ENV_PREFIX}SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
+    echo "export ${ENV_PREFIX}KAFKA_VERSION=$VERSION"
+    echo "export ${ENV_PREFIX}KAFKA_LIB=$LIB"
+    echo "export ${ENV_PREFIX}SHAPES=$SHAPES_CLASSES"
+    echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
+    return
+  fi
   echo "export OFFSETTUI_IT_BOOTSTRAP=$BOOTSTRAP"
   echo "export OFFSETTUI_IT_SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
   echo "export OFFSETTUI_IT_SASL_SSL_BOOTSTRAP=$HOST:$SASL_SSL_PORT"
@@ -321,6 +306,7 @@ cmd_env() {
   echo "export OFFSETTUI_IT_KAFKA_VERSION=$VERSION"
   echo "export OFFSETTUI_KAFKA_TOOLS_LOG4J=$TOOLS_LOG4J"
   echo "export OFFSETTUI_KAFKA_STREAMS_APP=$KAFKA_CONF_DIR/StreamsApp.java"
+  echo "export OFFSETTUI_IT_SHAPES=$SHAPES_CLASSES"
 }
 
 cmd_status() {
@@ -347,7 +333,7 @@ main() {
     stop) cmd_stop ;;
     env) cmd_env ;;
     status) cmd_status ;;
-    fetch) fetch_jars ;;
+    fetch) fetch_all ;;
     cluster)
       # shellcheck source=lib/kafka-cluster.sh
       source "$SCRIPT_DIR/lib/kafka-cluster.sh"

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/check"
+	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/spf13/pflag"
@@ -48,9 +50,9 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 			return badFlag("--topic: empty topic name")
 		}
 	}
-	opts := model.CheckOptions{Topics: topics, RiskWindow: c.riskWindowD}
+	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD}
 	var err error
-	if opts.RecoveryWindow, err = model.ParseDuration(window); err != nil {
+	if opts.RecoveryWindow, err = parse.Duration(window); err != nil {
 		return badFlag("--recovery-window: %v", err)
 	}
 	if opts.RecoveryWindow < 0 {
@@ -72,7 +74,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, errBadInput) {
 			return exitBadInput
 		}
-		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot connect: "+err.Error()))
+		return emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot connect: "+err.Error()))
 	}
 	defer s.close()
 	q := model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
@@ -86,14 +88,15 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
-		return emitCheck(stdout, stderr, c.output, model.CheckUnread(group, opts, time.Now(), "cannot read the cluster: "+err.Error()))
+		return emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot read the cluster: "+err.Error()))
 	}
-	return emitCheck(stdout, stderr, c.output, model.Check(snap, group, opts))
+	return emitCheck(stdout, stderr, c.output, check.Check(snap, group, opts))
 }
 
 // emitCheck writes the result and returns its exit code; an output that cannot
 // be written leaves the proof incomplete.
-func emitCheck(stdout, stderr io.Writer, output string, r model.CheckResult) int {
+func emitCheck(stdout, stderr io.Writer, output string, r check.Result) int {
+	r.ExitCode = verdictExitCode(r.Verdict)
 	var err error
 	if output == "json" {
 		err = writeJSON(stdout, r)

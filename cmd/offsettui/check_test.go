@@ -14,6 +14,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/check"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -147,13 +148,13 @@ func TestCheckExpired(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("json: exit %d", code)
 	}
-	var r model.CheckResult
+	var r check.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	p := r.Partitions[0]
-	if r.Verdict != model.VerdictFail || r.ExitCode != 1 || p.Pass || p.Status != model.StatusExpired ||
-		*p.Lost != 3 || *p.Low != 5 || *p.High != 10 || *p.Committed != 2 || p.Reasons[0].Code != model.CodeExpired {
+	if r.Verdict != check.VerdictFail || r.ExitCode != 1 || p.Pass || p.Status != model.StatusExpired ||
+		*p.Lost != 3 || *p.Low != 5 || *p.High != 10 || *p.Committed != 2 || p.Reasons[0].Code != check.CodeExpired {
 		t.Errorf("json result %+v", r)
 	}
 	if !strings.Contains(p.Notes[0].Message, "latest (the client default) jumps to 10, skipping the 5 stored records 5..9") {
@@ -360,11 +361,11 @@ func TestCheckGroupDoesNotExist(t *testing.T) {
 	ckExpect(t, code, out, 2, "INCOMPLETE no-such-group: nothing to check: group no-such-group does not exist (no commits, no members)",
 		"offsets.retention.minutes (10080 = 7d)")
 	code, out, _ = c.check("--group", "no-such-group", "-o", "json")
-	var r model.CheckResult
+	var r check.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if code != 2 || r.Verdict != model.VerdictIncomplete || len(r.Partitions) != 0 || r.Problems[0].Code != model.CodeNothingToCheck {
+	if code != 2 || r.Verdict != check.VerdictIncomplete || len(r.Partitions) != 0 || r.Problems[0].Code != check.CodeNothingToCheck {
 		t.Errorf("json: exit %d %+v", code, r)
 	}
 }
@@ -460,14 +461,14 @@ func TestCheckSampleTimeToLoss(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var r model.CheckResult
+	var r check.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, p := range r.Partitions {
 		for _, reason := range p.Reasons {
-			if reason.Code == model.CodeTimeToLoss {
+			if reason.Code == check.CodeTimeToLoss {
 				found = true
 				if p.Partition != 0 && p.Partition != 1 || !strings.Contains(reason.Message, "retention deletes its next record in") {
 					t.Errorf("%s-%d: %s", p.Topic, p.Partition, reason.Message)
@@ -479,6 +480,6 @@ func TestCheckSampleTimeToLoss(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("no %s reason: %s", model.CodeTimeToLoss, out.String())
+		t.Errorf("no %s reason: %s", check.CodeTimeToLoss, out.String())
 	}
 }

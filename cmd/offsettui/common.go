@@ -15,7 +15,7 @@ import (
 	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/spf13/pflag"
 )
 
@@ -77,13 +77,13 @@ func (c *common) register(fs *pflag.FlagSet) {
 // validate checks the common flags; the error names the flag.
 func (c *common) validate() error {
 	var err error
-	if c.timeoutD, err = model.ParseDuration(c.timeout); err != nil {
+	if c.timeoutD, err = parse.Duration(c.timeout); err != nil {
 		return fmt.Errorf("--timeout: %w", err)
 	}
 	if c.timeoutD <= 0 {
 		return fmt.Errorf("--timeout: must be positive, got %q", c.timeout)
 	}
-	if c.riskWindowD, err = model.ParseDuration(c.riskWindow); err != nil {
+	if c.riskWindowD, err = parse.Duration(c.riskWindow); err != nil {
 		return fmt.Errorf("--risk-window: %w", err)
 	}
 	if c.riskWindowD <= 0 {

@@ -79,6 +79,9 @@ func (c *common) resolveConnection(warn io.Writer) (connection, error) {
 	for _, o := range r.Overrides {
 		fmt.Fprintf(warn, "offsettui: note: %s\n", o)
 	}
+	if err := kafka.CheckBootstrap(r.Bootstrap); err != nil {
+		return connection{}, err // bad input (exit 2), not a connection that fails
+	}
 	conn := connection{context: r.Context, bootstrap: r.Bootstrap, readOnly: r.ReadOnly}
 	if r.CommandConfig != "" {
 		what := "--command-config"

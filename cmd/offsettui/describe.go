@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/spf13/pflag"
 )
@@ -97,7 +98,7 @@ func readBaseline(path string) (model.Snapshot, error) {
 		return model.Snapshot{}, err
 	}
 	defer f.Close()
-	return model.ReadBaseline(f, path)
+	return timeaxis.ReadBaseline(f, path)
 }
 
 // notFoundGroups names the groups of a snapshot that do not exist.

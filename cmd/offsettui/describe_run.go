@@ -10,8 +10,10 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/sampler"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // snapshotter is what describe reads the cluster with (*kafka.Client).
@@ -38,9 +40,9 @@ type describeRun struct {
 // once is a plain describe: one snapshot, plus the baseline as an earlier
 // sample when there is one.
 func (r *describeRun) once(ctx context.Context) int {
-	var h *model.History // one snapshot alone has no time axis: nothing to keep
+	var h *timeaxis.History // one snapshot alone has no time axis: nothing to keep
 	if r.base != nil {
-		h = model.NewHistory(2, 0)
+		h = timeaxis.NewHistory(2, 0)
 		r.addBaseline(h)
 	}
 	snap, err := r.take(ctx, h)
@@ -89,7 +91,7 @@ func (r *describeRun) sampleLast(ctx context.Context, cmd string) (model.Snapsho
 	r.addBaseline(h)
 	if isTerminal(r.errw) {
 		fmt.Fprintf(r.errw, "offsettui %s: sampling for %s, a snapshot every %s…\n",
-			cmd, model.HumanDuration(r.tf.sampleD), model.HumanDuration(r.tf.intervalD))
+			cmd, text.HumanDuration(r.tf.sampleD), text.HumanDuration(r.tf.intervalD))
 	}
 	var last model.Snapshot
 	err := sampler.Run(ctx, sampler.Plan{For: r.tf.sampleD, Every: r.tf.intervalD}, r.clock, func(ctx context.Context, _ bool) error {
@@ -133,28 +135,29 @@ func (r *describeRun) watch(ctx context.Context) int {
 
 // take reads one snapshot, records it in h, annotates it with h (when not
 // nil) and the baseline.
-func (r *describeRun) take(ctx context.Context, h *model.History) (model.Snapshot, error) {
+func (r *describeRun) take(ctx context.Context, h *timeaxis.History) (model.Snapshot, error) {
 	snap, err := r.src.Snapshot(ctx, r.q)
 	if err != nil {
 		return snap, err
 	}
 	if r.base != nil {
-		if err := model.OtherCluster(&snap, r.base, r.baseFile); err != nil {
+		if err := timeaxis.OtherCluster(&snap, r.base, r.baseFile); err != nil {
 			return snap, fmt.Errorf("%w: --baseline: %v", errBadInput, err)
 		}
 	}
 	if h != nil {
 		h.Add(&snap, true)
 		h.Annotate(&snap, r.tf.options())
+		model.SortGroupsByUrgency(snap.Groups) // the time axis moves groups in the urgency order
 	}
 	if r.base != nil {
-		model.CompareBaseline(&snap, r.base, r.baseFile, r.groups)
+		timeaxis.CompareBaseline(&snap, r.base, r.baseFile, r.groups)
 	}
 	return snap, nil
 }
 
 // addBaseline makes the baseline the first sample, so rates run from it.
-func (r *describeRun) addBaseline(h *model.History) {
+func (r *describeRun) addBaseline(h *timeaxis.History) {
 	if r.base != nil {
 		h.Add(r.base, false)
 	}

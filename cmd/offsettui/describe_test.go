@@ -14,6 +14,7 @@ import (
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // TestDescribeDemoJSON runs `offsettui describe --demo -o json` and checks every
@@ -187,11 +188,11 @@ func TestDescribeGroupNotFound(t *testing.T) {
 		switch g.Group {
 		case "nosuch":
 			if g.Error == nil || g.Error.Kind != model.KindNotFound || g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
-				t.Errorf("nosuch: error %v, worst %s, totalLag %s; want not-found, unknown, null", g.Error, g.WorstStatus, model.Num(g.TotalLag))
+				t.Errorf("nosuch: error %v, worst %s, totalLag %s; want not-found, unknown, null", g.Error, g.WorstStatus, text.Num(g.TotalLag))
 			}
 		case "ship-svc":
-			if g.Error != nil || model.Num(g.TotalLag) != "2" {
-				t.Errorf("ship-svc: error %v, totalLag %s", g.Error, model.Num(g.TotalLag))
+			if g.Error != nil || text.Num(g.TotalLag) != "2" {
+				t.Errorf("ship-svc: error %v, totalLag %s", g.Error, text.Num(g.TotalLag))
 			}
 		}
 	}

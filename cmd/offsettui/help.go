@@ -17,6 +17,7 @@ Usage:
   offsettui describe [flags]     every group's positions as a table or JSON
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui check [flags]        fail-closed proof that one group can start without losing data
+  offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
   offsettui demo [flags]         run the embedded demo cluster and print its address
   offsettui contexts [flags]     list the named clusters of the config file, secrets masked
   offsettui help [COMMAND]       this text, or a command's flags and examples
@@ -92,6 +93,17 @@ var commandHelp = map[string]cmdHelp{
 		examples: "  offsettui check --demo --group fanout\n" +
 			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest",
 	},
+	"serve": {
+		usage: "offsettui serve [--listen ADDR] [--interval DURATION] [--context NAME]... [--all-contexts] [flags]",
+		about: "A Prometheus exporter that pages before the loss: it snapshots each cluster every --interval,\n" +
+			"keeps the time axis, and serves lag, lag in seconds, rates, ETA, time to loss, records lost,\n" +
+			"statuses and evaluations on /metrics (docs/metrics.md), with /healthz and /readyz. It never\n" +
+			"writes. Alert rules and a Grafana dashboard: deploy/. SIGINT or SIGTERM ends it (exit 0).",
+		examples: "  offsettui serve --demo\n" +
+			"  offsettui serve --context prod-eu --context prod-us --listen :9308\n" +
+			"  offsettui serve --all-contexts --interval 1m\n" +
+			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds",
+	},
 	"contexts": {
 		usage: "offsettui contexts [--config FILE] [-o table|json]",
 		about: "Lists the contexts of the config file ($XDG_CONFIG_HOME/offsettui/config.yaml) with the\n" +
@@ -102,9 +114,15 @@ var commandHelp = map[string]cmdHelp{
 		usage: "offsettui demo [--debug FILE]",
 		about: "Runs the embedded three-broker demo cluster (docs/demo.md), prints its bootstrap address and\n" +
 			"keeps it running until Ctrl-C, so other tools can be pointed at it.",
-		examples: "  offsettui demo\n  kcat -b \"$(offsettui demo 2>/dev/null | head -1)\" -L   # in another shell, while it runs",
+		examples: "  offsettui demo\n" +
+			"  " + demoKcatExample + "   # kcat once the demo runs; Ctrl-C stops both",
 	},
 }
+
+// demoKcatExample points kcat at the demo as soon as it prints its address. The
+// demo runs until Ctrl-C, so "$(offsettui demo | head -1)" never returns: the
+// shell waits for the whole pipe.
+const demoKcatExample = `offsettui demo 2>/dev/null | { read -r addr; kcat -b "$addr" -L; }`
 
 // printCommandHelp writes a command's usage, what it does, its flags and examples.
 func printCommandHelp(w io.Writer, fs *pflag.FlagSet) {

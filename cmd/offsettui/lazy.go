@@ -8,6 +8,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/views"
 )
 
@@ -119,10 +120,10 @@ func (l *lazyClient) SnapshotStaged(ctx context.Context, q model.Query, listed f
 }
 
 // ReadPlanInput implements reset.Cluster.
-func (l *lazyClient) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
+func (l *lazyClient) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error) {
 	cl, err := l.client(ctx)
 	if err != nil {
-		return model.PlanInput{}, err
+		return plan.Input{}, err
 	}
 	return cl.ReadPlanInput(ctx, group, topics, at)
 }

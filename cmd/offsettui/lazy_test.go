@@ -11,6 +11,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // TestLazyClientQuitDuringAHungConnect: while the first connection hangs, a caller
@@ -78,15 +79,15 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	lc := &lazyClient{c: c, conn: &connection{bootstrap: k.ListenAddrs()}}
 	defer lc.close()
 	r := newTUIResetter(c, lc, dir)
-	st, err := model.ParseStrategy(model.ToOffset, "1", time.Now())
+	st, err := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := r.Plan(t.Context(), "g", model.Scope{AllTopics: true}, st)
+	p, err := r.Plan(t.Context(), "g", plan.Scope{AllTopics: true}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := r.Execute(t.Context(), p); res.Outcome != model.OutcomeApplied {
+	if res := r.Execute(t.Context(), p); res.Outcome != plan.OutcomeApplied {
 		t.Fatalf("outcome %s: %v", res.Outcome, res.Notes)
 	}
 	want := `"cluster":"` + strings.Join(k.ListenAddrs(), ",") + `"`

@@ -41,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return resetMain(rest, stdout, stderr)
 	case "check":
 		return checkMain(rest, stdout, stderr)
+	case "serve":
+		return serveMain(rest, stdout, stderr)
 	case "demo":
 		ctx, stop := signalContext()
 		defer stop()
@@ -53,10 +55,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help":
 		return helpMain(rest, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "offsettui: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "offsettui: unknown command %q: %s (offsettui --help shows the usage)\n", cmd, commandList)
 		return exitBadInput
 	}
 }
+
+// commandList names the commands, for an unknown one.
+const commandList = "the commands are describe, reset, check, demo, contexts, help and version; without one, the TUI"
 
 // helpMain is `offsettui help [COMMAND]`: the general usage, or a command's
 // own, exactly as `COMMAND --help` prints it.
@@ -76,7 +81,7 @@ func helpMain(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if _, ok := commandHelp[args[0]]; !ok {
-		fmt.Fprintf(stderr, "offsettui help: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "offsettui help: unknown command %q: %s\n", args[0], commandList)
 		return exitBadInput
 	}
 	return run([]string{args[0], "--help"}, stdout, stderr)

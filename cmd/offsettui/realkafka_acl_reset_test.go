@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
@@ -84,9 +86,9 @@ func TestRealKafkaACLDescribeAndCheck(t *testing.T) {
 		byName[g.Group] = g
 	}
 	g := byName[w.g]
-	if g.TotalLag != nil || model.Num(g.TotalLagAtLeast) != "18" || g.WorstStatus != model.StatusUnknown {
+	if g.TotalLag != nil || text.Num(g.TotalLagAtLeast) != "18" || g.WorstStatus != model.StatusUnknown {
 		t.Errorf("%s: totalLag %s, at least %s, worst %s; want null, 18 (6 + 4 + 8, the hidden topic left out), unknown",
-			w.g, model.Num(g.TotalLag), model.Num(g.TotalLagAtLeast), g.WorstStatus)
+			w.g, text.Num(g.TotalLag), text.Num(g.TotalLagAtLeast), g.WorstStatus)
 	}
 	for _, p := range g.Partitions {
 		denied := p.Error != nil && p.Error.Kind == model.KindDenied && p.Error.Code != nil && *p.Error.Code == "TOPIC_AUTHORIZATION_FAILED"
@@ -102,7 +104,7 @@ func TestRealKafkaACLDescribeAndCheck(t *testing.T) {
 	if d := byName[w.denied]; d.Error == nil || d.Error.Kind != model.KindDenied || d.Error.Code == nil ||
 		*d.Error.Code != "GROUP_AUTHORIZATION_FAILED" || d.WorstStatus != model.StatusUnknown || d.TotalLag != nil {
 		t.Errorf("%s: error %v, worst %s, totalLag %s; want denied GROUP_AUTHORIZATION_FAILED, unknown, null",
-			w.denied, d.Error, d.WorstStatus, model.Num(d.TotalLag))
+			w.denied, d.Error, d.WorstStatus, text.Num(d.TotalLag))
 	}
 
 	var out, errb bytes.Buffer
@@ -170,8 +172,8 @@ func TestRealKafkaACLReset(t *testing.T) {
 	dir = t.TempDir()
 	code, r, _ = runReset(t, w.alice("--backup-dir", dir, "--group", w.g3, "--to-earliest", "--topic", w.open, "--topic", w.seen, "--execute")...)
 	written := map[model.TP]int64{tpOf(w.open, 0): 0, tpOf(w.open, 1): 0}
-	wantResults := map[model.TP]model.WriteResult{tpOf(w.open, 0): model.WriteWritten, tpOf(w.open, 1): model.WriteWritten, tpOf(w.seen, 0): model.WriteRejected}
-	if code != model.OutcomePartlyApplied.ExitCode() || !r.Executed || !maps.Equal(r.results(), wantResults) ||
+	wantResults := map[model.TP]plan.WriteResult{tpOf(w.open, 0): plan.WriteWritten, tpOf(w.open, 1): plan.WriteWritten, tpOf(w.seen, 0): plan.WriteRejected}
+	if code != outcomeExitCode(plan.OutcomePartlyApplied) || !r.Executed || !maps.Equal(r.results(), wantResults) ||
 		!maps.Equal(r.rejectedCodes(), map[model.TP]string{tpOf(w.seen, 0): "TOPIC_AUTHORIZATION_FAILED"}) {
 		t.Fatalf("partly denied: exit %d executed %v results %v rejected %v; want 4, %v, %s-0 TOPIC_AUTHORIZATION_FAILED",
 			code, r.Executed, r.results(), r.rejectedCodes(), wantResults, w.seen)

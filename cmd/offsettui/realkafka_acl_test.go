@@ -15,6 +15,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
@@ -97,11 +98,11 @@ func TestRealKafkaDescribeUnderACLs(t *testing.T) {
 	for _, g := range snap.Groups {
 		byName[g.Group] = g
 	}
-	if g := byName[w.g]; g.TotalLag != nil || model.Num(g.TotalLagAtLeast) != "20" {
-		t.Errorf("%s: totalLag %s, at least %s; want null and 20", w.g, model.Num(g.TotalLag), model.Num(g.TotalLagAtLeast))
+	if g := byName[w.g]; g.TotalLag != nil || text.Num(g.TotalLagAtLeast) != "20" {
+		t.Errorf("%s: totalLag %s, at least %s; want null and 20", w.g, text.Num(g.TotalLag), text.Num(g.TotalLagAtLeast))
 	}
 	if g := byName[w.only]; g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
-		t.Errorf("%s: worst %s, totalLag %s; want unknown and null", w.only, g.WorstStatus, model.Num(g.TotalLag))
+		t.Errorf("%s: worst %s, totalLag %s; want unknown and null", w.only, g.WorstStatus, text.Num(g.TotalLag))
 	}
 	if g := byName[w.denied]; g.Error == nil || g.Error.Kind != model.KindDenied || g.Error.Code == nil || *g.Error.Code != "GROUP_AUTHORIZATION_FAILED" {
 		t.Errorf("%s: error %v, want denied GROUP_AUTHORIZATION_FAILED", w.denied, g.Error)
@@ -115,8 +116,8 @@ func TestRealKafkaDescribeUnderACLs(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &whole); err != nil {
 		t.Fatal(err)
 	}
-	if v := whole.Cluster.AllTopicsVisible; v == nil || !*v || model.Num(whole.Groups[0].TotalLag) != "100" {
-		t.Errorf("admin: allTopicsVisible %v, totalLag %s; want true and 100", v, model.Num(whole.Groups[0].TotalLag))
+	if v := whole.Cluster.AllTopicsVisible; v == nil || !*v || text.Num(whole.Groups[0].TotalLag) != "100" {
+		t.Errorf("admin: allTopicsVisible %v, totalLag %s; want true and 100", v, text.Num(whole.Groups[0].TotalLag))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -34,15 +35,15 @@ func TestRealKafkaResetCommitAnswerLost(t *testing.T) {
 		name    string
 		action  faultproxy.Action
 		exit    int
-		result  model.WriteResult
+		result  plan.WriteResult
 		landed  bool
 		outcome string
 	}{
-		{"stall-after", faultproxy.StallAfter, exitOK, model.WriteWritten, true, "applied"},
-		{"cut-after", faultproxy.CutAfter, exitOK, model.WriteWritten, true, "applied"},
-		{"cut-before", faultproxy.CutBefore, exitFailure, model.WriteUnknown, false, "failed"},
-		{"stall-before", faultproxy.StallBefore, exitFailure, model.WriteUnknown, false, "failed"},
-		{"read-back silent", faultproxy.DelayResponse, exitFailure, model.WriteUnverified, true, "failed"},
+		{"stall-after", faultproxy.StallAfter, exitOK, plan.WriteWritten, true, "applied"},
+		{"cut-after", faultproxy.CutAfter, exitOK, plan.WriteWritten, true, "applied"},
+		{"cut-before", faultproxy.CutBefore, exitFailure, plan.WriteUnknown, false, "failed"},
+		{"stall-before", faultproxy.StallBefore, exitFailure, plan.WriteUnknown, false, "failed"},
+		{"read-back silent", faultproxy.DelayResponse, exitFailure, plan.WriteUnverified, true, "failed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,9 +81,9 @@ func TestRealKafkaResetCommitAnswerLost(t *testing.T) {
 				}
 			}
 			verified := r.Verified != nil && *r.Verified
-			if code != c.exit || !r.Executed || len(r.Rows) != 2 || verified != (c.result == model.WriteWritten) || len(r.Rejected) != 0 {
+			if code != c.exit || !r.Executed || len(r.Rows) != 2 || verified != (c.result == plan.WriteWritten) || len(r.Rejected) != 0 {
 				t.Errorf("exit %d executed %v rows %d verified %v rejected %v; want %d, executed, 2, verified %v, none rejected",
-					code, r.Executed, len(r.Rows), r.Verified, r.Rejected, c.exit, c.result == model.WriteWritten)
+					code, r.Executed, len(r.Rows), r.Verified, r.Rejected, c.exit, c.result == plan.WriteWritten)
 			}
 			// Something may have been written in every case: the undo restores
 			// the backup, which is kept.
@@ -166,7 +167,7 @@ func TestRealKafkaResetCommitLandsAfterReadBack(t *testing.T) {
 	code, r, _ := runReset(t, "--bootstrap-server", p.Addrs()[0], "--timeout", "1s", "--backup-dir", dir,
 		"--group", w.group, "--to-offset", "1", "--all-topics", "--execute")
 	for tp, got := range r.results() {
-		if got != model.WriteUnknown {
+		if got != plan.WriteUnknown {
 			t.Errorf("%s: result %q, want unknown", tp, got)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -65,7 +66,7 @@ func TestRealKafkaReadOnlySpellings(t *testing.T) {
 		commits := p.Requests(id, kmsg.OffsetCommit)
 		got := w.seed.Committed(group)
 		if c.readOnly {
-			readOnlyBlocked := len(r.Blockers) > 0 && r.Blockers[0].Kind == model.BlockReadOnly
+			readOnlyBlocked := len(r.Blockers) > 0 && r.Blockers[0].Kind == plan.BlockReadOnly
 			if code != exitBlocked || r.Executed || !readOnlyBlocked || commits != 0 || !maps.Equal(got, w.want) ||
 				len(backupFiles(t, dir)) != 0 || len(auditLog(t, dir)) != 0 {
 				t.Errorf("%s %v: exit %d executed %v blockers %+v, %d commits sent, commits %v, files %v; want read-only: 3, nothing sent or written",

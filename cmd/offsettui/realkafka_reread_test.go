@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/faultproxy"
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -44,11 +44,11 @@ func TestRealKafkaResetReReadStalled(t *testing.T) {
 			if d := time.Since(start); d > 6*time.Second {
 				t.Errorf("took %v; the plan and the re-read are bounded by twice --timeout each", d)
 			}
-			want := model.BlockDrift
+			want := plan.BlockDrift
 			if key == kmsg.ListOffsets {
-				want = model.BlockUnknownOffsets
+				want = plan.BlockUnknownOffsets
 			}
-			blocked := slices.ContainsFunc(r.Blockers, func(b model.Blocker) bool { return b.Kind == want })
+			blocked := slices.ContainsFunc(r.Blockers, func(b plan.Blocker) bool { return b.Kind == want })
 			if code != exitBlocked || r.Executed || !blocked || r.Backup != nil || r.Undo != nil {
 				t.Errorf("exit %d executed %v blockers %+v backup %v undo %v; want 3, a %s blocker, nothing written",
 					code, r.Executed, r.Blockers, r.Backup, r.Undo, want)

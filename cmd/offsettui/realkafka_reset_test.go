@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -29,12 +30,12 @@ type cliPlan struct {
 	Backup   *string `json:"backup"`
 	Undo     *string `json:"undo"`
 	Rows     []struct {
-		Topic     string       `json:"topic"`
-		Partition int32        `json:"partition"`
-		Target    *int64       `json:"target"`
-		Reason    model.Reason `json:"reason"`
+		Topic     string      `json:"topic"`
+		Partition int32       `json:"partition"`
+		Target    *int64      `json:"target"`
+		Reason    plan.Reason `json:"reason"`
 	} `json:"rows"`
-	Blockers []model.Blocker `json:"blockers"`
+	Blockers []plan.Blocker `json:"blockers"`
 }
 
 func (p cliPlan) targets() map[model.TP]int64 {
@@ -203,7 +204,7 @@ func TestRealKafkaResetCLIRefusesLiveGroups(t *testing.T) {
 		base := []string{"--bootstrap-server", addr, "--backup-dir", backupDir, "--group", m.group}
 		realkafka.WaitUntil(t, 60*time.Second, m.group+" refused for its live member", func() (bool, string) {
 			code, p := cliReset(t, append(base, "--to-earliest", "--all-topics")...)
-			ok := code == exitBlocked && len(p.Blockers) == 1 && p.Blockers[0].Kind == model.BlockGroupNotEmpty &&
+			ok := code == exitBlocked && len(p.Blockers) == 1 && p.Blockers[0].Kind == plan.BlockGroupNotEmpty &&
 				strings.Contains(p.Blockers[0].Message, m.clientID)
 			return ok, fmt.Sprintf("dry run: exit %d blockers %+v", code, p.Blockers)
 		})
@@ -213,7 +214,7 @@ func TestRealKafkaResetCLIRefusesLiveGroups(t *testing.T) {
 			{"--restore", backup, "--allow-other-group", "--execute"},
 		} {
 			code, p := cliReset(t, append(base, args...)...)
-			if code != exitBlocked || p.Executed || p.Backup != nil || len(p.Blockers) == 0 || p.Blockers[0].Kind != model.BlockGroupNotEmpty {
+			if code != exitBlocked || p.Executed || p.Backup != nil || len(p.Blockers) == 0 || p.Blockers[0].Kind != plan.BlockGroupNotEmpty {
 				t.Errorf("%s %v: exit %d executed %v backup %v blockers %+v; want exit 3, nothing written", m.group, args, code, p.Executed, p.Backup, p.Blockers)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -180,8 +181,8 @@ func TestRealKafkaRestoreRefusesForeignBackups(t *testing.T) {
 		{"another cluster's", *kr.Backup, "--allow-other-cluster", elsewhere},
 	} {
 		code, r, _ := runReset(t, append(conn, "--restore", c.backup, "--execute")...)
-		mismatch := slices.ContainsFunc(r.Blockers, func(b model.Blocker) bool {
-			return b.Kind == model.BlockBackupMismatch && strings.Contains(b.Message, c.flag)
+		mismatch := slices.ContainsFunc(r.Blockers, func(b plan.Blocker) bool {
+			return b.Kind == plan.BlockBackupMismatch && strings.Contains(b.Message, c.flag)
 		})
 		if code != exitBlocked || r.Executed || !mismatch || r.Backup != nil {
 			t.Errorf("%s backup: exit %d executed %v backup %v blockers %+v; want 3, backup-mismatch naming %s, nothing written",

@@ -19,6 +19,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -130,8 +131,8 @@ func describeShowsStall(t *testing.T, snap model.Snapshot, group string, asked b
 	}
 	g := snap.Groups[i]
 	if !asked {
-		if model.Num(g.TotalLag) != "10" || g.WorstStatus != model.StatusOK {
-			t.Errorf("nothing stalled was asked, yet totalLag %s, worst %s; want 10, ok", model.Num(g.TotalLag), g.WorstStatus)
+		if text.Num(g.TotalLag) != "10" || g.WorstStatus != model.StatusOK {
+			t.Errorf("nothing stalled was asked, yet totalLag %s, worst %s; want 10, ok", text.Num(g.TotalLag), g.WorstStatus)
 		}
 		return
 	}
@@ -149,7 +150,7 @@ func describeShowsStall(t *testing.T, snap model.Snapshot, group string, asked b
 	}
 	if !timeout || g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
 		t.Errorf("group %s: timeout error shown %v, worst %s, totalLag %s; want a timeout, unknown, null\n%+v",
-			group, timeout, g.WorstStatus, model.Num(g.TotalLag), g)
+			group, timeout, g.WorstStatus, text.Num(g.TotalLag), g)
 	}
 }
 
@@ -207,7 +208,7 @@ func TestDescribeNotFoundNeedsEveryListing(t *testing.T) {
 		g := snap.Groups[0]
 		if g.Error == nil || g.Error.IsGroupNotFound() || g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
 			t.Errorf("broker %d's ListGroups stalled: error %v, worst %s, totalLag %s; want an error other than not-found, unknown, null",
-				id, g.Error, g.WorstStatus, model.Num(g.TotalLag))
+				id, g.Error, g.WorstStatus, text.Num(g.TotalLag))
 		}
 	}
 }
@@ -297,7 +298,7 @@ func TestDescribeOneBrokerListOffsetsStalled(t *testing.T) {
 		}
 	}
 	if g.TotalLag != nil || g.TotalLagAtLeast == nil || *g.TotalLagAtLeast != readable {
-		t.Errorf("totalLag %s, at least %s; want null, %d", model.Num(g.TotalLag), model.Num(g.TotalLagAtLeast), readable)
+		t.Errorf("totalLag %s, at least %s; want null, %d", text.Num(g.TotalLag), text.Num(g.TotalLagAtLeast), readable)
 	}
 	if n := p.Requests(hung, kmsg.ListOffsets); n != 1 {
 		t.Errorf("the stalled broker got %d ListOffsets in one describe, want 1 (%s)", n, p.Summary())

@@ -18,6 +18,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -86,19 +87,19 @@ type resetResult struct {
 	Backup   *string `json:"backup"`
 	Undo     *string `json:"undo"`
 	Rows     []struct {
-		Topic     string            `json:"topic"`
-		Partition int32             `json:"partition"`
-		Target    *int64            `json:"target"`
-		Result    model.WriteResult `json:"result"`
-		ReadBack  *int64            `json:"readBack"`
+		Topic     string           `json:"topic"`
+		Partition int32            `json:"partition"`
+		Target    *int64           `json:"target"`
+		Result    plan.WriteResult `json:"result"`
+		ReadBack  *int64           `json:"readBack"`
 	} `json:"rows"`
-	Blockers []model.Blocker `json:"blockers"`
-	Rejected []model.Error   `json:"rejected"`
+	Blockers []plan.Blocker `json:"blockers"`
+	Rejected []model.Error  `json:"rejected"`
 }
 
 // results maps each row to its result.
-func (r resetResult) results() map[model.TP]model.WriteResult {
-	out := map[model.TP]model.WriteResult{}
+func (r resetResult) results() map[model.TP]plan.WriteResult {
+	out := map[model.TP]plan.WriteResult{}
 	for _, row := range r.Rows {
 		out[tpOf(row.Topic, row.Partition)] = row.Result
 	}

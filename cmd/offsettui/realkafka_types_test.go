@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -74,7 +75,7 @@ func refusedLive(t *testing.T, addr, group, backupDir, file string, extra ...str
 		code, p := cliReset(t, append(base, args...)...)
 		notEmpty := false
 		for _, b := range p.Blockers {
-			notEmpty = notEmpty || b.Kind == model.BlockGroupNotEmpty
+			notEmpty = notEmpty || b.Kind == plan.BlockGroupNotEmpty
 		}
 		if code != exitBlocked || p.Executed || p.Backup != nil || p.Undo != nil || !notEmpty {
 			t.Errorf("%s %v: exit %d executed %v backup %v undo %v blockers %+v; want exit 3, group-not-empty, nothing written",
@@ -135,7 +136,7 @@ func TestRealKafkaShareResetCLI(t *testing.T) {
 	stop := realkafka.ShareConsumer(t, addr, group, topic)
 	realkafka.WaitUntil(t, 90*time.Second, group+" refused for its live member", func() (bool, string) {
 		code, p := cliReset(t, "--bootstrap-server", addr, "--group", group, "--to-earliest", "--all-topics")
-		return code == exitBlocked && len(p.Blockers) > 0 && p.Blockers[0].Kind == model.BlockGroupNotEmpty,
+		return code == exitBlocked && len(p.Blockers) > 0 && p.Blockers[0].Kind == plan.BlockGroupNotEmpty,
 			fmt.Sprintf("exit %d blockers %+v", code, p.Blockers)
 	})
 	// The member moves the start offsets as it acknowledges: wait until they settle.
@@ -153,12 +154,12 @@ func TestRealKafkaShareResetCLI(t *testing.T) {
 	stop()
 	realkafka.WaitUntil(t, 60*time.Second, group+" Empty", func() (bool, string) {
 		_, p := cliReset(t, "--bootstrap-server", addr, "--group", group, "--to-earliest", "--all-topics")
-		return !slices.ContainsFunc(p.Blockers, func(b model.Blocker) bool { return b.Kind == model.BlockGroupNotEmpty }),
+		return !slices.ContainsFunc(p.Blockers, func(b plan.Blocker) bool { return b.Kind == plan.BlockGroupNotEmpty }),
 			fmt.Sprintf("blockers %+v", p.Blockers)
 	})
 	if !realkafka.AtLeast(4, 2) { // AlterShareGroupOffsets is advertised but writes nothing
 		code, p := cliReset(t, "--bootstrap-server", addr, "--backup-dir", backupDir, "--group", group, "--to-earliest", "--all-topics", "--execute")
-		if code != exitBlocked || p.Backup != nil || len(p.Blockers) != 1 || p.Blockers[0].Kind != model.BlockWriteUnsupported {
+		if code != exitBlocked || p.Backup != nil || len(p.Blockers) != 1 || p.Blockers[0].Kind != plan.BlockWriteUnsupported {
 			t.Errorf("Kafka %s: --execute: exit %d backup %v blockers %+v; want 3, write-unsupported, nothing written", realkafka.Version(), code, p.Backup, p.Blockers)
 		}
 		t.Skipf("Kafka %s cannot reset share-group offsets (AlterShareGroupOffsets writes nothing before 4.2): refused as checked above; execute and restore skipped", realkafka.Version())
@@ -182,7 +183,7 @@ func TestRealKafkaShareResetCLI(t *testing.T) {
 			map[model.TP]int64{tpOf(topic, 0): 3, tpOf(topic, 1): 3, tpOf(topic, 2): 3}, before, shareStarts)
 	}
 	if code, p := cliReset(t, "--bootstrap-server", addr, "--group", group, "--shift-by", "-1", "--all-topics"); code != exitBlocked ||
-		len(p.Blockers) != 1 || p.Blockers[0].Kind != model.BlockStrategyUnsupported || !strings.Contains(p.Blockers[0].Message, "kafka-share-groups.sh") {
+		len(p.Blockers) != 1 || p.Blockers[0].Kind != plan.BlockStrategyUnsupported || !strings.Contains(p.Blockers[0].Message, "kafka-share-groups.sh") {
 		t.Errorf("share --shift-by: exit %d blockers %+v; want 3, one strategy-unsupported naming kafka-share-groups.sh", code, p.Blockers)
 	}
 }
@@ -209,7 +210,7 @@ func TestRealKafkaStreamsResetCLI(t *testing.T) {
 	want := map[model.TP]int64{tpOf(in, 0): 8, tpOf(in, 1): 5}
 	realkafka.WaitUntil(t, 120*time.Second, app+" running and committed, refused", func() (bool, string) {
 		code, p := cliReset(t, "--bootstrap-server", addr, "--group", app, "--to-current", "--all-topics")
-		return code == exitBlocked && len(p.Blockers) > 0 && p.Blockers[0].Kind == model.BlockGroupNotEmpty && maps.Equal(p.targets(), want),
+		return code == exitBlocked && len(p.Blockers) > 0 && p.Blockers[0].Kind == plan.BlockGroupNotEmpty && maps.Equal(p.targets(), want),
 			fmt.Sprintf("exit %d targets %v blockers %+v", code, p.targets(), p.Blockers)
 	})
 	refusedLive(t, addr, app, backupDir, backup, "--topic", in)

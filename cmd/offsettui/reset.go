@@ -14,6 +14,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/spf13/pflag"
@@ -31,14 +32,15 @@ type resetFlags struct {
 	backupDir string
 	assume    string
 	restore   reset.RestoreOptions
-	values    map[model.StrategyKind]*string
-	switches  map[model.StrategyKind]*bool
+	newGroup  bool
+	values    map[plan.StrategyKind]*string
+	switches  map[plan.StrategyKind]*bool
 }
 
 func resetMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c  common
-		f  = resetFlags{values: map[model.StrategyKind]*string{}, switches: map[model.StrategyKind]*bool{}}
+		f  = resetFlags{values: map[plan.StrategyKind]*string{}, switches: map[plan.StrategyKind]*bool{}}
 		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
 	)
 	c.register(fs)
@@ -54,7 +56,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var backup reset.Backup
-	if err == nil && st.Kind == model.Restore {
+	if err == nil && st.Kind == plan.Restore {
 		backup, err = reset.LoadBackup(st.Raw)
 	}
 	if err != nil {
@@ -72,12 +74,12 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
-		AssumeReset: f.assume,
+		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
-	var p model.Plan
-	if st.Kind == model.Restore {
+	var p plan.Plan
+	if st.Kind == plan.Restore {
 		p, err = svc.PlanRestore(ctx, f.group, backup, f.restore)
 	} else {
 		p, err = svc.Plan(ctx, f.group, scope, st)
@@ -95,47 +97,47 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 
 // plan checks reset's own flags and builds the scope and strategy; the error
 // names the flag.
-func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (model.Scope, model.Strategy, error) {
+func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (plan.Scope, plan.Strategy, error) {
 	if strings.TrimSpace(f.group) == "" {
-		return model.Scope{}, model.Strategy{}, fmt.Errorf("--group is required")
+		return plan.Scope{}, plan.Strategy{}, fmt.Errorf("--group is required")
 	}
-	var kinds []model.StrategyKind
-	for _, k := range model.StrategyKinds {
+	var kinds []plan.StrategyKind
+	for _, k := range plan.StrategyKinds {
 		if fs.Changed(string(k)) {
 			kinds = append(kinds, k)
 		}
 	}
 	if len(kinds) != 1 {
 		var names []string
-		for _, k := range model.StrategyKinds {
+		for _, k := range plan.StrategyKinds {
 			names = append(names, k.Flag())
 		}
-		return model.Scope{}, model.Strategy{}, fmt.Errorf("exactly one strategy is needed, got %d; one of %s", len(kinds), strings.Join(names, ", "))
+		return plan.Scope{}, plan.Strategy{}, fmt.Errorf("exactly one strategy is needed, got %d; one of %s", len(kinds), strings.Join(names, ", "))
 	}
 	k := kinds[0]
-	var st model.Strategy
+	var st plan.Strategy
 	var err error
 	switch {
 	case k.FromFileKind():
 		path := *f.values[k]
 		fh, oerr := os.Open(path)
 		if oerr != nil {
-			return model.Scope{}, model.Strategy{}, fmt.Errorf("%s: %v", k.Flag(), oerr)
+			return plan.Scope{}, plan.Strategy{}, fmt.Errorf("%s: %v", k.Flag(), oerr)
 		}
-		st, err = model.FileStrategy(k, path, fh)
+		st, err = plan.FileStrategy(k, path, fh)
 		fh.Close()
 	case k.TakesValue():
-		st, err = model.ParseStrategy(k, *f.values[k], now)
+		st, err = plan.ParseStrategy(k, *f.values[k], now)
 	default:
 		if !*f.switches[k] {
-			return model.Scope{}, model.Strategy{}, fmt.Errorf("%s=false is not a strategy", k.Flag())
+			return plan.Scope{}, plan.Strategy{}, fmt.Errorf("%s=false is not a strategy", k.Flag())
 		}
-		st, err = model.ParseStrategy(k, "", now)
+		st, err = plan.ParseStrategy(k, "", now)
 	}
 	if err != nil {
-		return model.Scope{}, model.Strategy{}, err
+		return plan.Scope{}, plan.Strategy{}, err
 	}
-	scope, err := model.NewScope(f.allTopics, f.topics, k)
+	scope, err := plan.NewScope(f.allTopics, f.topics, k)
 	return scope, st, err
 }
 
@@ -184,7 +186,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func output(w io.Writer, format string, p model.Plan, notes []string) error {
+func output(w io.Writer, format string, p plan.Plan, notes []string) error {
 	if format == "json" {
 		return writeJSON(w, p)
 	}
@@ -201,7 +203,8 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (latest is the Kafka client default)")
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
 	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
-	for _, k := range model.StrategyKinds {
+	fs.BoolVar(&f.newGroup, "allow-new-group", false, "allow a plan for a group no broker lists: --execute creates it (else the plan is blocked)")
+	for _, k := range plan.StrategyKinds {
 		name := string(k)
 		switch {
 		case !k.TakesValue():
@@ -214,9 +217,13 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 
 // finish prints a dry run, or executes the plan and prints what happened, and
 // returns the exit code.
-func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p model.Plan, format string, stdout, stderr io.Writer) int {
+func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) int {
 	if !f.execute {
-		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		if p.Executable() {
+			fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+		} else {
+			fmt.Fprintln(stderr, "DRY RUN: nothing was written. This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
+		}
 		if err := output(stdout, format, p, nil); err != nil {
 			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 			return exitFailure
@@ -238,8 +245,9 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
 	}
-	if res.Outcome != model.OutcomeApplied {
-		fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome)
+	if format != "json" {
+		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome))
 	}
-	return res.Outcome.ExitCode()
+	fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
+	return outcomeExitCode(res.Outcome)
 }

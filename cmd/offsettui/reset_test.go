@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/demo"
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // startDemo runs the demo cluster for one test.
@@ -49,7 +49,7 @@ func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, r := cliReset(t, append(base, "--group", "replay", "--restore", *p.Backup, "--execute")...)
-	if code != exitBlocked || r.Executed || len(r.Blockers) == 0 || r.Blockers[0].Kind != model.BlockBackupMismatch ||
+	if code != exitBlocked || r.Executed || len(r.Blockers) == 0 || r.Blockers[0].Kind != plan.BlockBackupMismatch ||
 		!strings.Contains(r.Blockers[0].Message, "--allow-other-group") {
 		t.Errorf("restore onto replay: exit %d executed %v blockers %+v; want exit 3 naming --allow-other-group", code, r.Executed, r.Blockers)
 	}

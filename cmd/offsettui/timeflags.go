@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/parse"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/spf13/pflag"
 )
 
@@ -25,14 +26,14 @@ func (t *timeFlags) register(fs *pflag.FlagSet, sampling string) {
 		fs.StringVar(&t.sample, "sample", "", "`DURATION` to take snapshots over (e.g. 30s), showing rates, ETA, evaluation and time to loss")
 		fs.StringVar(&t.interval, "interval", "5s", "`DURATION` between the snapshots of "+sampling)
 	}
-	fs.StringVar(&t.stallAfter, "stall-after", model.DefaultStallAfter.String(),
+	fs.StringVar(&t.stallAfter, "stall-after", timeaxis.DefaultStallAfter.String(),
 		"`DURATION` a committed offset must stand still, with lag, before the partition is stalled or stopped")
 }
 
 // parse checks the flags; the error names the flag.
 func (t *timeFlags) parse() error {
 	var err error
-	if t.stallAfterD, err = model.ParseDuration(t.stallAfter); err != nil {
+	if t.stallAfterD, err = parse.Duration(t.stallAfter); err != nil {
 		return fmt.Errorf("--stall-after: %w", err)
 	}
 	if t.stallAfterD <= 0 {
@@ -41,14 +42,14 @@ func (t *timeFlags) parse() error {
 	if !t.sampling {
 		return nil
 	}
-	if t.intervalD, err = model.ParseDuration(t.interval); err != nil {
+	if t.intervalD, err = parse.Duration(t.interval); err != nil {
 		return fmt.Errorf("--interval: %w", err)
 	}
 	if t.intervalD <= 0 {
 		return fmt.Errorf("--interval: must be positive, got %q", t.interval)
 	}
 	if t.sample != "" {
-		if t.sampleD, err = model.ParseDuration(t.sample); err != nil {
+		if t.sampleD, err = parse.Duration(t.sample); err != nil {
 			return fmt.Errorf("--sample: %w", err)
 		}
 		if t.sampleD <= 0 {
@@ -58,12 +59,12 @@ func (t *timeFlags) parse() error {
 	return nil
 }
 
-func (t *timeFlags) options() model.TimeOptions { return model.TimeOptions{StallAfter: t.stallAfterD} }
+func (t *timeFlags) options() timeaxis.Options { return timeaxis.Options{StallAfter: t.stallAfterD} }
 
 // sampleHistory keeps up to 32 samples spread over --sample (docs/timeaxis.md).
-func (t *timeFlags) sampleHistory() *model.History {
-	return model.NewHistory(32, t.sampleD/16)
+func (t *timeFlags) sampleHistory() *timeaxis.History {
+	return timeaxis.NewHistory(32, t.sampleD/16)
 }
 
 // watchHistory keeps samples reaching back about 2 × --stall-after, as the TUI does.
-func (t *timeFlags) watchHistory() *model.History { return model.NewWatchHistory(t.stallAfterD) }
+func (t *timeFlags) watchHistory() *timeaxis.History { return timeaxis.NewWatchHistory(t.stallAfterD) }

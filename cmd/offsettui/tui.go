@@ -13,7 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/parse"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
@@ -40,7 +41,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
-	every, err := model.ParseDuration(refresh)
+	every, err := parse.Duration(refresh)
 	if err != nil || every < 0 {
 		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
 		return exitBadInput
@@ -58,6 +59,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	c.readOnly = conn.readOnly
+	if !isTerminal(stdout) { // redirected: the screen would go into a file, and the terminal stay blank
+		fmt.Fprintln(stderr, "offsettui: the TUI draws on a terminal, and stdout is not one (it is redirected to a file or a pipe); "+
+			"to write the groups to a file, use offsettui describe (-o json, -o markdown)")
+		return exitBadInput
+	}
 	// The connection is made by the first snapshot, inside the program: the
 	// first screen says "connecting to …" at once, and a cluster that cannot be
 	// reached is an error screen with the likely causes, not a blank terminal.
@@ -133,7 +139,7 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}
@@ -142,11 +148,11 @@ func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 // Plan implements views.Resetter. A restore loads the backup and checks it
 // against its manifest, then plans it as `reset --restore` does (no other
 // group, no other cluster).
-func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
-	if st.Kind == model.Restore {
+func (r tuiResetter) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+	if st.Kind == plan.Restore {
 		b, err := reset.LoadBackup(st.Raw)
 		if err != nil {
-			return model.Plan{}, err
+			return plan.Plan{}, err
 		}
 		return r.svc.PlanRestore(ctx, group, b, reset.RestoreOptions{})
 	}
@@ -154,12 +160,12 @@ func (r tuiResetter) Plan(ctx context.Context, group string, scope model.Scope, 
 }
 
 // Execute implements views.Resetter.
-func (r tuiResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
+func (r tuiResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResult {
 	res := r.svc.Execute(ctx, p)
-	return model.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
+	return plan.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
 }
 
 // Backups implements views.Resetter.
-func (r tuiResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+func (r tuiResetter) Backups(_ context.Context, group string) ([]plan.Backup, error) {
 	return r.svc.Backups(group)
 }

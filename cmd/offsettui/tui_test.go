@@ -72,7 +72,7 @@ func TestTUIResetFlowDemo(t *testing.T) {
 	key(tea.KeyEnter) // keep the filter; the only match opens
 	waitFor("groups › ship-svc", "shipments")
 	tm.Type("R")
-	waitFor("Reset plan for ship-svc", "all topics with a commit (1 partition)", "nothing blocks this plan")
+	waitFor("Reset plan for ship-svc", "topic shipments (all 1 partition)", "nothing blocks this plan")
 	tm.Type("l") // --to-current → --to-offset
 	key(tea.KeyTab)
 	tm.Type("1")

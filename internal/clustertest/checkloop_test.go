@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/check"
 )
 
 // checking is `offsettui check` of one static group run again and again until stop.
@@ -15,7 +16,7 @@ type checking struct {
 	stop     chan struct{}
 	done     chan struct{}
 	mu       sync.Mutex
-	verdicts map[model.Verdict]int
+	verdicts map[check.Verdict]int
 	unread   int // checks that met a partition they could not read
 }
 
@@ -24,7 +25,7 @@ type checking struct {
 // (committed as want, low 0, high staticRecords); a partition that could not be read
 // must keep the proof from passing.
 func checkAgain(t *testing.T, boot, group, topic string, want map[model.TP]int64) *checking {
-	ck := &checking{stop: make(chan struct{}), done: make(chan struct{}), verdicts: map[model.Verdict]int{}}
+	ck := &checking{stop: make(chan struct{}), done: make(chan struct{}), verdicts: map[check.Verdict]int{}}
 	go func() {
 		defer close(ck.done)
 		for {
@@ -34,7 +35,7 @@ func checkAgain(t *testing.T, boot, group, topic string, want map[model.TP]int64
 			default:
 			}
 			code, out, errs := run(t, "check", "--bootstrap-server", boot, "--timeout", "3s", "--group", group, "--topic", topic, "-o", "json")
-			var r model.CheckResult
+			var r check.Result
 			if err := json.Unmarshal(out, &r); err != nil {
 				t.Errorf("check printed no JSON (exit %d): %v\n%s%s", code, err, out, errs)
 				return
@@ -55,7 +56,7 @@ func checkAgain(t *testing.T, boot, group, topic string, want map[model.TP]int64
 	return ck
 }
 
-func (ck *checking) judge(r model.CheckResult, want map[model.TP]int64) []string {
+func (ck *checking) judge(r check.Result, want map[model.TP]int64) []string {
 	ck.mu.Lock()
 	defer ck.mu.Unlock()
 	ck.verdicts[r.Verdict]++
@@ -65,7 +66,7 @@ func (ck *checking) judge(r model.CheckResult, want map[model.TP]int64) []string
 			break
 		}
 	}
-	if r.Verdict != model.VerdictPass {
+	if r.Verdict != check.VerdictPass {
 		return nil
 	}
 	var bad []string
@@ -100,9 +101,9 @@ func (ck *checking) report(t *testing.T) {
 	ck.end()
 	ck.mu.Lock()
 	defer ck.mu.Unlock()
-	t.Logf("checks: %d PASS, %d INCOMPLETE (%d with a partition unread), %d FAIL", ck.verdicts[model.VerdictPass],
-		ck.verdicts[model.VerdictIncomplete], ck.unread, ck.verdicts[model.VerdictFail])
-	if ck.verdicts[model.VerdictPass] == 0 || ck.verdicts[model.VerdictFail] > 0 {
+	t.Logf("checks: %d PASS, %d INCOMPLETE (%d with a partition unread), %d FAIL", ck.verdicts[check.VerdictPass],
+		ck.verdicts[check.VerdictIncomplete], ck.unread, ck.verdicts[check.VerdictFail])
+	if ck.verdicts[check.VerdictPass] == 0 || ck.verdicts[check.VerdictFail] > 0 {
 		t.Errorf("checks by verdict %v; want passes and no FAIL", ck.verdicts)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Exit codes (docs/cli.md).
@@ -110,16 +111,16 @@ type resetResult struct {
 	Backup   *string `json:"backup"`
 	Undo     *string `json:"undo"`
 	Rows     []struct {
-		Topic     string            `json:"topic"`
-		Partition int32             `json:"partition"`
-		Result    model.WriteResult `json:"result"`
+		Topic     string           `json:"topic"`
+		Partition int32            `json:"partition"`
+		Result    plan.WriteResult `json:"result"`
 	} `json:"rows"`
-	Blockers []model.Blocker `json:"blockers"`
+	Blockers []plan.Blocker `json:"blockers"`
 }
 
 // results maps each row to its result.
-func (r resetResult) results() map[model.TP]model.WriteResult {
-	out := map[model.TP]model.WriteResult{}
+func (r resetResult) results() map[model.TP]plan.WriteResult {
+	out := map[model.TP]plan.WriteResult{}
 	for _, row := range r.Rows {
 		out[tpOf(row.Topic, row.Partition)] = row.Result
 	}

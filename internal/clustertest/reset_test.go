@@ -10,6 +10,7 @@ import (
 	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realcluster"
 	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -43,15 +44,15 @@ func newFailoverWorld(t *testing.T, c *realcluster.Cluster) failoverWorld {
 // printed) restores exactly the rows that may have been written, to where they were; a
 // reset that wrote nothing leaves no backup.
 // It reads the commits once the cluster is whole again: nothing else writes them.
-func (w failoverWorld) judgeReset(t *testing.T, group string, outcome string, rows map[model.TP]model.WriteResult, verified *bool, undo *string, dir string) {
+func (w failoverWorld) judgeReset(t *testing.T, group string, outcome string, rows map[model.TP]plan.WriteResult, verified *bool, undo *string, dir string) {
 	t.Helper()
 	truth := realkafka.NewSeed(t, w.c.Bootstrap).Committed(group)
 	atTarget := maps.Equal(truth, w.target)
 	for tp, r := range rows {
 		switch {
-		case r == model.WriteWritten && truth[tp] != w.target[tp]:
+		case r == plan.WriteWritten && truth[tp] != w.target[tp]:
 			t.Errorf("%s: printed written, read back %d, target %d", tp, truth[tp], w.target[tp])
-		case r == model.WriteRejected && truth[tp] != w.before[tp]:
+		case r == plan.WriteRejected && truth[tp] != w.before[tp]:
 			t.Errorf("%s: printed rejected (not written), read back %d, was %d", tp, truth[tp], w.before[tp])
 		}
 	}
@@ -59,12 +60,12 @@ func (w failoverWorld) judgeReset(t *testing.T, group string, outcome string, ro
 		t.Errorf("verified %v, but the commits read back are %v (target %v)", *verified, truth, w.target)
 	}
 	switch {
-	case outcome == string(model.OutcomeApplied) && !atTarget:
+	case outcome == string(plan.OutcomeApplied) && !atTarget:
 		t.Errorf("printed applied, the commits read back are %v", truth)
-	case outcome == string(model.OutcomeRefused) && !maps.Equal(truth, w.before):
+	case outcome == string(plan.OutcomeRefused) && !maps.Equal(truth, w.before):
 		t.Errorf("printed refused (nothing written), the commits read back are %v", truth)
 	}
-	if outcome == string(model.OutcomeRefused) {
+	if outcome == string(plan.OutcomeRefused) {
 		if undo != nil || len(backupFiles(t, dir)) > 0 {
 			t.Errorf("refused, yet undo %v and files %v left", undo, backupFiles(t, dir))
 		}
@@ -84,12 +85,12 @@ func (w failoverWorld) judgeReset(t *testing.T, group string, outcome string, ro
 		if row.Offset == nil || *row.Offset != w.before[tp] {
 			t.Errorf("the undo sets %s to %v; it was %d", tp, fmtInt(row.Offset), w.before[tp])
 		}
-		if rows[tp] == model.WriteRejected {
+		if rows[tp] == plan.WriteRejected {
 			t.Errorf("the undo holds %s, which was not written", tp)
 		}
 	}
 	for tp, r := range rows {
-		if r != model.WriteRejected && !inUndo[tp] {
+		if r != plan.WriteRejected && !inUndo[tp] {
 			t.Errorf("%s may have been written (%s), the undo lacks it", tp, r)
 		}
 	}
@@ -114,7 +115,7 @@ func (w failoverWorld) retry(t *testing.T, group string) {
 	t.Helper()
 	code, r := runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
 		"--group", group, "--to-offset", "2", "--all-topics", "--execute")
-	nothing := code == exitBlocked && len(r.Blockers) == 1 && r.Blockers[0].Kind == model.BlockNothingToReset
+	nothing := code == exitBlocked && len(r.Blockers) == 1 && r.Blockers[0].Kind == plan.BlockNothingToReset
 	applied := code == exitOK && r.Verified != nil && *r.Verified
 	if !nothing && !applied {
 		t.Errorf("the retried reset: exit %d blockers %v verified %v; want 3 (nothing to reset) or 0 (verified)", code, r.Blockers, r.Verified)
@@ -151,20 +152,20 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 			UndoCommand: func(group, backup string) string {
 				return "offsettui reset --bootstrap-server " + c.Bootstrap + " --group " + group + " --restore " + backup + " --execute"
 			}}
-		st, err := model.ParseStrategy(model.ToOffset, "2", time.Now())
+		st, err := plan.ParseStrategy(plan.ToOffset, "2", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := rs.Plan(ctx, group, model.Scope{AllTopics: true}, st)
-		if err != nil || !plan.Executable() {
-			t.Fatalf("plan: %v, blockers %v", err, plan.Blockers)
+		pl, err := rs.Plan(ctx, group, plan.Scope{AllTopics: true}, st)
+		if err != nil || !pl.Executable() {
+			t.Fatalf("plan: %v, blockers %v", err, pl.Blockers)
 		}
 		c.Kill(coord)
 		start := time.Now()
-		res := rs.Execute(ctx, plan)
+		res := rs.Execute(ctx, pl)
 		t.Logf("coordinator %d killed after the plan: %s in %v (%s)", coord, res.Outcome, time.Since(start).Round(time.Millisecond),
 			strings.Join(res.Notes, "; "))
-		rows := map[model.TP]model.WriteResult{}
+		rows := map[model.TP]plan.WriteResult{}
 		for _, r := range res.Plan.Rows {
 			rows[tpOf(r.Topic, r.Partition)] = r.Result
 		}
@@ -196,8 +197,8 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 		code, r := runReset(t, "--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", "3s", "--backup-dir", dir,
 			"--group", group, "--to-offset", "2", "--all-topics", "--execute")
 		<-killed
-		outcome := map[int]string{exitOK: string(model.OutcomeApplied), exitBlocked: string(model.OutcomeRefused),
-			exitPartly: string(model.OutcomePartlyApplied), exitFailure: string(model.OutcomeFailed)}[code]
+		outcome := map[int]string{exitOK: string(plan.OutcomeApplied), exitBlocked: string(plan.OutcomeRefused),
+			exitPartly: string(plan.OutcomePartlyApplied), exitFailure: string(plan.OutcomeFailed)}[code]
 		t.Logf("coordinator %d killed with the commit's answer on its way: exit %d (%s), verified %v", coord, code, outcome, r.Verified)
 		if p.Requests(coord, kmsg.OffsetCommit) != 1 {
 			t.Errorf("%d commits reached the coordinator, want 1: a commit without an answer is never sent again", p.Requests(coord, kmsg.OffsetCommit))

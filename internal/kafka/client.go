@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"log"
 	"maps"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,6 +83,9 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: no bootstrap server: pass --bootstrap-server host:port, set KAFKA_BOOTSTRAP_SERVERS "+
 			"or bootstrap.servers in the client properties", ErrBadConfig)
 	}
+	if err := CheckBootstrap(cfg.Bootstrap); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
@@ -138,6 +143,22 @@ func PropertiesBootstrap(props map[string]string) ([]string, error) {
 		}
 	}
 	return addrs, nil
+}
+
+// CheckBootstrap refuses a bootstrap address that is not host:port with a port
+// 1-65535, as Kafka's clients do ("localhost" alone is bad input, not a
+// connection that fails).
+func CheckBootstrap(addrs []string) error {
+	for _, a := range addrs {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil {
+			return fmt.Errorf("bootstrap server %q: want host:port (%v)", a, err)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || host == "" {
+			return fmt.Errorf("bootstrap server %q: want host:port with a port from 1 to 65535", a)
+		}
+	}
+	return nil
 }
 
 func saramaConfig(cfg Config) *sarama.Config {

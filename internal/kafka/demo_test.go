@@ -47,32 +47,32 @@ func TestDemoSnapshot(t *testing.T) {
 	}
 	i := func(v int64) any { return v }
 	rows := []wantRow{
-		{"fanout", "outbox", 0, 30, 40, i(12), i(28), model.StatusExpired, i(18), nil},
-		{"new-svc", "outbox", 0, 30, 40, nil, nil, model.StatusMissing, nil, nil},
-		{"ship-svc", "shipments", 0, 0, 5, i(3), i(2), model.StatusOK, nil, nil},
-		{"r11-trace", "r11.trace", 0, 0, 8, i(5), i(3), model.StatusOK, nil, nil},
-		{"audit-export", "orders", 0, 0, 100, i(10), i(90), model.StatusAtRisk, nil, nil},
-		{"audit-export", "orders", 1, 0, 100, i(20), i(80), model.StatusAtRisk, nil, nil},
-		{"audit-export", "orders", 2, 0, 100, i(100), i(0), model.StatusOK, nil, nil},
-		{"audit-export", "orders", 3, 0, 100, i(70), i(30), model.StatusOK, nil, nil},
-		{"audit-export", "orders", 4, 0, 100, i(50), i(50), model.StatusOK, nil, nil},
-		{"audit-export", "orders", 5, 40, 100, nil, nil, model.StatusMissing, nil, nil},
-		{"replay", "orders", 2, 0, 100, i(150), i(-50), model.StatusAhead, nil, i(50)},
-		{"ledger", "payments", 0, 0, 20, i(10), i(10), model.StatusOK, nil, nil},
-		{"ledger", "payments", 1, 0, 20, i(15), i(5), model.StatusOK, nil, nil},
-		{"ledger", "payments", 2, 0, 20, i(20), i(0), model.StatusOK, nil, nil},
+		{group: "fanout", topic: "outbox", partition: 0, low: 30, high: 40, committed: i(12), lag: i(28), status: model.StatusExpired, lost: i(18), beyond: nil},
+		{group: "new-svc", topic: "outbox", partition: 0, low: 30, high: 40, committed: nil, lag: nil, status: model.StatusMissing, lost: nil, beyond: nil},
+		{group: "ship-svc", topic: "shipments", partition: 0, low: 0, high: 5, committed: i(3), lag: i(2), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "r11-trace", topic: "r11.trace", partition: 0, low: 0, high: 8, committed: i(5), lag: i(3), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 0, low: 0, high: 100, committed: i(10), lag: i(90), status: model.StatusAtRisk, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 1, low: 0, high: 100, committed: i(20), lag: i(80), status: model.StatusAtRisk, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 2, low: 0, high: 100, committed: i(100), lag: i(0), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 3, low: 0, high: 100, committed: i(70), lag: i(30), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 4, low: 0, high: 100, committed: i(50), lag: i(50), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "audit-export", topic: "orders", partition: 5, low: 40, high: 100, committed: nil, lag: nil, status: model.StatusMissing, lost: nil, beyond: nil},
+		{group: "replay", topic: "orders", partition: 2, low: 0, high: 100, committed: i(150), lag: i(-50), status: model.StatusAhead, lost: nil, beyond: i(50)},
+		{group: "ledger", topic: "payments", partition: 0, low: 0, high: 20, committed: i(10), lag: i(10), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "ledger", topic: "payments", partition: 1, low: 0, high: 20, committed: i(15), lag: i(5), status: model.StatusOK, lost: nil, beyond: nil},
+		{group: "ledger", topic: "payments", partition: 2, low: 0, high: 20, committed: i(20), lag: i(0), status: model.StatusOK, lost: nil, beyond: nil},
 		// The share group: no committed offset (its start offset, 20, is checked below); its
 		// lag is the broker's.
-		{"mail-queue", "outbox", 0, 30, 40, nil, i(20), model.StatusExpired, i(10), nil},
+		{group: "mail-queue", topic: "outbox", partition: 0, low: 30, high: 40, committed: nil, lag: i(20), status: model.StatusExpired, lost: i(10), beyond: nil},
 	}
 	for p := int32(0); p < 6; p++ {
 		low := int64(0)
 		if p == 5 {
 			low = 40
 		}
-		rows = append(rows, wantRow{"billing", "orders", p, low, 100, i(95 + int64(p)), i(5 - int64(p)), model.StatusOK, nil, nil})
+		rows = append(rows, wantRow{group: "billing", topic: "orders", partition: p, low: low, high: 100, committed: i(95 + int64(p)), lag: i(5 - int64(p)), status: model.StatusOK, lost: nil, beyond: nil})
 		if p != 2 {
-			rows = append(rows, wantRow{"replay", "orders", p, low, 100, i(100), i(0), model.StatusOK, nil, nil})
+			rows = append(rows, wantRow{group: "replay", topic: "orders", partition: p, low: low, high: 100, committed: i(100), lag: i(0), status: model.StatusOK, lost: nil, beyond: nil})
 		}
 	}
 	for _, w := range rows {
@@ -112,8 +112,8 @@ func TestDemoSnapshot(t *testing.T) {
 		t.Errorf("mail-queue: type %s state %s start %v reset %v expiry %v; want an Empty share group, start 20, earliest, no expiry",
 			mq.Type, mq.State, val(p.StartOffset), mq.ShareAutoOffsetReset, val(mq.OffsetsExpireAfterMs))
 	}
-	if w := snap.Groups[0].Group; w != "fanout" {
-		t.Errorf("worst group first: got %s, want fanout", w)
+	if w := snap.Groups[0].Group; w != "audit-export" { // the urgency order: its at-risk records can still be saved
+		t.Errorf("most urgent group first: got %s, want audit-export", w)
 	}
 	// Compacted topics are never at-risk, whatever their age; and a lagging
 	// partition gets its committed record's timestamp within the fetch budget.

@@ -221,7 +221,7 @@ func BenchmarkFleet(b *testing.B) {
 		benchWarm(b, rc, addrs, scale10k, model.Query{})
 	})
 	b.Run("refresh-tui", func(b *testing.B) {
-		benchWarm(b, rc, addrs, scale10k, model.Query{ConfigMaxAge: time.Minute, TimestampsAtRiskOnly: true, FetchBudget: model.DefaultFetchBudget})
+		benchWarm(b, rc, addrs, scale10k, model.Query{ConfigMaxAge: time.Minute, TimestampsAtRiskFirst: true, FetchBudget: model.DefaultFetchBudget})
 	})
 	b.Run("describe-json", func(b *testing.B) {
 		b.ReportAllocs()

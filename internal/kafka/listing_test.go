@@ -9,6 +9,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -56,7 +57,7 @@ func TestOnlyAFailedListingHidesAGroup(t *testing.T) {
 				t.Errorf("nosuch: not-found = %v, want %v (error %v)", got, !c.hidden, g.Error)
 			}
 			if g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
-				t.Errorf("nosuch: worst %s, totalLag %s; want unknown and null", g.WorstStatus, model.Num(g.TotalLag))
+				t.Errorf("nosuch: worst %s, totalLag %s; want unknown and null", g.WorstStatus, text.Num(g.TotalLag))
 			}
 			_, err = cl.ReadPlanInput(ctx, "nosuch", nil, time.Time{})
 			if got := errors.Is(err, kafka.ErrCannotProveInactive); got != c.hidden {

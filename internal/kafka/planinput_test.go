@@ -7,6 +7,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -26,7 +27,7 @@ func TestPlanInputForATimeIsOnePass(t *testing.T) {
 	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
 	c := newClient(t, k.ListenAddrs(), nil)
 	ctx := context.Background()
-	count := func(at time.Time) (int, int, model.PlanInput) {
+	count := func(at time.Time) (int, int, plan.Input) {
 		rc := kafkatest.CountRequests(k, kmsg.Metadata, kmsg.ListOffsets)
 		defer rc.Remove()
 		in, err := c.ReadPlanInput(ctx, "g", []string{"t"}, at)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
 
@@ -27,8 +28,8 @@ func TestRealKafkaTimeAxis(t *testing.T) {
 	seed.Commit(group, map[model.TP]int64{tp: 10})
 
 	c := newClient(t, []string{addr}, time.Now)
-	h := model.NewHistory(16, 0)
-	opt := model.TimeOptions{StallAfter: time.Second}
+	h := timeaxis.NewHistory(16, 0)
+	opt := timeaxis.Options{StallAfter: time.Second}
 	take := func() model.GroupPartition {
 		t.Helper()
 		s, err := c.Snapshot(realkafka.Ctx(t, 30*time.Second), model.Query{Groups: []string{group}, RiskWindow: 24 * time.Hour,
@@ -40,7 +41,7 @@ func TestRealKafkaTimeAxis(t *testing.T) {
 		h.Annotate(&s, opt)
 		return findPartition(t, findGroup(t, s, group), topic, 0)
 	}
-	series := func() []model.Sample { return h.Series(group, tp) }
+	series := func() []timeaxis.Sample { return h.Series(group, tp) }
 
 	take()
 	time.Sleep(500 * time.Millisecond)

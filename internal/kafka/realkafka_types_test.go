@@ -14,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // toolRows runs a group tool and returns the rows of its table with cols.
@@ -60,8 +62,8 @@ func compareShare(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.Cl
 	for _, row := range offsets {
 		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
 		tp := fmt.Sprintf("%s %s-%s", g, row["TOPIC"], row["PARTITION"])
-		tally.Eq(tp+" START-OFFSET", model.Num(p.StartOffset), row["START-OFFSET"])
-		tally.Eq(tp+" LAG", model.Num(p.Lag), row["LAG"])
+		tally.Eq(tp+" START-OFFSET", text.Num(p.StartOffset), row["START-OFFSET"])
+		tally.Eq(tp+" LAG", text.Num(p.Lag), row["LAG"])
 	}
 	for _, row := range members {
 		i := slices.IndexFunc(grp.Members, func(m model.Member) bool { return m.MemberID == row["CONSUMER-ID"] })
@@ -160,7 +162,7 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 			g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
 			var b strings.Builder
 			for _, p := range g.Partitions {
-				fmt.Fprintf(&b, "%s-%d:%s/%s ", p.Topic, p.Partition, model.Num(p.StartOffset), model.Num(p.Lag))
+				fmt.Fprintf(&b, "%s-%d:%s/%s ", p.Topic, p.Partition, text.Num(p.StartOffset), text.Num(p.Lag))
 			}
 			return b.String()
 		}
@@ -185,10 +187,10 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 	// What offsettui adds: statuses, and that share-group start offsets never expire.
 	g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gEmpty}}), gEmpty)
 	if p := findPartition(t, g, topic, 0); p.Status != model.StatusExpired || val(p.Lost) != int64(2) {
-		t.Errorf("%s %s-0: status %s lost %s, want expired lost 2 (start 3 below the log start 5)", gEmpty, topic, p.Status, model.Num(p.Lost))
+		t.Errorf("%s %s-0: status %s lost %s, want expired lost 2 (start 3 below the log start 5)", gEmpty, topic, p.Status, text.Num(p.Lost))
 	}
 	if g.OffsetsExpireAfterMs != nil || g.Members == nil || len(g.Members) != 0 {
-		t.Errorf("%s: offsetsExpireAfterMs %s members %v; want null (share offsets do not expire) and []", gEmpty, model.Num(g.OffsetsExpireAfterMs), g.Members)
+		t.Errorf("%s: offsetsExpireAfterMs %s members %v; want null (share offsets do not expire) and []", gEmpty, text.Num(g.OffsetsExpireAfterMs), g.Members)
 	}
 }
 
@@ -239,16 +241,16 @@ func compareStreams(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.
 	for _, row := range offsets {
 		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
 		tp := fmt.Sprintf("%s %s-%s", g, row["TOPIC"], row["PARTITION"])
-		tally.Eq(tp+" CURRENT-OFFSET", model.Num(p.Committed), row["CURRENT-OFFSET"])
-		tally.Eq(tp+" LOG-END-OFFSET", model.Num(p.High), row["LOG-END-OFFSET"])
+		tally.Eq(tp+" CURRENT-OFFSET", text.Num(p.Committed), row["CURRENT-OFFSET"])
+		tally.Eq(tp+" LOG-END-OFFSET", text.Num(p.High), row["LOG-END-OFFSET"])
 		if p.Committed != nil { // without a commit Kafka's tool prints high − low, offsettui null (docs/kafka.md)
-			tally.Eq(tp+" OFFSET-LAG", model.Num(p.Lag), row["OFFSET-LAG"])
+			tally.Eq(tp+" OFFSET-LAG", text.Num(p.Lag), row["OFFSET-LAG"])
 		}
 		tally.Eq(tp+" member", fmt.Sprint(p.Member != nil), "true")
 	}
 	for _, row := range current {
 		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
-		tally.Eq(fmt.Sprintf("%s %s-%s committed", g, row["TOPIC"], row["PARTITION"]), model.Num(p.Committed), row["NEW-OFFSET"])
+		tally.Eq(fmt.Sprintf("%s %s-%s committed", g, row["TOPIC"], row["PARTITION"]), text.Num(p.Committed), row["NEW-OFFSET"])
 	}
 	for _, row := range members {
 		i := slices.IndexFunc(grp.Members, func(m model.Member) bool { return m.MemberID == row["MEMBER"] })
@@ -259,7 +261,7 @@ func compareStreams(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.
 		m := grp.Members[i]
 		tally.Eq(g+" member process", deref(m.ProcessID), row["PROCESS"])
 		tally.Eq(g+" member client id", m.ClientID, row["CLIENT-ID"])
-		tally.Eq(g+" member tasks", m.Tasks.TasksText(), strings.TrimSpace(row["ASSIGNMENTS"]))
+		tally.Eq(g+" member tasks", display.TasksText(m.Tasks), strings.TrimSpace(row["ASSIGNMENTS"]))
 	}
 	tally.Eq(g+" members listed", fmt.Sprint(len(grp.Members)), fmt.Sprint(len(members)))
 }
@@ -290,7 +292,7 @@ func TestRealKafkaStreamsDescribeParity(t *testing.T) {
 		}
 		p0, p1 := findPartition(t, g, in, 0), findPartition(t, g, in, 1)
 		return val(p0.Committed) == int64(7) && val(p1.Committed) == int64(3),
-			fmt.Sprintf("committed %s, %s", model.Num(p0.Committed), model.Num(p1.Committed))
+			fmt.Sprintf("committed %s, %s", text.Num(p0.Committed), text.Num(p1.Committed))
 	})
 	compareStreams(t, tally, addr, c, app)
 	g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
@@ -306,7 +308,7 @@ func TestRealKafkaStreamsDescribeParity(t *testing.T) {
 	compareStreams(t, tally, addr, c, app)
 	g = findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{app}}), app)
 	if g.OffsetsExpireAfterMs == nil || g.Topology == nil {
-		t.Errorf("%s Empty: offsetsExpireAfterMs %s topology %v; want set (commits expire) and kept", app, model.Num(g.OffsetsExpireAfterMs), g.Topology)
+		t.Errorf("%s Empty: offsetsExpireAfterMs %s topology %v; want set (commits expire) and kept", app, text.Num(g.OffsetsExpireAfterMs), g.Topology)
 	}
 }
 
@@ -391,7 +393,7 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 			p := findPartition(t, g, topic, 0)
 			if g.Type != model.TypeShare || g.Error != nil || g.Members == nil || val(p.StartOffset) != int64(2) || g.ShareAutoOffsetReset == nil {
 				t.Errorf("over %s: type %s error %v members %v start %s reset %v; want the share group as on PLAINTEXT",
-					l.name, g.Type, g.Error, g.Members, model.Num(p.StartOffset), g.ShareAutoOffsetReset)
+					l.name, g.Type, g.Error, g.Members, text.Num(p.StartOffset), g.ShareAutoOffsetReset)
 			}
 		})
 	}

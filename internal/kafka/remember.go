@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // goneAfter is how long a remembered group's coordinator must keep saying that the group
@@ -120,7 +121,7 @@ func (c *Client) keepRemembered(lookup func([]string) []listedGroup, listed []li
 				gone[lg.name] = true
 				lg.findErr = (&model.Error{Kind: model.KindBroker, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: before +
 					fmt.Sprintf("and its coordinator says it does not exist: deleted, or a coordinator that has just moved "+
-						"and not yet caught up (taken as deleted once this lasts %s)", model.HumanDuration(goneAfter))}).WithGroup(lg.name)
+						"and not yet caught up (taken as deleted once this lasts %s)", text.HumanDuration(goneAfter))}).WithGroup(lg.name)
 			}
 			lg.state, lg.typ, lg.rawType, lg.coordinator, lg.listed = "", typ, typ, nil, false
 			listed = append(listed, lg)

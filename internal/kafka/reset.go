@@ -10,6 +10,7 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // ErrCannotProveInactive is returned when the group was found nowhere and some
@@ -24,19 +25,19 @@ var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 // group found nowhere while some broker's group listing failed could be hiding
 // there. A group its coordinator describes is known whatever the other brokers'
 // listings did.
-func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error) {
+func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error) {
 	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
 	if err != nil {
-		return model.PlanInput{}, err
+		return plan.Input{}, err
 	}
 	if len(obs.Groups) != 1 {
-		return model.PlanInput{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
+		return plan.Input{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
 	}
 	g := obs.Groups[0]
 	if len(obs.ListingErrors) > 0 && !g.Listed {
-		return model.PlanInput{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
+		return plan.Input{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
 	}
-	in := model.PlanInput{
+	in := plan.Input{
 		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
 		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
@@ -45,12 +46,12 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		return in, nil // refused by the plan: nothing more is read of a type offsettui does not know
 	}
 	if g.Error != nil {
-		return model.PlanInput{}, fmt.Errorf("read group %s: %w", group, g.Error)
+		return plan.Input{}, fmt.Errorf("read group %s: %w", group, g.Error)
 	}
 	switch g.Type {
 	case model.TypeShare:
 		for _, e := range g.PartitionErrors {
-			return model.PlanInput{}, fmt.Errorf("read group %s: %s", group, e.Error())
+			return plan.Input{}, fmt.Errorf("read group %s: %s", group, e.Error())
 		}
 		in.Committed, in.Uninitialized = g.StartOffsets, g.Uninitialized
 		in.Unwritable = c.shareUnwritable(ctx, g.Coordinator)
@@ -59,9 +60,13 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 			in.SourceTopics = g.Topology.SourceTopics()
 		}
 	}
+	in.RetentionMs = map[string]int64{}
 	for name, t := range obs.Topics {
 		if t.Partitions > 0 {
 			in.Partitions[name] = t.Partitions
+		}
+		if t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0 {
+			in.RetentionMs[name] = *t.RetentionMs
 		}
 	}
 	if !at.IsZero() {
@@ -88,6 +93,8 @@ func (c *Client) TargetTimestamps(ctx context.Context, want []model.TPO, budget 
 	if err != nil {
 		return nil
 	}
+	want = slices.Clone(want) // the budget goes to them in topic and partition order
+	slices.SortFunc(want, func(a, b model.TPO) int { return model.CompareTP(a.TP, b.TP) })
 	return c.committedTimestamps(ctx, lay, want, budget)
 }
 
@@ -130,7 +137,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 }
 
 // writeGroup sends one write of group to its coordinator, within the phase's deadline. A
-// coordinator that cannot be found means nothing was sent (model.ErrNotSent); a request
+// coordinator that cannot be found means nothing was sent (plan.ErrNotSent); a request
 // that failed as a whole is named by what, and then nothing is known to be written. A
 // write every partition of which the coordinator refused because it moved or is loading
 // (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS: nothing written) is sent again to the
@@ -146,7 +153,7 @@ func (c *Client) writeGroup(ctx context.Context, group, what string, send func(c
 			if moved(findCoordinatorErr(err, group)) && r.wait(ctx) {
 				continue
 			}
-			return nil, fmt.Errorf("%w: find the coordinator of %s: %w", model.ErrNotSent, group, err)
+			return nil, fmt.Errorf("%w: find the coordinator of %s: %w", plan.ErrNotSent, group, err)
 		}
 		rejected, err := send(ctx, b)
 		if err != nil {

@@ -74,7 +74,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
-	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskOnly)
+	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
@@ -227,11 +227,10 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	return lay, risk, nil
 }
 
-// addGroups adds the groups and their errors to the observation and returns
-// the committed offsets whose record timestamps apply: those strictly between
-// low and high (only the at-risk ones when atRiskOnly), once each, sorted by
-// partition and offset.
-func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskOnly bool) []model.TPO {
+// addGroups adds the groups and their errors to the observation and returns the
+// committed offsets whose record timestamps apply (low ≤ offset < high), once each, sorted
+// by partition and offset; with atRiskFirst the at-risk ones first: the budget goes in order.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskFirst bool) []model.TPO {
 	offsets := model.IndexOffsets(obs.Offsets)
 	// Per topic and partition, the committed offsets that apply: hundreds of
 	// thousands of rows share a few offsets each, so they are collected per
@@ -260,21 +259,27 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay top
 				continue // not in metadata: no watermarks
 			}
 			po := to.Get(tp.Partition)
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High && (!atRiskOnly || atRisk(po, off)) {
+			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High {
 				slots[tp.Partition] = append(slots[tp.Partition], off)
 			}
 		}
 	}
-	var want []model.TPO
+	var first, rest []model.TPO
 	for _, topic := range slices.Sorted(maps.Keys(apply)) {
+		to := offsets.Topic(topic)
 		for p, offs := range apply[topic] {
 			slices.Sort(offs)
+			po := to.Get(int32(p))
 			for _, off := range slices.Compact(offs) {
-				want = append(want, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
+				dst := &first
+				if atRiskFirst && !atRisk(po, off) {
+					dst = &rest
+				}
+				*dst = append(*dst, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
 			}
 		}
 	}
-	return want
+	return append(first, rest...)
 }
 
 // atRisk reports whether a commit at off points below the first record that

@@ -12,6 +12,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // produceAt writes records to topic-0 at rate per second until ctx ends,
@@ -111,7 +112,7 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 	wg.Go(func() { cons.run(ctx, t, 80) })
 
 	client := newClient(t, addrs, time.Now)
-	h := model.NewHistory(32, 0)
+	h := timeaxis.NewHistory(32, 0)
 	q := model.Query{Groups: []string{"catcher"}}
 	waitFor(t, 10*time.Second, "the consumer's first commit", func() bool { _, ok := committedAt(seed, "catcher", "flow"); return ok })
 	var snap model.Snapshot
@@ -125,7 +126,7 @@ func TestTimeAxisETAKnownRates(t *testing.T) {
 		}
 		h.Add(&snap, true)
 	}
-	h.Annotate(&snap, model.TimeOptions{})
+	h.Annotate(&snap, timeaxis.Options{})
 	p := findPartition(t, findGroup(t, snap, "catcher"), "flow", 0)
 	pt := p.Time
 	if pt == nil || pt.ETA != model.ETACatchingUp || !pt.ETAMs.OK {
@@ -173,9 +174,9 @@ func TestTimeAxisStalledThenStopped(t *testing.T) {
 	wg.Go(func() { cons.run(cctx, t, 10) }) // slower than production: lag stays
 
 	const stallAfter, every = 3 * time.Second, 250 * time.Millisecond
-	opt := model.TimeOptions{StallAfter: stallAfter}
+	opt := timeaxis.Options{StallAfter: stallAfter}
 	client := newClient(t, addrs, time.Now)
-	h := model.NewHistory(64, 0)
+	h := timeaxis.NewHistory(64, 0)
 	evaluate := func() (model.Evaluation, time.Time) {
 		snap, err := client.Snapshot(ctx, model.Query{Groups: []string{"worker"}})
 		if err != nil {
@@ -270,25 +271,27 @@ func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
 	}
 }
 
-// TestTimestampsAtRiskOnly: the TUI's list asks for the committed-record
-// timestamps of at-risk commits only (those whose time to loss can fall within
-// the risk window); without the option every commit between low and high gets
-// one.
-func TestTimestampsAtRiskOnly(t *testing.T) {
+// TestTimestampsAtRiskFirst: the TUI's list spends the fetch budget on the
+// committed-record timestamps of at-risk commits (those whose time to loss can
+// fall within the risk window) first, then on the other commits with lag, so
+// time lag is known for every group the budget covers; a budget for one
+// partition goes to an at-risk one. (It asked for at-risk commits only, and
+// TIME-LAG stayed "?" for most groups all session.)
+func TestTimestampsAtRiskFirst(t *testing.T) {
 	d := startDemo(t)
-	for _, only := range []bool{true, false} {
+	for _, budget := range []int64{model.DefaultFetchBudget, 64 << 10} {
 		c := newClient(t, d.Bootstrap(), nil) // a new client: no cached timestamps
 		snap, err := c.Snapshot(context.Background(), model.Query{Groups: []string{"audit-export"}, RiskWindow: 24 * time.Hour,
-			FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: only})
+			FetchBudget: budget, TimestampsAtRiskFirst: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := findGroup(t, snap, "audit-export")
 		for _, p := range []int32{0, 1, 3, 4} { // 0 and 1 are at-risk, 3 and 4 ok with lag
 			gp := findPartition(t, g, "orders", p)
-			want := !only || gp.Status == model.StatusAtRisk
+			want := budget == model.DefaultFetchBudget || (p == 0 && gp.Status == model.StatusAtRisk)
 			if (gp.CommittedTimestamp != nil) != want {
-				t.Errorf("at-risk only %v: orders-%d (%s) timestamp %v, want one: %v", only, p, gp.Status, gp.CommittedTimestamp, want)
+				t.Errorf("budget %d: orders-%d (%s) timestamp %v, want one: %v", budget, p, gp.Status, gp.CommittedTimestamp, want)
 			}
 		}
 	}

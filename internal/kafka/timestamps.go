@@ -2,7 +2,6 @@ package kafka
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 
@@ -19,7 +18,8 @@ const partitionFetchBytes = 64 << 10
 const maxCachedTimestamps = 100_000
 
 // committedTimestamps learns the timestamp of the record at each wanted offset by
-// Fetch, one request per leader, within budget bytes in all. Results are cached by
+// Fetch, one request per leader, within budget bytes in all, spent on want in its
+// order (the caller puts first what matters most). Results are cached by
 // topic/partition/offset (a stored record's timestamp never changes), within
 // maxCachedTimestamps. Offsets not resolved stay absent.
 func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want []model.TPO, budget int64) map[model.TPO]time.Time {
@@ -37,7 +37,6 @@ func (c *Client) committedTimestamps(ctx context.Context, lay topicLayout, want 
 	if budget <= 0 || len(todo) == 0 {
 		return out
 	}
-	slices.SortFunc(todo, func(a, b model.TPO) int { return model.CompareTP(a.TP, b.TP) })
 	// Spend the budget on as many partitions as it covers at the per-partition limit.
 	maxParts := int(max(1, budget/partitionFetchBytes))
 	if len(todo) > maxParts {

@@ -12,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -85,7 +88,7 @@ func TestShareGroupOnKfake(t *testing.T) {
 			if g.State == "Stable" && len(g.Members) == 1 && val(p.StartOffset) == int64(5) {
 				break
 			}
-			why = fmt.Sprintf("type %s state %s members %d partition 0 start %s", g.Type, g.State, len(g.Members), model.Num(p.StartOffset))
+			why = fmt.Sprintf("type %s state %s members %d partition 0 start %s", g.Type, g.State, len(g.Members), text.Num(p.StartOffset))
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("share group: %s; want Stable, 1 member, start 5", why)
@@ -100,7 +103,7 @@ func TestShareGroupOnKfake(t *testing.T) {
 	}
 	p := findPartition(t, g, "queue", 0)
 	if p.Committed != nil || p.Status != model.StatusOK || p.Member == nil {
-		t.Errorf("partition 0: committed %s status %s member %v; want no committed offset, ok, the member", model.Num(p.Committed), p.Status, p.Member)
+		t.Errorf("partition 0: committed %s status %s member %v; want no committed offset, ok, the member", text.Num(p.Committed), p.Status, p.Member)
 	}
 	if n := counter.Hits(kmsg.OffsetFetch); n != 0 || counter.Hits(kmsg.DescribeShareGroupOffsets) == 0 {
 		t.Errorf("OffsetFetch %d, DescribeShareGroupOffsets %d requests; want none and some", n, counter.Hits(kmsg.DescribeShareGroupOffsets))
@@ -210,8 +213,8 @@ func TestDescribeMergesDuplicateEntries(t *testing.T) {
 				}
 				return
 			}
-			if g.Error == nil || g.Members != nil || g.MembersText() != "members unknown" || g.WorstStatus != model.StatusUnknown {
-				t.Errorf("group: error %v members %v (%s) worst %s; want the error, members null (unknown), worst unknown", g.Error, g.Members, g.MembersText(), g.WorstStatus)
+			if g.Error == nil || g.Members != nil || display.MembersText(&g) != "members unknown" || g.WorstStatus != model.StatusUnknown {
+				t.Errorf("group: error %v members %v (%s) worst %s; want the error, members null (unknown), worst unknown", g.Error, g.Members, display.MembersText(&g), g.WorstStatus)
 			}
 		})
 	}
@@ -239,8 +242,8 @@ func TestUnknownGroupType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := model.MakePlan(model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest}, in)
-	if p.Executable() || p.Blockers[0].Kind != model.BlockGroupTypeUnknown {
+	p := plan.Make(plan.Scope{AllTopics: true}, plan.Strategy{Kind: plan.ToEarliest}, in)
+	if p.Executable() || p.Blockers[0].Kind != plan.BlockGroupTypeUnknown {
 		t.Errorf("plan blockers %+v, want group-type-unknown", p.Blockers)
 	}
 	for _, key := range []kmsg.Key{kmsg.DescribeGroups, kmsg.ConsumerGroupDescribe, kmsg.OffsetFetch, kmsg.OffsetCommit} {
@@ -248,5 +251,5 @@ func TestUnknownGroupType(t *testing.T) {
 			t.Errorf("%s: %d requests, want none for a group of an unknown type", kmsg.NameForKey(int16(key)), n)
 		}
 	}
-	t.Log(fmt.Sprintf("shown as: %s %s · %s · %s", model.Noun(g.Type), g.Type, g.StateText(), g.MembersText()))
+	t.Log(fmt.Sprintf("shown as: %s %s · %s · %s", display.Noun(g.Type), g.Type, display.StateText(&g), display.MembersText(&g)))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -106,6 +107,6 @@ func TestDeniedGroupIsDenied(t *testing.T) {
 		t.Errorf("error %v, want denied GROUP_AUTHORIZATION_FAILED", g.Error)
 	}
 	if g.TotalLag != nil || g.WorstStatus != model.StatusUnknown {
-		t.Errorf("totalLag %s, worst %s; want null and unknown", model.Num(g.TotalLag), g.WorstStatus)
+		t.Errorf("totalLag %s, worst %s; want null and unknown", text.Num(g.TotalLag), g.WorstStatus)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -105,6 +106,6 @@ func TestListedGroupOffsetFetchNotFound(t *testing.T) {
 	g := snap.Groups[0]
 	if g.Error == nil || g.Error.IsGroupNotFound() || g.TotalLag != nil || g.WorstStatus != model.StatusUnknown {
 		t.Errorf("group %s: error %v, total lag %s, worst %s; want an error that is not not-found, no total, unknown",
-			g.Group, g.Error, model.Num(g.TotalLag), g.WorstStatus)
+			g.Group, g.Error, text.Num(g.TotalLag), g.WorstStatus)
 	}
 }

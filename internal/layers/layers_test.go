@@ -4,13 +4,71 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/offsettui/offsettui"
 
-// rule forbids the packages matched by who from depending on any of deps.
+// allowed is the map of the module (docs/architecture.md): per package, what it
+// may import besides the standard library. An entry is a package of the module
+// (its path under the module, "internal/model") or a third-party import path that
+// also admits everything under it ("github.com/twmb/franz-go"). A package of the
+// module without an entry fails the test, so the map stays current; so does an
+// entry for a package that no longer exists. Tests may import more (fakes, the
+// real-broker helpers); the map is about what ships.
+var allowed = map[string][]string{
+	"cmd/offsettui": {"internal/contexts", "internal/demo", "internal/kafka", "internal/model",
+		"internal/model/check", "internal/model/parse", "internal/model/plan", "internal/model/timeaxis",
+		"internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
+		"github.com/IBM/sarama", // wiring only: the only other package that may import it is internal/kafka
+		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/term",
+		"github.com/muesli/termenv", "github.com/spf13/pflag"},
+	"internal/contexts": {"go.yaml.in/yaml/v3"},
+	"internal/demo":     {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
+	"internal/kafka": {"internal/model", "internal/model/plan", "internal/text",
+		"github.com/IBM/sarama", "github.com/twmb/franz-go",
+		"github.com/aws/aws-msk-iam-sasl-signer-go", "github.com/aws/aws-sdk-go-v2", "golang.org/x/oauth2",
+		"github.com/xdg-go/scram", "github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
+	"internal/model":          {},
+	"internal/model/parse":    {},
+	"internal/model/timeaxis": {"internal/model", "internal/text"},
+	"internal/model/check":    {"internal/model", "internal/model/timeaxis", "internal/text"},
+	"internal/model/plan":     {"internal/model", "internal/model/parse", "internal/text"},
+	"internal/text":           {},
+	"internal/display":        {"internal/model", "internal/model/plan", "internal/text"},
+	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/display", "internal/text"},
+	"internal/reset":          {"internal/model", "internal/model/plan"},
+	"internal/sampler":        {},
+	"internal/serve": {"internal/model", "internal/model/timeaxis", "internal/sampler",
+		"github.com/prometheus/client_golang", "github.com/prometheus/client_model"},
+	"internal/views": {"internal/model", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text",
+		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles", "github.com/charmbracelet/lipgloss",
+		"github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
+	"internal/seed":        {"internal/model", "github.com/twmb/franz-go"},
+	"internal/kafkatest":   {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
+	"internal/realkafka":   {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
+	"internal/faultproxy":  {"github.com/twmb/franz-go"},
+	"internal/realcluster": {"github.com/twmb/franz-go"},
+	"internal/clustertest": {},
+	"internal/layers":      {},
+}
+
+// pure are the packages that compute and word but do no I/O: they import none of
+// the standard library's I/O (ioBanned), and they depend on nothing but the
+// standard library and other pure packages (which are held to the same rule).
+// fmt and time depend on os themselves; what counts is that a pure package does
+// not reach for it.
+var pure = []string{"internal/model", "internal/text", "internal/display"}
+
+// ioBanned is the standard library a pure package must not depend on: the network,
+// files, processes and the operating system.
+var ioBanned = []string{"net", "os", "syscall", "crypto/tls", "io/fs", "io/ioutil", "log/syslog", "plugin"}
+
+// rule forbids the packages matched by who from depending, even indirectly, on
+// any of deps. The allowlist already holds direct imports; the rules say why, and
+// catch a path through another package.
 type rule struct {
 	why  string
 	who  func(pkg string) bool
@@ -36,48 +94,101 @@ var rules = []rule{
 	{"views talk to Kafka and resets only through their interfaces and draw nothing with report", under("internal/views"),
 		[]string{module + "/internal/report", module + "/internal/reset", module + "/internal/kafka"}},
 	{"model is pure: no I/O clients, no terminal", under("internal/model"),
-		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo", "github.com/charmbracelet/bubbletea",
-			"github.com/charmbracelet/lipgloss", module + "/internal/kafka"}},
+		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/charmbracelet", "github.com/muesli",
+			module + "/internal/kafka", module + "/internal/views", module + "/internal/report", module + "/internal/reset"}},
+	{"report writes what it is given: it reads no cluster", under("internal/report"), []string{module + "/internal/kafka"}},
+	{"kafka reads and writes the cluster; it neither draws nor runs resets", under("internal/kafka"),
+		[]string{module + "/internal/views", module + "/internal/reset", module + "/internal/report"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
+	{"the exporter reads through its Source and cannot write: no Kafka client, no reset service", under("internal/serve"),
+		[]string{module + "/internal/kafka", module + "/internal/reset", "github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
 	{"test support (the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
 		not(under("internal/kafkatest", "internal/realkafka", "internal/realcluster", "internal/faultproxy")),
 		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/realcluster", module + "/internal/faultproxy"}},
 }
 
-// deps returns every package of the module (tests excluded) with its
-// transitive dependencies, from `go list -deps`.
-func deps(t *testing.T) map[string][]string {
+// pkgInfo is one package of the module as go list sees it (tests excluded).
+type pkgInfo struct {
+	imports, deps []string
+}
+
+// list returns every package of the module with its imports and its transitive
+// dependencies, from `go list`.
+func list(t *testing.T) map[string]pkgInfo {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", module+"/...").Output()
+	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, module+"/...").Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("go list: %v", err)
 	}
-	m := map[string][]string{}
+	m := map[string]pkgInfo{}
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if strings.HasPrefix(f[0], module+"/") {
-			m[f[0]] = f[1:]
-		}
+		f := strings.Split(line, "|")
+		m[f[0]] = pkgInfo{imports: strings.Fields(f[1]), deps: strings.Fields(f[2])}
 	}
 	return m
 }
 
+// standard reports whether path is in the standard library (no dot in its first element).
+func standard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// matches reports whether path is entry or, for an entry outside the module, under it.
+func matches(path, entry string) bool {
+	if strings.HasPrefix(entry, "internal/") || strings.HasPrefix(entry, "cmd/") {
+		return path == module+"/"+entry
+	}
+	return path == entry || strings.HasPrefix(path, entry+"/")
+}
+
+func isPure(pkg string) bool { return under(pure...)(pkg) }
+
 func TestLayers(t *testing.T) {
-	all := deps(t)
+	all := list(t)
 	if _, ok := all[module+"/internal/kafka"]; !ok || len(all) < 8 {
 		t.Fatalf("go list found %d packages of the module, without internal/kafka", len(all))
 	}
-	for pkg, ds := range all {
+	for rel := range allowed {
+		if _, ok := all[module+"/"+rel]; !ok {
+			t.Errorf("allowed names %s, which is not a package of the module: remove it (and from docs/architecture.md)", rel)
+		}
+	}
+	for pkg, p := range all {
+		rel := strings.TrimPrefix(pkg, module+"/")
+		may, ok := allowed[rel]
+		if !ok {
+			t.Errorf("%s has no entry in allowed: add what it may import, and a line in docs/architecture.md", rel)
+			continue
+		}
+		for _, imp := range p.imports {
+			if standard(imp) || slices.ContainsFunc(may, func(e string) bool { return matches(imp, e) }) {
+				continue
+			}
+			t.Errorf("%s imports %s, which its entry in allowed does not list", rel, imp)
+		}
+		if isPure(pkg) {
+			for _, imp := range p.imports {
+				if slices.ContainsFunc(ioBanned, func(b string) bool { return imp == b || strings.HasPrefix(imp, b+"/") }) {
+					t.Errorf("%s imports %s: a pure package does no I/O", rel, imp)
+				}
+			}
+			for _, d := range p.deps {
+				if !standard(d) && !isPure(d) {
+					t.Errorf("%s depends on %s: a pure package depends on the standard library and other pure packages only", rel, d)
+				}
+			}
+		}
 		for _, r := range rules {
 			if !r.who(pkg) {
 				continue
 			}
-			for _, d := range ds {
+			for _, d := range p.deps {
 				for _, banned := range r.deps {
 					if d == banned || strings.HasPrefix(d, banned+"/") {
 						t.Errorf("%s depends on %s: %s", pkg, d, r.why)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -95,91 +94,14 @@ func appendUnique(out []string, s string) []string {
 	return append(out, s)
 }
 
-// Noun names a group of the type in headings: "Share group".
-func Noun(typ string) string {
-	switch typ {
-	case TypeClassic, TypeConsumer:
-		return "Consumer group"
-	case TypeShare:
-		return "Share group"
-	case TypeStreams:
-		return "Streams group"
-	}
-	return "Group"
-}
-
-// PositionColumn is the header of a group's position column, as Kafka's tools name it:
-// START-OFFSET for share groups (kafka-share-groups), CURRENT-OFFSET for the others.
-func PositionColumn(typ string) string {
-	if typ == TypeShare {
-		return "START-OFFSET"
-	}
-	return "CURRENT-OFFSET"
-}
-
 // Position is where the group resumes in the partition: the committed offset, or a share
 // group's start offset.
-func (p *GroupPartition) Position() *int64 { return position(p.Committed, p.StartOffset) }
+func (p *GroupPartition) Position() *int64 { return PositionOf(p.Committed, p.StartOffset) }
 
-// Position is where the group resumes in the partition, as GroupPartition.Position.
-func (p *CheckPartition) Position() *int64 { return position(p.Committed, p.StartOffset) }
-
-// position is a share group's start offset where it has one, else the committed offset.
-func position(committed, start *int64) *int64 {
+// PositionOf is a share group's start offset where it has one, else the committed offset.
+func PositionOf(committed, start *int64) *int64 {
 	if start != nil {
 		return start
 	}
 	return committed
-}
-
-// MembersText renders the member count, or says the members are unknown when the group
-// could not be described (Members is nil then): never "0 members" for a group that may
-// have some.
-func (g *Group) MembersText() string {
-	switch n := len(g.Members); {
-	case g.Members == nil:
-		return "members unknown"
-	case n == 1:
-		return "1 member"
-	default:
-		return fmt.Sprintf("%d members", n)
-	}
-}
-
-// StateText renders the state, marking one the type does not have (a newer broker's) so
-// that it is never read as a state offsettui understands.
-func (g *Group) StateText() string {
-	switch {
-	case g.State == "":
-		return "state unknown"
-	case g.Type == TypeUnknown, KnownState(g.Type, g.State):
-		return g.State
-	}
-	return g.State + " (a state offsettui does not know)"
-}
-
-// TasksText renders a streams member's tasks as Kafka's tool does: "ACTIVE: 0:[0,1];".
-func (t *Tasks) TasksText() string {
-	if t == nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, k := range []struct {
-		name string
-		ids  []TaskIDs
-	}{{"ACTIVE", t.Active}, {"STANDBY", t.Standby}, {"WARMUP", t.Warmup}} {
-		if len(k.ids) == 0 {
-			continue
-		}
-		b.WriteString(k.name + ":")
-		for _, id := range k.ids {
-			ps := make([]string, len(id.Partitions))
-			for i, p := range id.Partitions {
-				ps[i] = fmt.Sprint(p)
-			}
-			fmt.Fprintf(&b, " %s:[%s];", id.Subtopology, strings.Join(ps, ","))
-		}
-		b.WriteString(" ")
-	}
-	return strings.TrimSpace(b.String())
 }

@@ -2,15 +2,12 @@ package model
 
 import "cmp"
 
-// HasProblem reports whether a group needs attention: an error, a partition that is not
-// ok, an evaluation of warn or worse, or a predicted loss. The TUI's problem filter and
-// the report's "problems" part both ask it, so they cannot disagree.
-func (g *Group) HasProblem() bool {
-	if g.Error != nil || g.WorstStatus != StatusOK {
-		return true
-	}
-	return g.Time != nil && (g.Time.Evaluation.Problem() || g.Time.Loss != nil)
-}
+// HasProblem reports whether a group needs attention (Urgency above none): something
+// at risk, lost, missing, ahead or unknown, an error, or a live consumer not keeping
+// up. An idle group whose partitions are all ok is no problem, whatever its lag or
+// evaluation. The TUI's problem filter and title count, the report's "problems" part
+// and describe's order all ask it, so they cannot disagree.
+func (g *Group) HasProblem() bool { return g.Urgency() > UrgencyNone }
 
 // PredictedLoss is the group's predicted loss (docs/timeaxis.md), or nil.
 func (g *Group) PredictedLoss() *GroupLoss {

@@ -18,10 +18,12 @@ type Query struct {
 	// FetchBudget bounds the bytes fetched to learn committed-record timestamps
 	// (time lag, expires-in); 0 fetches none.
 	FetchBudget int64
-	// TimestampsAtRiskOnly fetches timestamps only for at-risk commits: the
-	// only ones whose time to loss can fall within the risk window
-	// (docs/timeaxis.md). The TUI's group list asks for these.
-	TimestampsAtRiskOnly bool
+	// TimestampsAtRiskFirst spends the fetch budget on at-risk commits first
+	// (the ones whose time to loss can fall within the risk window,
+	// docs/timeaxis.md), then on the other commits with lag; without it, in
+	// topic and partition order. The TUI's group list asks for it: its time lag
+	// fills in across refreshes, as fetched timestamps are cached.
+	TimestampsAtRiskFirst bool
 	// ConfigMaxAge lets a client reuse topic and broker configs it read less
 	// than this long ago instead of asking again; 0 reads them every time.
 	// Retention settings change rarely, and the broker applies a change only

@@ -1,12 +1,16 @@
-// Package model is offsettui's pure domain: what a cluster snapshot holds, how each
-// group partition is classified (docs/statuses.md), rollups, reset planning and the
-// parsers for user input. It does no I/O and knows nothing of sarama or bubbletea.
+// Package model is offsettui's pure domain: the values a cluster snapshot holds
+// (groups, partitions, topics, per-item errors, and the time-axis values the
+// snapshot carries), how each group partition is classified (docs/statuses.md) and
+// rolled up, and the values a consumer's auto.offset.reset takes. Its subpackages
+// compute over these values: timeaxis (rates, ETA, evaluation, time to loss,
+// baselines), check (the fail-closed proof), plan (reset plans, guards, results)
+// and parse (Kafka's datetime and duration forms). None of them does I/O or knows
+// sarama or bubbletea; words for people live in internal/text and internal/display.
 package model
 
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Status classifies one group partition. The zero value is StatusOK; higher values
@@ -138,32 +142,4 @@ func (c Counts) Ordered() []StatusCount {
 		}
 	}
 	return out
-}
-
-// Text renders the counts worst first, "EXPIRED 1  MISSING 2" (OK only when
-// nothing is wrong); "" when there are none.
-func (c Counts) Text() string {
-	var parts []string
-	for _, sc := range c.Ordered() {
-		parts = append(parts, sc.Status.Badge()+" "+Thousands(sc.N))
-	}
-	return strings.Join(parts, "  ")
-}
-
-// Meaning is the one-line legend of a status (docs/statuses.md has the whole rule).
-func (s Status) Meaning() string {
-	switch s {
-	case StatusOK:
-		return "everything else; lag > 0 is shown as lagging"
-	case StatusAtRisk:
-		return "the next record may be deleted within the risk window"
-	case StatusMissing:
-		return "no commit where the group reads or is assigned"
-	case StatusAhead:
-		return "committed > high: the consumer will reset"
-	case StatusExpired:
-		return "committed < low: records were deleted unread"
-	default:
-		return "something needed to classify could not be read"
-	}
 }

@@ -3,6 +3,8 @@ package model
 import (
 	"testing"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // TestTotalLagIsNeverAPartialSum: a group with any partition whose lag could not
@@ -57,13 +59,19 @@ func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 		{"share group, no lag given (Kafka 4.1)", func(o *Observation) {
 			o.Groups[0] = shareObservation(map[TP]int64{})
 		}, nil, Ptr(int64(0))},
+		// A group that never committed (a live member assigned orders-0) has no lag
+		// to sum: not 0, which says caught up.
+		{"never committed", func(o *Observation) {
+			o.Groups[0].Committed, o.Groups[0].State = map[TP]int64{}, "Stable"
+			o.Groups[0].Members = []Member{{MemberRef: MemberRef{MemberID: "m"}, Assignments: []Assignment{{Topic: "orders", Partitions: []int32{0}}}}}
+		}, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := base()
 			c.mutate(&o)
 			g := Assemble(o, AssembleOptions{}).Groups[0]
-			if Num(g.TotalLag) != Num(c.total) || Num(g.TotalLagAtLeast) != Num(c.atLeast) {
-				t.Errorf("totalLag %s, at least %s; want %s, %s", Num(g.TotalLag), Num(g.TotalLagAtLeast), Num(c.total), Num(c.atLeast))
+			if text.Num(g.TotalLag) != text.Num(c.total) || text.Num(g.TotalLagAtLeast) != text.Num(c.atLeast) {
+				t.Errorf("totalLag %s, at least %s; want %s, %s", text.Num(g.TotalLag), text.Num(g.TotalLagAtLeast), text.Num(c.total), text.Num(c.atLeast))
 			}
 			if c.total == nil && g.Error != nil && g.WorstStatus != StatusUnknown {
 				t.Errorf("worst status %s, want unknown", g.WorstStatus)
@@ -90,7 +98,7 @@ func TestSortPutsPartialTotalsFirst(t *testing.T) {
 		{Group: "nothing-known"},
 		{Group: "whole-small", TotalLag: Ptr(int64(1))},
 	}
-	SortGroupsWorstFirst(gs)
+	SortGroupsByUrgency(gs)
 	var got []string
 	for _, g := range gs {
 		got = append(got, g.Group)
@@ -99,26 +107,6 @@ func TestSortPutsPartialTotalsFirst(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("order %v, want %v", got, want)
-		}
-	}
-}
-
-// TestFormatTotalLag: a whole total as it is, a lower bound as "≥ N" (≥ 0 too: what was
-// read shows no lag, the rest is unknown), and the unknown word only when nothing is known.
-func TestFormatTotalLag(t *testing.T) {
-	num := func(n int64) string { return Num(&n) }
-	for _, c := range []struct {
-		g    Group
-		want string
-	}{
-		{Group{TotalLag: Ptr(int64(12))}, "12"},
-		{Group{TotalLag: Ptr(int64(0))}, "0"},
-		{Group{TotalLagAtLeast: Ptr(int64(5))}, "≥ 5"},
-		{Group{TotalLagAtLeast: Ptr(int64(0))}, "≥ 0"},
-		{Group{}, "?"},
-	} {
-		if got := FormatTotalLag(&c.g, num, "?"); got != c.want {
-			t.Errorf("total %s, at least %s: %q, want %q", Num(c.g.TotalLag), Num(c.g.TotalLagAtLeast), got, c.want)
 		}
 	}
 }

@@ -89,7 +89,8 @@ type Group struct {
 	// TotalLag sums the positive lags of the partitions with a commit. It is null
 	// when that sum would be partial: a partition's lag or the group's offsets
 	// could not be read, or topics may be hidden from the principal. Then
-	// TotalLagAtLeast holds the sum of what could be read (null if nothing).
+	// TotalLagAtLeast holds the sum of what could be read (null if nothing). Both
+	// are null when no partition has a lag (a group that never committed).
 	TotalLag        *int64 `json:"totalLag"`
 	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
 	WorstStatus     Status `json:"worstStatus"`
@@ -109,6 +110,11 @@ type Group struct {
 	Time *GroupTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
 	Change *GroupChange `json:"change"`
+	// ReadAt is when the group was read, set only when that is not the snapshot's
+	// Cluster.TakenAt: the TUI reads an open group on its own and merges it into its
+	// last snapshot, and its Markdown report says so. Never in JSON, whose snapshots
+	// are read whole.
+	ReadAt *Stamp `json:"-"`
 }
 
 // Topics returns the distinct topics of the group's partitions, in order.

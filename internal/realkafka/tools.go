@@ -24,9 +24,19 @@ const ConsumerGroupCommand = "org.apache.kafka.tools.consumer.group.ConsumerGrou
 // with the tools' log4j config (logs at WARN on stderr, stdout left to the tool).
 func javaCmd(t testing.TB, ctx context.Context, main string, args ...string) *exec.Cmd {
 	t.Helper()
-	lib, log4j := os.Getenv(envKafkaLib), os.Getenv(envToolsLog4j)
-	if lib == "" || log4j == "" {
-		t.Fatalf("%s and %s must be set to run Kafka's CLI as the oracle (%s)", envKafkaLib, envToolsLog4j, startBrokerHint)
+	lib := os.Getenv(envKafkaLib)
+	if lib == "" {
+		t.Fatalf("%s must be set to run Kafka's CLI as the oracle (%s)", envKafkaLib, startBrokerHint)
+	}
+	return javaCmdOn(t, ctx, filepath.Join(lib, "*"), main, args...)
+}
+
+// javaCmdOn is javaCmd on a given class path (a version's jars, maybe more).
+func javaCmdOn(t testing.TB, ctx context.Context, classpath, main string, args ...string) *exec.Cmd {
+	t.Helper()
+	log4j := os.Getenv(envToolsLog4j)
+	if log4j == "" {
+		t.Fatalf("%s must be set to run Kafka's Java tools and clients (%s)", envToolsLog4j, startBrokerHint)
 	}
 	java := "java"
 	if h := os.Getenv("JAVA_HOME"); h != "" {
@@ -35,7 +45,7 @@ func javaCmd(t testing.TB, ctx context.Context, main string, args ...string) *ex
 		}
 	}
 	full := []string{"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-		"-Dlog4j2.configurationFile=" + log4j, "-cp", filepath.Join(lib, "*"), main}
+		"-Dlog4j2.configurationFile=" + log4j, "-cp", classpath, main}
 	return exec.CommandContext(ctx, java, append(full, args...)...)
 }
 
@@ -54,9 +64,21 @@ func RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, 
 // RunToolEnv is RunTool with extra environment variables (NAME=value) for the tool.
 func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runJava(t, "", env, main, args...)
+}
+
+// runJava runs a Java main class to completion (bounded) on classpath ("": the main
+// broker's jars) and returns its stdout, stderr and exit code.
+func runJava(t testing.TB, classpath string, env []string, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := javaCmd(t, ctx, main, args...)
+	var cmd *exec.Cmd
+	if classpath == "" {
+		cmd = javaCmd(t, ctx, main, args...)
+	} else {
+		cmd = javaCmdOn(t, ctx, classpath, main, args...)
+	}
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
@@ -77,7 +99,26 @@ func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout
 // tools exit 0 on many errors: callers check the rows they expect.
 func Tool(t testing.TB, main string, args ...string) string {
 	t.Helper()
-	out, errOut, code := RunTool(t, main, args...)
+	return mustTool(t, "", main, args...)
+}
+
+// Tool runs a Kafka CLI main class of this broker's version that must exit 0 and returns
+// its stdout, as the package's Tool does for the main broker.
+func (b Broker) Tool(t testing.TB, main string, args ...string) string {
+	t.Helper()
+	return mustTool(t, filepath.Join(b.Lib, "*"), main, args...)
+}
+
+// RunTool runs a Kafka CLI main class of this broker's version to completion and returns
+// its stdout, stderr and exit code, as the package's RunTool does for the main broker.
+func (b Broker) RunTool(t testing.TB, main string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runJava(t, filepath.Join(b.Lib, "*"), nil, main, args...)
+}
+
+func mustTool(t testing.TB, classpath, main string, args ...string) string {
+	t.Helper()
+	out, errOut, code := runJava(t, classpath, nil, main, args...)
 	if code != 0 {
 		t.Fatalf("%s %s: exit %d\nstdout:\n%s\nstderr:\n%s", main, strings.Join(args, " "), code, out, errOut)
 	}

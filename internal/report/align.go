@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"unicode/utf8"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // aligned lays out one block of rows the way text/tabwriter does with padding
@@ -40,9 +40,9 @@ func (a *aligned) addAll(cells []string) {
 	}
 }
 
-// num appends an optional number as model.Num writes it.
+// num appends an optional number as text.Num writes it.
 func (a *aligned) num(v *int64) {
-	a.text = model.AppendNum(a.text, v)
+	a.text = text.AppendNum(a.text, v)
 	a.endCell()
 }
 

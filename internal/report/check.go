@@ -7,22 +7,24 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/check"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Check writes a check result for a terminal or a log: one line per partition
 // that does not pass, with its numbers and why; then what kept the proof
 // incomplete and the group notes; and last the one-line verdict, so that
 // `tail -1` of the output is always the verdict.
-func Check(w io.Writer, r model.CheckResult) error {
+func Check(w io.Writer, r check.Result) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
-	if err := check(bw, r); err != nil {
+	if err := writeCheck(bw, r); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func check(w io.Writer, r model.CheckResult) error {
+func writeCheck(w io.Writer, r check.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := false
 	for _, p := range r.Partitions {
@@ -30,15 +32,15 @@ func check(w io.Writer, r model.CheckResult) error {
 			continue
 		}
 		if !header {
-			fmt.Fprintf(tw, "TOPIC\tPARTITION\tLOW\t%s\tHIGH\tSTATUS\tRESULT\tWHY\n", model.PositionColumn(r.Type))
+			fmt.Fprintf(tw, "TOPIC\tPARTITION\tLOW\t%s\tHIGH\tSTATUS\tRESULT\tWHY\n", display.PositionColumn(r.Type))
 			header = true
 		}
 		why := make([]string, 0, len(p.Reasons))
 		for _, rs := range p.Reasons {
-			why = append(why, model.Label(rs.Code)+": "+rs.Message)
+			why = append(why, check.Label(rs.Code)+": "+rs.Message)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, model.Num(p.Low),
-			model.Num(p.Position()), model.Num(p.High), model.StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, text.Num(p.Low),
+			text.Num(p.Position()), text.Num(p.High), StatusText(p.Status, p.Lost, p.Beyond), strings.ToUpper(string(p.Result)), strings.Join(why, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

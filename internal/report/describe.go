@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
@@ -36,7 +38,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", model.Plural(len(s.Errors), "error"))
+		fmt.Fprintf(tw, "\n%s (items above marked UNKNOWN could not be read):\n", text.Plural(len(s.Errors), "error"))
 		for _, e := range s.Errors {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
@@ -46,14 +48,14 @@ func Describe(w io.Writer, s model.Snapshot) error {
 
 // clusterLine is the first line: the cluster, when, and over which window.
 func clusterLine(s model.Snapshot) string {
-	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, model.Plural(s.Cluster.Brokers, "broker"),
-		s.Cluster.TakenAt.UTC().Format(model.StampLayout), model.Plural(len(s.Groups), "group"))
+	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, text.Plural(s.Cluster.Brokers, "broker"),
+		s.Cluster.TakenAt.UTC().Format(model.StampLayout), text.Plural(len(s.Groups), "group"))
 	if w := s.Window; w != nil {
-		line += fmt.Sprintf(" · rates over %s (%d snapshots)", model.HumanDuration(w.To.Sub(w.From.Time)), w.Samples)
+		line += fmt.Sprintf(" · rates over %s (%s)", text.HumanDuration(w.To.Sub(w.From.Time)), WindowCount(w))
 	}
 	if b := s.Baseline; b != nil {
 		line += fmt.Sprintf(" · baseline %s taken %s (%s earlier)", b.File, b.TakenAt.UTC().Format(model.StampLayout),
-			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)))
+			text.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)))
 		if b.Bootstrap != s.Cluster.Bootstrap {
 			line += " of " + b.Bootstrap
 		}
@@ -61,9 +63,15 @@ func clusterLine(s model.Snapshot) string {
 	return line
 }
 
+// notFoundWhy says why a group named with --group is said not to exist.
+const notFoundWhy = "no broker lists it, and it has no committed offsets"
+
 // describeGroup writes one group's heading, its rows and its errors.
 func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool, timed, based bool) {
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
+	if g.Error.IsGroupNotFound() {
+		return // the heading says it all; the errors at the end name it again
+	}
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 	}
@@ -80,7 +88,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", model.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
 	if timed {
 		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
@@ -102,9 +110,9 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		rows.num(p.Position())
 		rows.num(p.High)
 		rows.num(p.Lag)
-		rows.add(model.StatusText(p.Status, p.Lost, p.Beyond))
-		rows.add(model.HumanMs(p.TimeLagMs))
-		rows.add(model.HumanMs(p.ExpiresInMs))
+		rows.add(StatusText(p.Status, p.Lost, p.Beyond))
+		rows.add(text.HumanMs(p.TimeLagMs))
+		rows.add(display.ExpiresCell(p.ExpiresInMs))
 		if timed {
 			rows.addAll(timeCells(p.Time))
 		}
@@ -130,8 +138,8 @@ func timeCells(pt *model.PartitionTime) []string {
 	if pt == nil {
 		return []string{"-", "-", "-", "-", "-"}
 	}
-	return []string{model.RateText(pt.ConsumeRate), model.RateText(pt.ProduceRate), model.TrendText(pt.LagRate),
-		model.ETAText(pt.ETA, pt.ETAMs), pt.Evaluation.Badge()}
+	return []string{display.RateText(pt.ConsumeRate), display.RateText(pt.ProduceRate), display.TrendText(pt.LagRate),
+		display.ETAText(pt.ETA, pt.ETAMs), pt.Evaluation.Badge()}
 }
 
 // changeCells are COMMITTED-Δ, LAG-Δ and WAS (the status at the baseline when
@@ -147,27 +155,33 @@ func changeCells(ch *model.PartitionChange, now model.Status) []string {
 	if ch.StatusWas != nil && *ch.StatusWas != now {
 		was = ch.StatusWas.Badge()
 	}
-	return []string{model.SignedNum(ch.CommittedBy), model.SignedNum(ch.LagBy), was}
+	return []string{SignedNum(ch.CommittedBy), SignedNum(ch.LagBy), was}
 }
 
 func groupHeading(g model.Group) string {
+	if g.Error.IsGroupNotFound() { // no type, no state: nothing of it exists
+		return fmt.Sprintf("Group '%s' does not exist: %s", g.Group, notFoundWhy)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", model.Noun(g.Type), g.Group, g.Type, g.StateText(), g.MembersText())
-	if l := model.TotalLagText(&g); l != "0" {
+	fmt.Fprintf(&b, "%s '%s' · %s · %s · %s", display.Noun(g.Type), g.Group, g.Type, display.StateText(&g), display.MembersText(&g))
+	switch l := TotalLagText(&g); {
+	case g.NoCommit():
+		b.WriteString(" · no commit")
+	case l != "0":
 		b.WriteString(" · lag " + l)
 	}
-	if c := g.Counts.Text(); c != "" {
+	if c := countsText(g.Counts); c != "" {
 		b.WriteString(" · " + c)
 	}
 	if t := g.Time; t != nil {
-		fmt.Fprintf(&b, " · consume %s · produce %s · ETA %s · %s", model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate),
-			model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge())
+		fmt.Fprintf(&b, " · consume %s · produce %s · ETA %s · %s", display.RateText(t.ConsumeRate), display.RateText(t.ProduceRate),
+			display.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge())
 	}
 	if ch := g.Change; ch != nil {
 		b.WriteString(" · " + changeText(ch, g))
 	}
 	if g.OffsetsExpireAfterMs != nil {
-		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", model.HumanMs(g.OffsetsExpireAfterMs))
+		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", text.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
 }
@@ -190,10 +204,10 @@ func typeLines(g model.Group) []string {
 		}
 		for _, st := range g.Topology.Subtopologies {
 			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
-				model.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
+				text.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
 		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, model.OrDash(model.Deref(m.ProcessID)), model.OrDash(m.Tasks.TasksText())))
+			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks))))
 		}
 	}
 	return out
@@ -204,7 +218,7 @@ func changeText(ch *model.GroupChange, g model.Group) string {
 	if ch.New {
 		return "new since the baseline"
 	}
-	parts := []string{"lag " + model.SignedNum(ch.TotalLagBy)}
+	parts := []string{"lag " + SignedNum(ch.TotalLagBy)}
 	if ch.StateWas != nil && *ch.StateWas != g.State {
 		parts = append(parts, "was "+*ch.StateWas)
 	}

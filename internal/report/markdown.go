@@ -4,27 +4,27 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Markdown writes the incident report (describe -o markdown): the cluster and
-// the time, the groups with problems first with their rows, their evaluation
-// and the time-to-loss sentence, then one line per group without problems,
-// then the errors. It streams through a buffer, group by group.
+// the time, the groups with problems first, most urgent first (model.Urgency),
+// with their rows, their evaluation and the time-to-loss sentence, then one line
+// per group without problems, then the errors. It streams through a buffer, group by group.
 func Markdown(w io.Writer, s model.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	var problems, fine []int
-	for i := range s.Groups {
+	for _, i := range model.UrgencyOrder(s.Groups) {
 		if s.Groups[i].HasProblem() {
 			problems = append(problems, i)
 		} else {
 			fine = append(fine, i)
 		}
 	}
-	slices.SortStableFunc(problems, func(a, b int) int { return model.CompareLoss(&s.Groups[a], &s.Groups[b]) })
 	markdownHeader(bw, s, len(problems))
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
@@ -38,9 +38,9 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 			g := &s.Groups[i]
 			eta, ev := "-", "-"
 			if t := g.Time; t != nil {
-				eta, ev = model.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge()
+				eta, ev = display.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge()
 			}
-			fmt.Fprintf(bw, "| %s | %s | %d | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), model.TotalLagText(g), eta, ev)
+			fmt.Fprintf(bw, "| %s | %s | %d | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), TotalLagText(g), eta, ev)
 		}
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
@@ -59,15 +59,18 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	fmt.Fprintf(w, "# offsettui report: %s\n\n| | |\n| --- | --- |\n", code(s.Cluster.Bootstrap))
 	fmt.Fprintf(w, "| cluster | %s, %d brokers |\n", cell(code(s.Cluster.Bootstrap)), s.Cluster.Brokers)
 	fmt.Fprintf(w, "| taken | %s |\n", s.Cluster.TakenAt.UTC().Format(model.StampLayout))
+	if later := readLater(s.Groups); later != "" {
+		fmt.Fprintf(w, "| read later | %s |\n", cell(later))
+	}
 	if win := s.Window; win != nil {
-		fmt.Fprintf(w, "| rates | over %s (%d snapshots from %s) |\n", model.HumanDuration(win.To.Sub(win.From.Time)),
-			win.Samples, win.From.UTC().Format(model.StampLayout))
+		fmt.Fprintf(w, "| rates | over %s (%s from %s) |\n", text.HumanDuration(win.To.Sub(win.From.Time)),
+			WindowCount(win), win.From.UTC().Format(model.StampLayout))
 	} else {
 		fmt.Fprint(w, "| rates | none: one snapshot (describe --sample 30s measures them) |\n")
 	}
 	if b := s.Baseline; b != nil {
 		fmt.Fprintf(w, "| baseline | %s, taken %s (%s earlier) of %s |\n", cell(code(b.File)), b.TakenAt.UTC().Format(model.StampLayout),
-			model.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)), cell(code(b.Bootstrap)))
+			text.HumanDuration(s.Cluster.TakenAt.Sub(b.TakenAt.Time)), cell(code(b.Bootstrap)))
 	}
 	fmt.Fprintf(w, "| groups | %d, %d with problems |\n", len(s.Groups), problems)
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
@@ -76,18 +79,26 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 }
 
 func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
-	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, model.Plural(len(g.Members), "member"))
+	if g.Error.IsGroupNotFound() {
+		fmt.Fprintf(w, "\n### %s: does not exist\n\n%s.\n", code(g.Group), strings.ToUpper(notFoundWhy[:1])+notFoundWhy[1:])
+		return
+	}
+	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, text.Plural(len(g.Members), "member"))
 	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
 	}
 	status := "OK"
-	if c := g.Counts.Text(); c != "" {
+	if c := countsText(g.Counts); c != "" {
 		status = c
 	}
-	fmt.Fprintf(w, "- status: %s; total lag %s\n", status, model.TotalLagText(g))
+	lag := "total lag " + TotalLagText(g)
+	if g.NoCommit() {
+		lag = "no commit"
+	}
+	fmt.Fprintf(w, "- status: %s; %s\n", status, lag)
 	if t := g.Time; t != nil {
-		fmt.Fprintf(w, "- evaluation: %s; ETA %s; consume %s, produce %s, lag %s\n", t.Evaluation.Badge(), model.ETAText(t.ETA, t.ETAMs),
-			model.RateText(t.ConsumeRate), model.RateText(t.ProduceRate), model.TrendText(t.LagRate))
+		fmt.Fprintf(w, "- evaluation: %s; ETA %s; consume %s, produce %s, lag %s\n", t.Evaluation.Badge(), display.ETAText(t.ETA, t.ETAMs),
+			display.RateText(t.ConsumeRate), display.RateText(t.ProduceRate), display.TrendText(t.LagRate))
 	}
 	if ch := g.Change; ch != nil {
 		fmt.Fprintf(w, "- %s\n", changeText(ch, *g))
@@ -96,7 +107,7 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 		}
 	}
 	if g.OffsetsExpireAfterMs != nil {
-		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", model.HumanMs(g.OffsetsExpireAfterMs))
+		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", text.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(w, "- %s\n", cell(line))
@@ -113,7 +124,7 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 
 func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 	// The group's position: the committed offset, or a share group's start offset.
-	position := strings.ToLower(strings.ReplaceAll(model.PositionColumn(g.Type), "-", " "))
+	position := strings.ToLower(strings.ReplaceAll(display.PositionColumn(g.Type), "-", " "))
 	head := []string{"topic", "partition", "low", position, "high", "lag", "status", "time lag", "expires in"}
 	if timed {
 		head = append(head, "consume", "produce", "lag/s", "ETA", "evaluation")
@@ -124,8 +135,8 @@ func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 	head = append(head, "member")
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
-		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), model.Num(p.Low), model.Num(p.Position()), model.Num(p.High),
-			model.Num(p.Lag), model.StatusText(p.Status, p.Lost, p.Beyond), model.HumanMs(p.TimeLagMs), model.HumanMs(p.ExpiresInMs)}
+		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), text.Num(p.Low), text.Num(p.Position()), text.Num(p.High),
+			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs)}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)
 		}
@@ -172,4 +183,16 @@ func codes(names []string) string {
 // cell escapes what would break a Markdown table row.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}
+
+// readLater names the groups read after the snapshot's time, with when (the TUI
+// reads an open group on its own), or "".
+func readLater(gs []model.Group) string {
+	var parts []string
+	for i := range gs {
+		if at := gs[i].ReadAt; at != nil {
+			parts = append(parts, code(gs[i].Group)+" at "+at.UTC().Format(model.StampLayout))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -7,43 +7,56 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Plan writes a reset plan: Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
 // what the move does, then totals, blockers and, once executed, the result.
-func Plan(w io.Writer, p model.Plan, notes []string) error {
+func Plan(w io.Writer, p plan.Plan, notes []string) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
-	if err := plan(bw, p, notes); err != nil {
+	if err := writePlan(bw, p, notes); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func plan(w io.Writer, p model.Plan, notes []string) error {
+func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, model.OrDash(p.State), p.Strategy)
+	state := text.OrDash(p.State)
+	if p.GroupMissing() {
+		state = "does not exist"
+	}
+	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, state, p.Strategy)
 	for _, line := range planTypeLines(p.Type) {
 		fmt.Fprintln(tw, line)
 	}
-	fmt.Fprintf(tw, "\nGROUP\tTOPIC\tPARTITION\t%s\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\n", model.PositionColumn(p.Type))
+	fmt.Fprintf(tw, "\nGROUP\tTOPIC\tPARTITION\t%s\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\n", display.PositionColumn(p.Type))
 	for _, r := range p.Rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Group, r.Topic, r.Partition,
-			model.Num(r.Committed), model.Num(r.Low), model.Num(r.High), r.TargetText(), r.ReasonText(), r.Effect())
+			text.Num(r.Committed), text.Num(r.Low), text.Num(r.High), display.TargetText(r), display.ReasonText(r), display.Effect(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range p.Rows {
-		if n := r.NoteFor(p.Type); n != "" {
+		if n := display.NoteFor(r, p.Type); n != "" {
 			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", p.Totals)
+	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
 	if len(p.Blockers) > 0 {
-		fmt.Fprintf(w, "\nBLOCKED: %s this plan cannot be executed:\n", model.Plural(len(p.Blockers), "reason"))
+		fmt.Fprintf(w, "\nBLOCKED: %s this plan cannot be executed:\n", text.Plural(len(p.Blockers), "reason"))
 		for _, b := range p.Blockers {
 			fmt.Fprintf(w, "  [%s] %s\n", b.Kind, b.Message)
+		}
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "NOTE [%s] %s\n", n.Kind, n.Message)
 		}
 	}
 	if p.Executed {
@@ -51,10 +64,10 @@ func plan(w io.Writer, p model.Plan, notes []string) error {
 		if p.Backup != nil {
 			fmt.Fprintf(w, "backup:   %s\n", *p.Backup)
 		}
-		verdict, why := p.VerifiedText()
+		verdict, why := display.VerifiedText(p)
 		fmt.Fprintf(w, "verified: %s: %s\n", verdict, why)
 		if len(p.Rejected) > 0 {
-			fmt.Fprintf(w, "rejected by the broker (%s, not written):\n", model.Plural(len(p.Rejected), "partition"))
+			fmt.Fprintf(w, "rejected by the broker (%s, not written):\n", text.Plural(len(p.Rejected), "partition"))
 			for _, e := range p.Rejected {
 				fmt.Fprintf(w, "  %s\n", e.Error())
 			}
@@ -74,7 +87,7 @@ func plan(w io.Writer, p model.Plan, notes []string) error {
 func planNoun(typ string) string {
 	switch typ {
 	case model.TypeShare, model.TypeStreams, model.TypeUnknown:
-		return strings.ToLower(model.Noun(typ))
+		return strings.ToLower(display.Noun(typ))
 	}
 	return "group"
 }
@@ -89,4 +102,11 @@ func planTypeLines(typ string) []string {
 			"and no local state (kafka-streams-groups.sh --delete-all-internal-topics and the application's state directories do)"}
 	}
 	return nil
+}
+
+// OutcomeLine is the last line of an executed reset's table: the outcome's word
+// and what it means ("outcome:  applied: every offset was written and read back
+// equal to the plan").
+func OutcomeLine(o plan.ResetOutcome) string {
+	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o))
 }

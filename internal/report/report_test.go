@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/check"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -71,22 +73,22 @@ func TestDescribeGolden(t *testing.T) {
 }
 
 func TestPlanGolden(t *testing.T) {
-	st, err := model.ParseStrategy(model.ShiftBy, "-3", time.Now())
+	st, err := plan.ParseStrategy(plan.ShiftBy, "-3", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := model.NewScope(true, nil, model.ShiftBy)
+	sc, err := plan.NewScope(true, nil, plan.ShiftBy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := model.PlanInput{Group: "fanout", State: "Empty", GroupExists: true, AllTopicsVisible: model.Ptr(true),
+	in := plan.Input{Group: "fanout", State: "Empty", GroupExists: true, AllTopicsVisible: model.Ptr(true),
 		Committed:  map[model.TP]int64{{Topic: "outbox", Partition: 0}: 12, {Topic: "orders", Partition: 0}: 50},
 		Partitions: map[string]int{"outbox": 1, "orders": 1},
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: i64(30), High: i64(40)},
 			{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(1234)},
 		}}
-	p := model.MakePlan(sc, st, in)
+	p := plan.Make(sc, st, in)
 	var b bytes.Buffer
 	if err := Plan(&b, p, nil); err != nil {
 		t.Fatal(err)
@@ -122,16 +124,16 @@ func TestMarkdownShareGroup(t *testing.T) {
 func TestCheckPositionColumn(t *testing.T) {
 	for _, c := range []struct {
 		typ, head string
-		p         model.CheckPartition
+		p         check.Partition
 		row       string
 	}{
-		{model.TypeClassic, "CURRENT-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
-			Committed: model.Ptr(int64(5)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   5"},
-		{model.TypeShare, "START-OFFSET", model.CheckPartition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
-			StartOffset: model.Ptr(int64(7)), Status: model.StatusExpired, Result: model.VerdictFail}, "t      0          10   7"},
+		{model.TypeClassic, "CURRENT-OFFSET", check.Partition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			Committed: model.Ptr(int64(5)), Status: model.StatusExpired, Result: check.VerdictFail}, "t      0          10   5"},
+		{model.TypeShare, "START-OFFSET", check.Partition{Topic: "t", Low: model.Ptr(int64(10)), High: model.Ptr(int64(20)),
+			StartOffset: model.Ptr(int64(7)), Status: model.StatusExpired, Result: check.VerdictFail}, "t      0          10   7"},
 	} {
 		var b strings.Builder
-		if err := Check(&b, model.CheckResult{Type: c.typ, Partitions: []model.CheckPartition{c.p}}); err != nil {
+		if err := Check(&b, check.Result{Type: c.typ, Partitions: []check.Partition{c.p}}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "LOW  "+c.head) || !strings.Contains(b.String(), c.row) {

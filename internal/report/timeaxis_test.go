@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // timedSnapshots are four snapshots 15 s apart of three groups: "audit" has
@@ -15,7 +16,7 @@ import (
 // "orders"; "ledger" is caught up on "payments". The last one is annotated.
 func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 	start := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
-	h := model.NewHistory(16, 0)
+	h := timeaxis.NewHistory(16, 0)
 	for i := range 4 {
 		now := start.Add(time.Duration(i) * 15 * time.Second)
 		k := int64(i)
@@ -51,7 +52,7 @@ func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 		h.Add(&s, true)
 		last = s
 	}
-	h.Annotate(&last, model.TimeOptions{})
+	h.Annotate(&last, timeaxis.Options{})
 	return last, first
 }
 
@@ -79,7 +80,7 @@ func TestMarkdownGolden(t *testing.T) {
 		}
 		golden(t, tc.name, b.Bytes())
 	}
-	model.CompareBaseline(&s, &first, "before.json", nil)
+	timeaxis.CompareBaseline(&s, &first, "before.json", nil)
 	var b bytes.Buffer
 	if err := Markdown(&b, s); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // The audit log (audit.log in the state dir) gets one JSON line when a reset is
@@ -18,24 +19,24 @@ import (
 
 // auditEntry is one line of the audit log.
 type auditEntry struct {
-	Time      model.Stamp         `json:"time"`
-	Event     string              `json:"event"` // intent or outcome
-	ID        string              `json:"id"`    // the backup's file name: pairs intent and outcome
-	User      string              `json:"user"`
-	Cluster   string              `json:"cluster"`
-	ClusterID *string             `json:"clusterId"`
-	Group     string              `json:"group"`
-	Strategy  model.Strategy      `json:"strategy"`
-	Rows      []model.PlanRow     `json:"rows"`
-	Result    *model.ResetOutcome `json:"result"`
-	Verified  *bool               `json:"verified"`
-	Backup    *string             `json:"backup"`
-	Undo      *string             `json:"undo"`
-	Notes     []string            `json:"notes"`
+	Time      model.Stamp        `json:"time"`
+	Event     string             `json:"event"` // intent or outcome
+	ID        string             `json:"id"`    // the backup's file name: pairs intent and outcome
+	User      string             `json:"user"`
+	Cluster   string             `json:"cluster"`
+	ClusterID *string            `json:"clusterId"`
+	Group     string             `json:"group"`
+	Strategy  plan.Strategy      `json:"strategy"`
+	Rows      []plan.Row         `json:"rows"`
+	Result    *plan.ResetOutcome `json:"result"`
+	Verified  *bool              `json:"verified"`
+	Backup    *string            `json:"backup"`
+	Undo      *string            `json:"undo"`
+	Notes     []string           `json:"notes"`
 }
 
 // auditIntent records that p is about to be committed, its backup written.
-func (s *Service) auditIntent(p model.Plan, clusterID *string, backup string) error {
+func (s *Service) auditIntent(p plan.Plan, clusterID *string, backup string) error {
 	return s.appendAudit(auditEntry{Event: "intent", ID: filepath.Base(backup), ClusterID: clusterID,
 		Group: p.Group, Strategy: p.Strategy, Rows: p.Rows, Backup: &backup, Notes: []string{}})
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // A backup is two files written before any commit: NAME.csv holds the offsets
@@ -25,13 +26,13 @@ const manifestFormat = "offsettui-backup/1"
 
 // Manifest describes one backup file.
 type Manifest struct {
-	Format    string         `json:"format"`
-	Group     string         `json:"group"`
-	ClusterID *string        `json:"clusterId"`
-	Bootstrap string         `json:"bootstrap"`
-	CreatedAt model.Stamp    `json:"createdAt"`
-	User      string         `json:"user"`
-	Strategy  model.Strategy `json:"strategy"`
+	Format    string        `json:"format"`
+	Group     string        `json:"group"`
+	ClusterID *string       `json:"clusterId"`
+	Bootstrap string        `json:"bootstrap"`
+	CreatedAt model.Stamp   `json:"createdAt"`
+	User      string        `json:"user"`
+	Strategy  plan.Strategy `json:"strategy"`
 	// Purpose is "backup" (before a reset) or "undo" (only what a partly
 	// applied reset wrote).
 	Purpose string `json:"purpose"`
@@ -43,7 +44,7 @@ type Manifest struct {
 type Backup struct {
 	Path     string
 	Manifest Manifest
-	Rows     []model.CSVRow
+	Rows     []plan.CSVRow
 }
 
 // manifestPath is the manifest beside a backup CSV.
@@ -64,12 +65,12 @@ func backupName(group, stamp, suffix string) string {
 
 // writeBackup writes rows and their manifest as new files in dir and syncs them
 // and the directory; on any failure nothing is left behind.
-func writeBackup(dir, name string, m Manifest, rows []model.CSVRow) (string, error) {
+func writeBackup(dir, name string, m Manifest, rows []plan.CSVRow) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup directory %s: %w", dir, err)
 	}
 	var csv bytes.Buffer
-	if err := model.FormatOffsetsCSV(&csv, rows); err != nil {
+	if err := plan.FormatOffsetsCSV(&csv, rows); err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(csv.Bytes())
@@ -158,7 +159,7 @@ func LoadBackup(path string) (Backup, error) {
 		return Backup{}, fmt.Errorf("--restore %s: the file does not match its manifest (SHA-256 differs): it was cut short or edited, and is refused. "+
 			"To commit hand-edited offsets, use --from-file (clamped, like Kafka's)", path)
 	}
-	st, err := model.FileStrategy(model.Restore, path, bytes.NewReader(csv))
+	st, err := plan.FileStrategy(plan.Restore, path, bytes.NewReader(csv))
 	if err != nil {
 		return Backup{}, err
 	}
@@ -169,6 +170,6 @@ func LoadBackup(path string) (Backup, error) {
 }
 
 // Strategy is the restore strategy of the backup's rows.
-func (b Backup) Strategy() model.Strategy {
-	return model.Strategy{Kind: model.Restore, Raw: b.Path, File: b.Rows}
+func (b Backup) Strategy() plan.Strategy {
+	return plan.Strategy{Kind: plan.Restore, Raw: b.Path, File: b.Rows}
 }

@@ -9,18 +9,19 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // writeTestBackup writes a backup of group g on cluster c1 with three rows.
 func writeTestBackup(t *testing.T, dir string) string {
 	t.Helper()
-	rows := []model.CSVRow{
+	rows := []plan.CSVRow{
 		{Topic: "orders", Partition: 0, Offset: model.Ptr(int64(10))},
 		{Topic: "orders", Partition: 2, Offset: model.Ptr(int64(35))},
 		{Topic: "orders", Partition: 5},
 	}
 	m := Manifest{Group: "g", ClusterID: model.Ptr("c1"), Bootstrap: "k:9092", CreatedAt: model.Stamp{Time: time.Now()},
-		Strategy: model.Strategy{Kind: model.ToEarliest}, Purpose: "backup"}
+		Strategy: plan.Strategy{Kind: plan.ToEarliest}, Purpose: "backup"}
 	path, err := writeBackup(dir, backupName("g", "20261130T030000.000Z", ""), m, rows)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestRestoreRefusesAnotherGroupsOrClustersBackup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := model.PlanInput{Group: "other", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c2"),
+	in := plan.Input{Group: "other", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c2"),
 		Committed: map[model.TP]int64{}, Partitions: map[string]int{"orders": 6}, Offsets: map[model.TP]model.PartitionOffsets{}}
 	for p := int32(0); p < 6; p++ {
 		in.Offsets[model.TP{Topic: "orders", Partition: p}] = model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(100))}
@@ -83,7 +84,7 @@ func TestRestoreRefusesAnotherGroupsOrClustersBackup(t *testing.T) {
 		}
 		var out []string
 		for _, bl := range p.Blockers {
-			if bl.Kind == model.BlockBackupMismatch {
+			if bl.Kind == plan.BlockBackupMismatch {
 				out = append(out, bl.Message)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Backups lists the backups of group in the backup directory, newest first:
@@ -17,7 +17,7 @@ import (
 // a partly applied one). Only the manifests are read here; a restore checks
 // the file against its manifest (LoadBackup) when it is planned. A missing
 // directory means no backups.
-func (s *Service) Backups(group string) ([]model.Backup, error) {
+func (s *Service) Backups(group string) ([]plan.Backup, error) {
 	dir, err := StateDir(s.BackupDir)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (s *Service) Backups(group string) ([]model.Backup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list backups in %s: %w", dir, err)
 	}
-	var out []model.Backup
+	var out []plan.Backup
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".manifest.json")
 		if !ok || !e.Type().IsRegular() {
@@ -43,8 +43,8 @@ func (s *Service) Backups(group string) ([]model.Backup, error) {
 		if json.Unmarshal(raw, &m) != nil || m.Format != manifestFormat || m.Group != group {
 			continue
 		}
-		out = append(out, model.Backup{Path: filepath.Join(dir, name+".csv"), Taken: m.CreatedAt.Time})
+		out = append(out, plan.Backup{Path: filepath.Join(dir, name+".csv"), Taken: m.CreatedAt.Time})
 	}
-	slices.SortFunc(out, func(a, b model.Backup) int { return b.Taken.Compare(a.Taken) })
+	slices.SortFunc(out, func(a, b plan.Backup) int { return b.Taken.Compare(a.Taken) })
 	return out, nil
 }

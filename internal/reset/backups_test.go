@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Backups lists a group's backups newest first, by their manifests: another
@@ -21,7 +22,7 @@ func TestBackupsOfAGroup(t *testing.T) {
 		t.Helper()
 		m := Manifest{Group: group, CreatedAt: model.Stamp{Time: taken}, Purpose: purpose}
 		p, err := writeBackup(dir, backupName(group, taken.Format("20060102T150405.000Z"), ""), m,
-			[]model.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr[int64](1)}})
+			[]plan.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr[int64](1)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Result is a plan after Execute: the plan's rows carry their results, the plan's
 // Executed, Backup, Undo, Verified and Rejected are set, Blockers hold what
 // refused it, and Notes say what happened.
 type Result struct {
-	Plan    model.Plan
-	Outcome model.ResetOutcome
+	Plan    plan.Plan
+	Outcome plan.ResetOutcome
 	Notes   []string
 }
 
@@ -33,8 +34,8 @@ type Result struct {
 // Kafka has no conditional commit: a commit by another client between the
 // re-read (2) and the commit (5) is overwritten; the window is kept to the time
 // of writing two small files (docs/resets.md).
-func (s *Service) Execute(ctx context.Context, p model.Plan) Result {
-	res := Result{Plan: p, Outcome: model.OutcomeRefused}
+func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
+	res := Result{Plan: p, Outcome: plan.OutcomeRefused}
 	if !s.precheck(&res) {
 		return res
 	}
@@ -67,7 +68,7 @@ func (s *Service) precheck(res *Result) bool {
 		res.Notes = append(res.Notes, "nothing written: the plan has blockers")
 		return false
 	case s.ReadOnly:
-		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockReadOnly,
+		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockReadOnly,
 			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY or a read-only context) refuses every write"})
 		res.Notes = append(res.Notes, "nothing written: read-only")
 		return false
@@ -77,14 +78,14 @@ func (s *Service) precheck(res *Result) bool {
 
 // reread re-reads state, members and commits right before the commit and brings
 // the plan up to date; drift refuses.
-func (s *Service) reread(ctx context.Context, res *Result) (model.PlanInput, bool) {
+func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	p := res.Plan
 	in, err := s.read(ctx, p.Group, planTopics(p), p.Strategy)
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
-		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockDrift,
+		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockDrift,
 			Message: "could not re-read the group before the commit: " + err.Error()})
 		res.Notes = append(res.Notes, "nothing written: the state could not be re-read")
 		return in, false
@@ -110,7 +111,7 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 		}
 	}
 	if err != nil {
-		res.Plan.Blockers = append(res.Plan.Blockers, model.Blocker{Kind: model.BlockBackupFailed,
+		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockBackupFailed,
 			Message: "nothing written: " + err.Error()})
 		res.Notes = append(res.Notes, "nothing written: "+err.Error())
 		return "", false
@@ -121,8 +122,8 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 
 // write commits the plan's offsets and deletes the commits restore rows drop, through
 // the writer of the group's type (writer.go).
-func (s *Service) write(ctx context.Context, w writer, p model.Plan) model.CommitAnswer {
-	ans := model.CommitAnswer{Rejected: map[model.TP]model.Error{}}
+func (s *Service) write(ctx context.Context, w writer, p plan.Plan) plan.CommitAnswer {
+	ans := plan.CommitAnswer{Rejected: map[model.TP]model.Error{}}
 	commit, del := p.Commits()
 	rejected, err := w.write(ctx, p.Group, commit, del)
 	ans.RequestErr = err
@@ -135,7 +136,7 @@ func (s *Service) write(ctx context.Context, w writer, p model.Plan) model.Commi
 }
 
 // firstRejection is the message of one refusal, for the summary note.
-func firstRejection(ans model.CommitAnswer) string {
+func firstRejection(ans plan.CommitAnswer) string {
 	for _, e := range ans.Rejected {
 		return e.Message
 	}
@@ -155,7 +156,7 @@ func notSent(group string, tps []model.TP, err error) []model.Error {
 // conclude sets each row's result, the outcome, the undo and the notes, removes
 // a backup nothing was written after, writes the undo file of a partial write,
 // and audits the outcome.
-func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[model.TP]int64, readErr error, backup string, clusterID *string) {
+func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[model.TP]int64, readErr error, backup string, clusterID *string) {
 	if ans.RequestErr != nil {
 		res.Notes = append(res.Notes, "the commit request got no answer ("+ans.RequestErr.Error()+"); what was written comes from reading the offsets back on a fresh connection")
 	}
@@ -173,7 +174,7 @@ func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[mod
 		res.Notes = append(res.Notes, "not written: "+e.Error())
 	}
 	switch {
-	case res.Outcome == model.OutcomeRefused:
+	case res.Outcome == plan.OutcomeRefused:
 		res.Plan.Backup = nil
 		why := "the broker refused every partition"
 		if ans.RequestErr == nil && len(ans.Rejected) > 0 && strings.Contains(firstRejection(ans), "not sent:") {
@@ -196,9 +197,9 @@ func (s *Service) conclude(res *Result, ans model.CommitAnswer, readBack map[mod
 // partialUndo writes an undo file holding only the rows offsettui may have
 // written, so the undo never touches a partition the broker refused.
 func (s *Service) partialUndo(res *Result, clusterID *string, backup string) {
-	var rows []model.CSVRow
+	var rows []plan.CSVRow
 	for _, r := range res.Plan.WrittenRows() {
-		rows = append(rows, model.CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
+		rows = append(rows, plan.CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
 	}
 	undo, err := s.writeBackup(res.Plan, rows, clusterID, "undo", "-undo")
 	if err != nil {
@@ -217,7 +218,7 @@ func (s *Service) setUndo(res *Result, path string) {
 }
 
 // writeBackup writes rows as a backup of plan p to the state dir.
-func (s *Service) writeBackup(p model.Plan, rows []model.CSVRow, clusterID *string, purpose, suffix string) (string, error) {
+func (s *Service) writeBackup(p plan.Plan, rows []plan.CSVRow, clusterID *string, purpose, suffix string) (string, error) {
 	dir, err := StateDir(s.BackupDir)
 	if err != nil {
 		return "", err

@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // fakeCluster is a Cluster whose answers a test sets: per-partition refusals,
 // a commit request that fails as a whole, a read-back that shows what another
 // client committed since, or that fails.
 type fakeCluster struct {
-	state     model.PlanInput
+	state     plan.Input
 	readBack  map[model.TP]int64
 	readErr   error
 	rejected  map[model.TP]string // partition → Kafka error code
@@ -27,7 +28,7 @@ type fakeCluster struct {
 	committed map[model.TP]int64
 }
 
-func (f *fakeCluster) ReadPlanInput(context.Context, string, []string, time.Time) (model.PlanInput, error) {
+func (f *fakeCluster) ReadPlanInput(context.Context, string, []string, time.Time) (plan.Input, error) {
 	return f.state, nil
 }
 func (f *fakeCluster) TargetTimestamps(context.Context, []model.TPO, int64) map[model.TPO]time.Time {
@@ -65,8 +66,8 @@ var (
 )
 
 // twoPartitions is group g, Empty, committed at 5 on t-0 and t-1 (low 0, high 10).
-func twoPartitions() model.PlanInput {
-	return model.PlanInput{Group: "g", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
+func twoPartitions() plan.Input {
+	return plan.Input{Group: "g", State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
 		Committed:  map[model.TP]int64{tpA: 5, tpB: 5},
 		Partitions: map[string]int{"t": 2},
 		Offsets: map[model.TP]model.PartitionOffsets{
@@ -83,11 +84,11 @@ func planToOne(t *testing.T, f *fakeCluster, dir string, before func(s *Service)
 	if before != nil {
 		before(s)
 	}
-	st, err := model.ParseStrategy(model.ToOffset, "1", time.Now())
+	st, err := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, _ := model.NewScope(true, nil, model.ToOffset)
+	sc, _ := plan.NewScope(true, nil, plan.ToOffset)
 	p, err := s.Plan(context.Background(), "g", sc, st)
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan %+v %v", p, err)
@@ -137,11 +138,11 @@ func TestCommitRequestFailureIsClassifiedByReadBack(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		readBack map[model.TP]int64
-		want     model.ResetOutcome
+		want     plan.ResetOutcome
 	}{
-		{"it was applied after all", map[model.TP]int64{tpA: 1, tpB: 1}, model.OutcomeApplied},
-		{"nothing shows yet", map[model.TP]int64{tpA: 5, tpB: 5}, model.OutcomeFailed},
-		{"half shows", map[model.TP]int64{tpA: 1, tpB: 5}, model.OutcomeFailed},
+		{"it was applied after all", map[model.TP]int64{tpA: 1, tpB: 1}, plan.OutcomeApplied},
+		{"nothing shows yet", map[model.TP]int64{tpA: 5, tpB: 5}, plan.OutcomeFailed},
+		{"half shows", map[model.TP]int64{tpA: 1, tpB: 5}, plan.OutcomeFailed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeCluster{state: twoPartitions(), readBack: c.readBack, commitErr: errors.New("i/o timeout")}
@@ -163,7 +164,7 @@ func TestEveryPartitionRefusedIsNothingWritten(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), rejected: map[model.TP]string{tpA: "UNKNOWN_MEMBER_ID", tpB: "UNKNOWN_MEMBER_ID"},
 		readBack: map[model.TP]int64{tpA: 7, tpB: 7}} // the consumer's own commits
 	_, res := planToOne(t, f, dir, nil)
-	if res.Outcome != model.OutcomeRefused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
 			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
@@ -181,10 +182,10 @@ func TestPartlyRefusedUndoesOnlyWhatWasWritten(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), rejected: map[model.TP]string{tpB: "TOPIC_AUTHORIZATION_FAILED"},
 		readBack: map[model.TP]int64{tpA: 1, tpB: 5}}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != model.OutcomePartlyApplied || res.Outcome.ExitCode() != 4 || len(res.Plan.Rejected) != 1 || res.Plan.Undo == nil {
+	if res.Outcome != plan.OutcomePartlyApplied || len(res.Plan.Rejected) != 1 || res.Plan.Undo == nil {
 		t.Fatalf("outcome %s rejected %v undo %v", res.Outcome, res.Plan.Rejected, res.Plan.Undo)
 	}
-	if res.Plan.Rows[0].Result != model.WriteWritten || res.Plan.Rows[1].Result != model.WriteRejected {
+	if res.Plan.Rows[0].Result != plan.WriteWritten || res.Plan.Rows[1].Result != plan.WriteRejected {
 		t.Errorf("row results %s, %s", res.Plan.Rows[0].Result, res.Plan.Rows[1].Result)
 	}
 	undo := strings.Fields(*res.Plan.Undo)[5]
@@ -203,7 +204,7 @@ func TestPartlyRefusedUndoesOnlyWhatWasWritten(t *testing.T) {
 func TestChangedSinceIsReportedAsSuch(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 9}}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != model.OutcomePartlyApplied || res.Plan.Rows[1].Result != model.WriteChanged ||
+	if res.Outcome != plan.OutcomePartlyApplied || res.Plan.Rows[1].Result != plan.WriteChanged ||
 		!strings.Contains(strings.Join(res.Notes, "\n"), "written, then changed to 9") {
 		t.Errorf("outcome %s rows %+v notes %v", res.Outcome, res.Plan.Rows, res.Notes)
 	}
@@ -214,7 +215,7 @@ func TestChangedSinceIsReportedAsSuch(t *testing.T) {
 func TestReadBackFailureAfterAcknowledgedCommit(t *testing.T) {
 	f := &fakeCluster{state: twoPartitions(), readErr: errors.New("connection refused")}
 	_, res := planToOne(t, f, t.TempDir(), nil)
-	if res.Outcome != model.OutcomeFailed || res.Plan.Undo == nil || res.Plan.Rows[0].Result != model.WriteUnverified {
+	if res.Outcome != plan.OutcomeFailed || res.Plan.Undo == nil || res.Plan.Rows[0].Result != plan.WriteUnverified {
 		t.Errorf("outcome %s undo %v rows %+v", res.Outcome, res.Plan.Undo, res.Plan.Rows)
 	}
 }
@@ -228,7 +229,7 @@ func TestNoAuditNoCommit(t *testing.T) {
 	}
 	f := &fakeCluster{state: twoPartitions()}
 	_, res := planToOne(t, f, dir, nil)
-	if res.Outcome != model.OutcomeRefused || f.commits != 0 || res.Plan.Backup != nil {
+	if res.Outcome != plan.OutcomeRefused || f.commits != 0 || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s commits %d backup %v; want refused before any commit", res.Outcome, f.commits, res.Plan.Backup)
 	}
 	if fs := files(t, dir); len(fs) != 1 {
@@ -245,14 +246,14 @@ func TestSignalDuringCommitAwaitsTheAnswer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{Cluster: f, BackupDir: dir, UndoCommand: func(g, b string) string { return "undo " + b }}
 	s.beforeWrite = cancel
-	st, _ := model.ParseStrategy(model.ToOffset, "1", time.Now())
-	sc, _ := model.NewScope(true, nil, model.ToOffset)
+	st, _ := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
+	sc, _ := plan.NewScope(true, nil, plan.ToOffset)
 	p, err := s.Plan(ctx, "g", sc, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := s.Execute(ctx, p)
-	if res.Outcome != model.OutcomeApplied || res.Plan.Undo == nil || f.commits != 1 {
+	if res.Outcome != plan.OutcomeApplied || res.Plan.Undo == nil || f.commits != 1 {
 		t.Fatalf("outcome %s undo %v commits %d", res.Outcome, res.Plan.Undo, f.commits)
 	}
 	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:applied" {
@@ -261,7 +262,7 @@ func TestSignalDuringCommitAwaitsTheAnswer(t *testing.T) {
 	// Cancelled before the re-read: nothing is written at all.
 	f.commits = 0
 	res = s.Execute(ctx, p)
-	if res.Outcome != model.OutcomeRefused || f.commits != 0 {
+	if res.Outcome != plan.OutcomeRefused || f.commits != 0 {
 		t.Errorf("cancelled before the commit: outcome %s commits %d", res.Outcome, f.commits)
 	}
 }
@@ -274,14 +275,14 @@ func TestLongGroupNameCanBeBackedUp(t *testing.T) {
 	in.Group = long
 	f := &fakeCluster{state: in, readBack: map[model.TP]int64{tpA: 1, tpB: 1}}
 	s := &Service{Cluster: f, BackupDir: t.TempDir()}
-	st, _ := model.ParseStrategy(model.ToOffset, "1", time.Now())
-	sc, _ := model.NewScope(true, nil, model.ToOffset)
+	st, _ := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
+	sc, _ := plan.NewScope(true, nil, plan.ToOffset)
 	p, err := s.Plan(context.Background(), long, sc, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != model.OutcomeApplied || res.Plan.Backup == nil || len(filepath.Base(*res.Plan.Backup)) > 200 {
+	if res.Outcome != plan.OutcomeApplied || res.Plan.Backup == nil || len(filepath.Base(*res.Plan.Backup)) > 200 {
 		t.Fatalf("outcome %s backup %v notes %v", res.Outcome, res.Plan.Backup, res.Notes)
 	}
 	if a, b := backupName(long, "x", ""), backupName(long+"b", "x", ""); a == b {
@@ -295,7 +296,7 @@ type notSentCluster struct{ fakeCluster }
 
 func (f *notSentCluster) CommitOffsets(context.Context, string, map[model.TP]int64) ([]model.Error, error) {
 	f.commits++
-	return nil, fmt.Errorf("%w: find the coordinator of g: i/o timeout", model.ErrNotSent)
+	return nil, fmt.Errorf("%w: find the coordinator of g: i/o timeout", plan.ErrNotSent)
 }
 
 // TestCommitNeverSentIsNothingWritten: a commit request that never left (no
@@ -305,14 +306,14 @@ func TestCommitNeverSentIsNothingWritten(t *testing.T) {
 	dir := t.TempDir()
 	f := &notSentCluster{fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 5, tpB: 5}}}
 	s := &Service{Cluster: f, BackupDir: dir, UndoCommand: func(g, b string) string { return "undo " + b }}
-	st, _ := model.ParseStrategy(model.ToOffset, "1", time.Now())
-	sc, _ := model.NewScope(true, nil, model.ToOffset)
+	st, _ := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
+	sc, _ := plan.NewScope(true, nil, plan.ToOffset)
 	p, err := s.Plan(context.Background(), "g", sc, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != model.OutcomeRefused || res.Plan.Undo != nil || res.Plan.Backup != nil ||
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Undo != nil || res.Plan.Backup != nil ||
 		!strings.Contains(strings.Join(res.Notes, "\n"), "the request was never sent") {
 		t.Errorf("outcome %s undo %v backup %v notes %v", res.Outcome, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -36,12 +37,12 @@ func TestCommitAnswerLostButCommitLanded(t *testing.T) {
 		return nil, errors.New("connection cut after the commit landed"), true
 	})
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToOffset, "1"))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, plan.ToOffset, "1"))
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Undo == nil {
+	if res.Outcome != plan.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Undo == nil {
 		t.Fatalf("outcome %s verified %v undo %v; want applied and verified (notes %v)", res.Outcome, res.Plan.Verified, res.Plan.Undo, res.Notes)
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "got no answer") {

@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // typedCase is one tool call (one group) and the offsettui plan it must agree with.
 type typedCase struct {
 	name  string
-	kind  model.StrategyKind
+	kind  plan.StrategyKind
 	value string
 	scope []string // offsettui's scope flags: --all-topics, or --topic values
 	group string
@@ -53,7 +55,7 @@ func (c typedCase) parity() parityCase {
 // planner and compares the rows, counting them in tally. refused, when set, says
 // whether the tool refused a case outright (an "Error:" line and no rows); offsettui must
 // then block the plan with blocker kind refusal.
-func runTypedParity(t *testing.T, addr, main string, cases []typedCase, refusal model.BlockerKind, refused func(string) bool) {
+func runTypedParity(t *testing.T, addr, main string, cases []typedCase, refusal plan.BlockerKind, refused func(string) bool) {
 	t.Helper()
 	svc := realService(t, addr)
 	tally := realkafka.NewTally(t, main[strings.LastIndex(main, ".")+1:]+" --reset-offsets --dry-run parity")
@@ -87,7 +89,7 @@ func runTypedParity(t *testing.T, addr, main string, cases []typedCase, refusal 
 				k, inK := want[c.group][tp]
 				tally.Eq(fmt.Sprintf("%s %s %s", c.name, c.group, tp), fmt.Sprint(o, inO), fmt.Sprint(k, inK))
 			}
-			checkBlockers(t, c.group, p, len(want[c.group]) == 0)
+			checkBlockers(t, c.group, p, len(want[c.group]) == 0, false)
 		})
 	}
 }
@@ -121,16 +123,16 @@ func TestRealKafkaShareResetParity(t *testing.T) {
 	writeFile(t, file, fmt.Sprintf("%[1]s,0,7\n%[1]s,1,100\n%[1]s,2,0\n", a))
 
 	type st struct {
-		kind         model.StrategyKind
+		kind         plan.StrategyKind
 		label, value string
 	}
-	strategies := []st{{model.ToEarliest, "", ""}, {model.ToLatest, "", ""},
-		{model.ToDatetime, "between", kafkaDatetime(t0.Add(210 * time.Second))},
-		{model.ToDatetime, "before-all", kafkaDatetime(t0.Add(-time.Hour))},
-		{model.ToDatetime, "after-all", kafkaDatetime(now.Add(time.Hour))}}
+	strategies := []st{{kind: plan.ToEarliest, label: "", value: ""}, {kind: plan.ToLatest, label: "", value: ""},
+		{kind: plan.ToDatetime, label: "between", value: kafkaDatetime(t0.Add(210 * time.Second))},
+		{kind: plan.ToDatetime, label: "before-all", value: kafkaDatetime(t0.Add(-time.Hour))},
+		{kind: plan.ToDatetime, label: "after-all", value: kafkaDatetime(now.Add(time.Hour))}}
 	if realkafka.AtLeast(4, 4) {
-		strategies = append(strategies, st{model.ToOffset, "4", "4"}, st{model.ToOffset, "0", "0"},
-			st{model.ToOffset, "100", "100"}, st{model.ToCurrent, "", ""})
+		strategies = append(strategies, st{kind: plan.ToOffset, label: "4", value: "4"}, st{kind: plan.ToOffset, label: "0", value: "0"},
+			st{kind: plan.ToOffset, label: "100", value: "100"}, st{kind: plan.ToCurrent, label: "", value: ""})
 	} else {
 		t.Logf("kafka-share-groups.sh of Kafka %s has no --to-offset, --to-current, --from-file (4.4+): those cases are not compared", realkafka.Version())
 	}
@@ -146,11 +148,11 @@ func TestRealKafkaShareResetParity(t *testing.T) {
 			if x.label != "" {
 				name += "=" + x.label
 			}
-			cases = append(cases, typedCase{name + "/" + sc.name, x.kind, x.value, sc.flags, sc.group})
+			cases = append(cases, typedCase{name: name + "/" + sc.name, kind: x.kind, value: x.value, scope: sc.flags, group: sc.group})
 		}
 	}
 	if realkafka.AtLeast(4, 4) {
-		cases = append(cases, typedCase{"from-file", model.FromFile, file, nil, gA}, typedCase{"from-file/b", model.FromFile, file, nil, gB})
+		cases = append(cases, typedCase{name: "from-file", kind: plan.FromFile, value: file, scope: nil, group: gA}, typedCase{name: "from-file/b", kind: plan.FromFile, value: file, scope: nil, group: gB})
 	}
 	runTypedParity(t, addr, realkafka.ShareGroupCommand, cases, "", nil)
 }
@@ -174,13 +176,13 @@ func TestRealKafkaStreamsResetParity(t *testing.T) {
 	stop := realkafka.StreamsApp(t, addr, app, in, out)
 	c := realService(t, addr)
 	realkafka.WaitUntil(t, 120*time.Second, "the streams app committed both partitions", func() (bool, string) {
-		p, err := c.Plan(context.Background(), app, model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToCurrent})
+		p, err := c.Plan(context.Background(), app, plan.Scope{AllTopics: true}, plan.Strategy{Kind: plan.ToCurrent})
 		if err != nil {
 			return false, err.Error()
 		}
 		cur := map[string]string{}
 		for _, r := range p.Rows {
-			cur[r.TP().String()] = model.Num(r.Committed)
+			cur[r.TP().String()] = text.Num(r.Committed)
 		}
 		return cur[in+"-0"] == "7" && cur[in+"-1"] == "3", fmt.Sprint(cur)
 	})
@@ -198,25 +200,25 @@ func TestRealKafkaStreamsResetParity(t *testing.T) {
 		flags []string
 	}{{"all-topics", []string{"--all-topics"}}, {"topic-partitions", []string{"--topic", in + ":0,1"}}} {
 		for _, x := range []struct {
-			kind         model.StrategyKind
+			kind         plan.StrategyKind
 			label, value string
 		}{
-			{model.ToEarliest, "", ""}, {model.ToLatest, "", ""}, {model.ToCurrent, "", ""},
-			{model.ToOffset, "5", "5"}, {model.ToOffset, "0", "0"}, {model.ToOffset, "100", "100"},
-			{model.ShiftBy, "-3", "-3"}, {model.ShiftBy, "-100", "-100"}, {model.ShiftBy, "100", "100"},
-			{model.ToDatetime, "between", kafkaDatetime(t0.Add(150 * time.Second))},
-			{model.ByDuration, "PT30M", "PT30M"},
+			{plan.ToEarliest, "", ""}, {plan.ToLatest, "", ""}, {plan.ToCurrent, "", ""},
+			{plan.ToOffset, "5", "5"}, {plan.ToOffset, "0", "0"}, {plan.ToOffset, "100", "100"},
+			{plan.ShiftBy, "-3", "-3"}, {plan.ShiftBy, "-100", "-100"}, {plan.ShiftBy, "100", "100"},
+			{plan.ToDatetime, "between", kafkaDatetime(t0.Add(150 * time.Second))},
+			{plan.ByDuration, "PT30M", "PT30M"},
 		} {
 			name := string(x.kind)
 			if x.label != "" {
 				name += "=" + x.label
 			}
-			cases = append(cases, typedCase{name + "/" + sc.name, x.kind, x.value, sc.flags, app})
+			cases = append(cases, typedCase{name: name + "/" + sc.name, kind: x.kind, value: x.value, scope: sc.flags, group: app})
 		}
 	}
-	cases = append(cases, typedCase{"from-file", model.FromFile, file, nil, app},
-		typedCase{"to-earliest/topic-with-uncommitted-partition", model.ToEarliest, "", []string{"--topic", in}, app})
-	runTypedParity(t, addr, realkafka.StreamsGroupCommand, cases, model.BlockNotInGroup, func(out string) bool {
+	cases = append(cases, typedCase{name: "from-file", kind: plan.FromFile, value: file, scope: nil, group: app},
+		typedCase{name: "to-earliest/topic-with-uncommitted-partition", kind: plan.ToEarliest, value: "", scope: []string{"--topic", in}, group: app})
+	runTypedParity(t, addr, realkafka.StreamsGroupCommand, cases, plan.BlockNotInGroup, func(out string) bool {
 		return strings.Contains(out, "are not part of the group")
 	})
 }

@@ -15,12 +15,13 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Cluster is what the service needs from a Kafka client; internal/kafka.Client
 // implements it (checked in cmd/offsettui, which wires the two together).
 type Cluster interface {
-	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (model.PlanInput, error)
+	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error)
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
 	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
@@ -48,6 +49,12 @@ type Service struct {
 	// AssumeReset is the consumers' auto.offset.reset, for partitions without a
 	// commit ("" = latest, the client default).
 	AssumeReset string
+	// AllowNewGroup lets a plan write to a group no broker lists, which creates
+	// it (--allow-new-group); otherwise such a plan is blocked (plan.NewGroupGuard).
+	AllowNewGroup bool
+	// RiskWindow is how far ahead a plan warns that a target record may be
+	// deleted by retention (--risk-window; 0 = model.DefaultRiskWindow).
+	RiskWindow time.Duration
 	// beforeCommit, when set (tests), runs after the plan was confirmed and
 	// before the state is re-read.
 	beforeCommit func()
@@ -68,10 +75,10 @@ func (s *Service) now() time.Time {
 
 // Plan reads the group's state and makes the plan. It returns an error only when
 // the state cannot be read; what forbids executing is in the plan's blockers.
-func (s *Service) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+func (s *Service) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
 	in, err := s.read(ctx, group, scopeTopics(scope, st), st)
 	if err != nil {
-		return model.Plan{}, err
+		return plan.Plan{}, err
 	}
 	return s.makePlan(ctx, scope, st, in), nil
 }
@@ -85,64 +92,78 @@ type RestoreOptions struct {
 // PlanRestore plans putting a checked backup (LoadBackup) back on group. A backup
 // of another group, or of another or an unknown cluster, blocks the plan unless
 // opt allows it.
-func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt RestoreOptions) (model.Plan, error) {
+func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt RestoreOptions) (plan.Plan, error) {
 	st := b.Strategy()
-	in, err := s.read(ctx, group, scopeTopics(model.Scope{}, st), st)
+	in, err := s.read(ctx, group, scopeTopics(plan.Scope{}, st), st)
 	if err != nil {
-		return model.Plan{}, err
+		return plan.Plan{}, err
 	}
-	p := s.makePlan(ctx, model.Scope{}, st, in)
+	// A restore is meant to write the group even when it is gone: its own
+	// backup undoes deleting it, another group's copies that group's positions.
+	in.NewGroup = plan.NewGroupRestore
+	if b.Manifest.Group != group {
+		in.NewGroup = plan.NewGroupCopy
+	}
+	p := s.makePlan(ctx, plan.Scope{}, st, in)
 	p.Blockers = append(p.Blockers, backupMismatch(b, group, in.ClusterID, opt)...)
 	return p, nil
 }
 
-func (s *Service) makePlan(ctx context.Context, scope model.Scope, st model.Strategy, in model.PlanInput) model.Plan {
-	p := model.MakePlan(scope, st, in)
+func (s *Service) makePlan(ctx context.Context, scope plan.Scope, st plan.Strategy, in plan.Input) plan.Plan {
+	p := plan.Make(scope, st, in)
 	if ts := s.targetTimestamps(ctx, p); len(ts) > 0 {
 		in.TargetTimestamps = ts
-		p = model.MakePlan(scope, st, in)
+		p = plan.Make(scope, st, in)
 	}
+	window := s.RiskWindow
+	if window <= 0 {
+		window = model.DefaultRiskWindow
+	}
+	p.Notes = append(p.Notes, plan.TargetExpiryNotes(p, in.RetentionMs, s.now(), window)...)
 	return p
 }
 
 // backupMismatch returns what forbids restoring backup b onto group on the
 // cluster with id clusterID.
-func backupMismatch(b Backup, group string, clusterID *string, opt RestoreOptions) []model.Blocker {
-	var bs []model.Blocker
+func backupMismatch(b Backup, group string, clusterID *string, opt RestoreOptions) []plan.Blocker {
+	var bs []plan.Blocker
 	m := b.Manifest
 	if m.Group != group && !opt.OtherGroup {
-		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+		bs = append(bs, plan.Blocker{Kind: plan.BlockBackupMismatch, Message: fmt.Sprintf(
 			"%s is a backup of group %q, not %q: restoring it would put another group's positions on this one; pass --allow-other-group if that is what you mean",
 			b.Path, m.Group, group)})
 	}
 	switch {
 	case opt.OtherCluster:
 	case m.ClusterID == nil || clusterID == nil:
-		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+		bs = append(bs, plan.Blocker{Kind: plan.BlockBackupMismatch, Message: fmt.Sprintf(
 			"cannot confirm that %s was taken on this cluster (a cluster id is unknown); pass --allow-other-cluster to restore it anyway", b.Path)})
 	case *m.ClusterID != *clusterID:
-		bs = append(bs, model.Blocker{Kind: model.BlockBackupMismatch, Message: fmt.Sprintf(
+		bs = append(bs, plan.Blocker{Kind: plan.BlockBackupMismatch, Message: fmt.Sprintf(
 			"%s was taken on cluster %s (%s), and this is cluster %s: pass --allow-other-cluster if that is what you mean",
 			b.Path, *m.ClusterID, m.Bootstrap, *clusterID)})
 	}
 	return bs
 }
 
-func (s *Service) read(ctx context.Context, group string, topics []string, st model.Strategy) (model.PlanInput, error) {
+func (s *Service) read(ctx context.Context, group string, topics []string, st plan.Strategy) (plan.Input, error) {
 	var at time.Time
-	if st.Kind == model.ToDatetime || st.Kind == model.ByDuration {
+	if st.Kind == plan.ToDatetime || st.Kind == plan.ByDuration {
 		at = st.Time
 	}
 	in, err := s.Cluster.ReadPlanInput(ctx, group, topics, at)
 	if err != nil {
-		return model.PlanInput{}, fmt.Errorf("read the state of group %s: %w", group, err)
+		return plan.Input{}, fmt.Errorf("read the state of group %s: %w", group, err)
 	}
 	in.ReadOnly = s.ReadOnly
 	in.AssumeReset = s.AssumeReset
+	if s.AllowNewGroup {
+		in.NewGroup = plan.NewGroupAllowed
+	}
 	return in, nil
 }
 
-func (s *Service) targetTimestamps(ctx context.Context, p model.Plan) map[model.TPO]time.Time {
+func (s *Service) targetTimestamps(ctx context.Context, p plan.Plan) map[model.TPO]time.Time {
 	var want []model.TPO
 	for _, r := range p.Rows {
 		if r.Target != nil && r.High != nil && *r.Target < *r.High {
@@ -157,7 +178,7 @@ func (s *Service) targetTimestamps(ctx context.Context, p model.Plan) map[model.
 
 // scopeTopics lists the topics a plan reads: the scope's, or the file's; none
 // means every topic with a commit (--all-topics).
-func scopeTopics(scope model.Scope, st model.Strategy) []string {
+func scopeTopics(scope plan.Scope, st plan.Strategy) []string {
 	var out []string
 	add := func(t string) {
 		if !slices.Contains(out, t) {
@@ -180,7 +201,7 @@ func scopeTopics(scope model.Scope, st model.Strategy) []string {
 }
 
 // planTopics lists the topics of a plan's rows.
-func planTopics(p model.Plan) []string {
+func planTopics(p plan.Plan) []string {
 	var out []string
 	for _, r := range p.Rows {
 		if !slices.Contains(out, r.Topic) {

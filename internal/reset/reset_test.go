@@ -12,6 +12,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -59,18 +60,18 @@ func (e *env) truth(t *testing.T, group string) map[model.TP]int64 {
 func (e *env) commits() int { return e.reqs.Hits(kmsg.OffsetCommit) }
 func (e *env) deletes() int { return e.reqs.Hits(kmsg.OffsetDelete) }
 
-func mustScope(t *testing.T, all bool, topics ...string) model.Scope {
+func mustScope(t *testing.T, all bool, topics ...string) plan.Scope {
 	t.Helper()
-	s, err := model.NewScope(all, topics, model.ToOffset)
+	s, err := plan.NewScope(all, topics, plan.ToOffset)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func strategy(t *testing.T, k model.StrategyKind, v string) model.Strategy {
+func strategy(t *testing.T, k plan.StrategyKind, v string) plan.Strategy {
 	t.Helper()
-	st, err := model.ParseStrategy(k, v, time.Now())
+	st, err := plan.ParseStrategy(k, v, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func tp(topic string, p int32) model.TP { return model.TP{Topic: topic, Partitio
 func TestExecuteSetsPlannedOffsets(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, false, "shipments"), strategy(t, model.ToOffset, "1"))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, false, "shipments"), strategy(t, plan.ToOffset, "1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 		t.Fatalf("plan: %+v", p)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Backup == nil || res.Plan.Undo == nil {
+	if res.Outcome != plan.OutcomeApplied || res.Plan.Verified == nil || !*res.Plan.Verified || res.Plan.Backup == nil || res.Plan.Undo == nil {
 		t.Fatalf("result: %+v", res)
 	}
 	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 1 {
@@ -115,15 +116,15 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "billing", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	p, err := e.svc.Plan(ctx, "billing", mustScope(t, true), strategy(t, plan.ToEarliest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Executable() || p.Blockers[0].Kind != model.BlockGroupNotEmpty || !strings.Contains(p.Blockers[0].Message, "offsettui-demo-billing") {
+	if p.Executable() || p.Blockers[0].Kind != plan.BlockGroupNotEmpty || !strings.Contains(p.Blockers[0].Message, "offsettui-demo-billing") {
 		t.Fatalf("blockers = %+v; want group-not-empty naming the member", p.Blockers)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeRefused || res.Plan.Executed {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed {
 		t.Errorf("outcome %s executed %v", res.Outcome, res.Plan.Executed)
 	}
 	if n := e.commits(); n != 0 {
@@ -137,7 +138,7 @@ func TestLiveGroupRefusedBeforeAnythingIsSent(t *testing.T) {
 func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "r11-trace", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	p, err := e.svc.Plan(ctx, "r11-trace", mustScope(t, true), strategy(t, plan.ToEarliest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +151,12 @@ func TestCommitBetweenPlanAndExecuteAborts(t *testing.T) {
 	}
 	before := e.commits()
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || res.Plan.Backup != nil {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed || res.Plan.Backup != nil {
 		t.Fatalf("result: %+v", res)
 	}
 	drift := false
 	for _, b := range res.Plan.Blockers {
-		drift = drift || (b.Kind == model.BlockDrift && strings.Contains(b.Message, "5 to 7"))
+		drift = drift || (b.Kind == plan.BlockDrift && strings.Contains(b.Message, "5 to 7"))
 	}
 	if !drift {
 		t.Errorf("blockers %+v; want drift naming 5 to 7", res.Plan.Blockers)
@@ -175,12 +176,12 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 	if _, has := before[tp("orders", 5)]; has {
 		t.Fatal("demo changed: audit-export orders-5 should have no commit")
 	}
-	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, model.ToLatest, ""))
+	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, plan.ToLatest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeApplied {
+	if res.Outcome != plan.OutcomeApplied {
 		t.Fatalf("reset: %+v", res)
 	}
 	if got := e.truth(t, "audit-export")[tp("orders", 5)]; got != 100 {
@@ -195,7 +196,7 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 		t.Fatalf("restore plan %+v, %v", rp.Blockers, err)
 	}
 	rres := e.svc.Execute(ctx, rp)
-	if rres.Outcome != model.OutcomeApplied {
+	if rres.Outcome != plan.OutcomeApplied {
 		t.Fatalf("restore: %+v", rres)
 	}
 	after := e.truth(t, "audit-export")
@@ -216,7 +217,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 	e := newEnv(t)
 	e.svc.ReadOnly = true
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, plan.ToEarliest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 		t.Fatal("read-only plan is executable")
 	}
 	p.Blockers = nil // even a plan forced past the planner's blocker is refused
-	if res := e.svc.Execute(ctx, p); res.Outcome != model.OutcomeRefused || res.Plan.Executed {
+	if res := e.svc.Execute(ctx, p); res.Outcome != plan.OutcomeRefused || res.Plan.Executed {
 		t.Errorf("outcome %s", res.Outcome)
 	}
 	if e.commits() != 0 {
@@ -240,12 +241,12 @@ func TestUnwritableBackupMeansNoCommit(t *testing.T) {
 	}
 	e.svc.BackupDir = filepath.Join(file, "backups")
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, plan.ToEarliest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || e.commits() != 0 {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed || e.commits() != 0 {
 		t.Errorf("outcome %s executed %v commits %d; want refused with nothing sent", res.Outcome, res.Plan.Executed, e.commits())
 	}
 	if got := e.truth(t, "ship-svc")[tp("shipments", 0)]; got != 3 {
@@ -258,12 +259,12 @@ func TestPartlyRejectedCommitIsReported(t *testing.T) {
 	e.d.Fake().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Topic: "orders", Partitions: []int32{3},
 		Err: kerr.TopicAuthorizationFailed, Count: -1})
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, model.ToLatest, ""))
+	p, err := e.svc.Plan(ctx, "audit-export", mustScope(t, false, "orders"), strategy(t, plan.ToLatest, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomePartlyApplied || res.Outcome.ExitCode() != 4 {
+	if res.Outcome != plan.OutcomePartlyApplied {
 		t.Fatalf("outcome %s, want partly-applied", res.Outcome)
 	}
 	if len(res.Plan.Rejected) != 1 || *res.Plan.Rejected[0].Partition != 3 || res.Plan.Rejected[0].Kind != model.KindDenied {
@@ -300,11 +301,11 @@ func TestAdminCommitOnLiveGroupRejectedByBroker(t *testing.T) {
 func TestCommitStoresUnknownLeaderEpoch(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToOffset, "1"))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, plan.ToOffset, "1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := e.svc.Execute(ctx, p); res.Outcome != model.OutcomeApplied {
+	if res := e.svc.Execute(ctx, p); res.Outcome != plan.OutcomeApplied {
 		t.Fatalf("outcome %s", res.Outcome)
 	}
 	resp, err := e.seed.Adm.FetchOffsets(ctx, "ship-svc")
@@ -322,7 +323,7 @@ func TestCommitStoresUnknownLeaderEpoch(t *testing.T) {
 func TestMemberJoiningBetweenPlanAndExecuteAborts(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, model.ToEarliest, ""))
+	p, err := e.svc.Plan(ctx, "ship-svc", mustScope(t, true), strategy(t, plan.ToEarliest, ""))
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan: %+v, %v", p, err)
 	}
@@ -340,12 +341,12 @@ func TestMemberJoiningBetweenPlanAndExecuteAborts(t *testing.T) {
 	}
 	before := e.commits()
 	res := e.svc.Execute(ctx, p)
-	if res.Outcome != model.OutcomeRefused || res.Plan.Executed || e.commits() != before {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed || e.commits() != before {
 		t.Fatalf("outcome %s executed %v commits %d; want refused, nothing sent", res.Outcome, res.Plan.Executed, e.commits()-before)
 	}
 	named := false
 	for _, b := range res.Plan.Blockers {
-		named = named || (b.Kind == model.BlockGroupNotEmpty && strings.Contains(b.Message, "late-joiner"))
+		named = named || (b.Kind == plan.BlockGroupNotEmpty && strings.Contains(b.Message, "late-joiner"))
 	}
 	if !named {
 		t.Errorf("blockers %+v; want group-not-empty naming late-joiner", res.Plan.Blockers)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // writer is how a plan's offsets reach the broker for one group type: the executor
@@ -26,7 +27,7 @@ type writer interface {
 }
 
 // writerFor returns the writer of a group type. A type offsettui does not know never
-// reaches it: the plan refuses it (model.BlockGroupTypeUnknown).
+// reaches it: the plan refuses it (plan.BlockGroupTypeUnknown).
 func (s *Service) writerFor(typ string) writer {
 	if typ == model.TypeShare {
 		return shareWriter{s.Cluster}
@@ -56,11 +57,11 @@ func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]i
 	return append(rejected, rejDel...), err
 }
 
-// sent turns a request that was never sent (model.ErrNotSent: no coordinator) into every
+// sent turns a request that was never sent (plan.ErrNotSent: no coordinator) into every
 // partition of it refused, nothing written; any other answer passes as it is.
 func sent(g string, tps []model.TP) func([]model.Error, error) ([]model.Error, error) {
 	return func(rejected []model.Error, err error) ([]model.Error, error) {
-		if errors.Is(err, model.ErrNotSent) {
+		if errors.Is(err, plan.ErrNotSent) {
 			return notSent(g, tps, err), nil
 		}
 		return rejected, err

@@ -8,19 +8,20 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // callLog is a Cluster that records every write and read-back call by name and reads back
 // what the plan wrote.
 type callLog struct {
-	state model.PlanInput
+	state plan.Input
 	calls []string
 	pos   map[model.TP]int64
 	// reject refuses every partition of a write with this Kafka error code.
 	reject string
 }
 
-func (f *callLog) ReadPlanInput(context.Context, string, []string, time.Time) (model.PlanInput, error) {
+func (f *callLog) ReadPlanInput(context.Context, string, []string, time.Time) (plan.Input, error) {
 	return f.state, nil
 }
 func (f *callLog) TargetTimestamps(context.Context, []model.TPO, int64) map[model.TPO]time.Time {
@@ -89,20 +90,20 @@ func TestWriterPerGroupType(t *testing.T) {
 		{model.TypeClassic, []string{"CommitOffsets", "DeleteOffsets", "Committed"}},
 	} {
 		t.Run(c.typ, func(t *testing.T) {
-			state := model.PlanInput{Group: "g", Type: c.typ, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+			state := plan.Input{Group: "g", Type: c.typ, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
 				Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
 				Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 			f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}}
 			s := &Service{Cluster: f, BackupDir: t.TempDir()}
 			// Restore a backup in which t-1 had no position: one write, one delete.
-			st := model.Strategy{Kind: model.Restore, Raw: "backup.csv", File: []model.CSVRow{
+			st := plan.Strategy{Kind: plan.Restore, Raw: "backup.csv", File: []plan.CSVRow{
 				{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1}}}
-			p, err := s.Plan(context.Background(), "g", model.Scope{}, st)
+			p, err := s.Plan(context.Background(), "g", plan.Scope{}, st)
 			if err != nil || !p.Executable() {
 				t.Fatalf("plan %+v %v", p, err)
 			}
 			res := s.Execute(context.Background(), p)
-			if !slices.Equal(f.calls, c.want) || res.Outcome != model.OutcomeApplied {
+			if !slices.Equal(f.calls, c.want) || res.Outcome != plan.OutcomeApplied {
 				t.Errorf("calls %v outcome %s, want %v and applied (notes %v)", f.calls, res.Outcome, c.want, res.Notes)
 			}
 		})
@@ -114,19 +115,19 @@ func TestWriterPerGroupType(t *testing.T) {
 // backup removed, and the audit log holds the intent and a refused outcome, as for any type.
 func TestShareGroupRefusedByTheBroker(t *testing.T) {
 	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
-	state := model.PlanInput{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
+	state := plan.Input{Group: "g", Type: model.TypeShare, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
 		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
 		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 	dir := t.TempDir()
 	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "NON_EMPTY_GROUP"}
 	s := &Service{Cluster: f, BackupDir: dir, ClusterName: func() string { return "k:9092" },
 		UndoCommand: func(g, b string) string { return "offsettui reset --group " + g + " --restore " + b + " --execute" }}
-	p, err := s.Plan(context.Background(), "g", model.Scope{AllTopics: true}, model.Strategy{Kind: model.ToEarliest})
+	p, err := s.Plan(context.Background(), "g", plan.Scope{AllTopics: true}, plan.Strategy{Kind: plan.ToEarliest})
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	res := s.Execute(context.Background(), p)
-	if res.Outcome != model.OutcomeRefused || res.Outcome.ExitCode() != 3 || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
+	if res.Outcome != plan.OutcomeRefused || res.Plan.Executed || res.Plan.Undo != nil || res.Plan.Backup != nil {
 		t.Fatalf("outcome %s executed %v undo %v backup %v; want refused, nothing written, no undo (notes %v)",
 			res.Outcome, res.Plan.Executed, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
@@ -146,14 +147,14 @@ func TestShareGroupRefusedByTheBroker(t *testing.T) {
 // nothing written, rather than half a restore on a live group.
 func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
 	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
-	state := model.PlanInput{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
+	state := plan.Input{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"),
 		Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
 		Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 	f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}, reject: "UNKNOWN_MEMBER_ID"}
 	s := &Service{Cluster: f, BackupDir: t.TempDir()}
-	st := model.Strategy{Kind: model.Restore, Raw: "backup.csv", File: []model.CSVRow{
+	st := plan.Strategy{Kind: plan.Restore, Raw: "backup.csv", File: []plan.CSVRow{
 		{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1}}}
-	p, err := s.Plan(context.Background(), "g", model.Scope{}, st)
+	p, err := s.Plan(context.Background(), "g", plan.Scope{}, st)
 	if err != nil || !p.Executable() {
 		t.Fatalf("plan %+v %v", p, err)
 	}
@@ -161,7 +162,7 @@ func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
 	if slices.Contains(f.calls, "DeleteOffsets") {
 		t.Errorf("calls %v: deletes sent after every commit was refused", f.calls)
 	}
-	if res.Outcome != model.OutcomeRefused || f.pos[tpB] != 5 {
+	if res.Outcome != plan.OutcomeRefused || f.pos[tpB] != 5 {
 		t.Errorf("outcome %s, t-1 at %d; want refused and untouched (notes %v)", res.Outcome, f.pos[tpB], res.Notes)
 	}
 }

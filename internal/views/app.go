@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // flashFor is how long a flash message stays in the status line.
@@ -68,7 +69,7 @@ type app struct {
 	// everRead is set once a snapshot of any cluster of this session was read.
 	everRead bool
 	// resets are the resets executed in this session, printed after exit.
-	resets []model.ResetResult
+	resets []plan.ResetResult
 }
 
 // flash is a one-line message of the status line. It belongs to the screen
@@ -155,7 +156,8 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		return m.update(len(m.stack)-1, msg) // the selection: the planner starts planning
 	case resetFinishedMsg:
 		m.resets = append(m.resets, msg.res)
-		m.ref.forced = true // a reset wrote offsets: show them as soon as the backoff allows
+		m.axis.recordWrite(msg.res.Plan, m.c.now()) // the jump is this reset's, not consumption
+		m.ref.forced = true                         // a reset wrote offsets: show them as soon as the backoff allows
 		return m.maybeRefresh()
 	case QuitRequestedMsg:
 		m.quitRequested = true
@@ -315,7 +317,7 @@ func (m *app) writeReport(msg reportRequestedMsg) tea.Cmd {
 	}
 	path := reportPath(dir, msg.what, m.c.now())
 	m.flash = flash{owner: msg.from, text: "writing the report to " + path + "…", until: m.c.now().Add(flashFor)}
-	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups), path, msg.from)
+	return writeReportCmd(m.ctx, m.opts.WriteReport, reportSnapshot(m.snap, msg.groups, m.detailed), path, msg.from)
 }
 
 // setFlash raises a flash for the screen on top.
@@ -349,6 +351,6 @@ func (m *app) shortHelp() []key.Binding {
 	if len(m.stack) > 1 {
 		b = append([]key.Binding{m.keys.Back}, b...)
 	}
-	// Ordered so that a narrow terminal cuts the least needed keys first.
+	// keyBar drops : and r first, then the screen's keys from the last, ? and q last.
 	return append(b, m.keys.Help, m.keys.Quit, m.keys.Refresh, m.keys.Command)
 }

@@ -1,10 +1,14 @@
 package views
 
 import (
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // headerItems are the items of the header's first line after the app name,
@@ -24,7 +28,7 @@ var headerItems = []func(m *app) string{
 		if m.snap == nil {
 			return "? brokers"
 		}
-		return model.Plural(m.snap.Cluster.Brokers, "broker")
+		return text.Plural(m.snap.Cluster.Brokers, "broker")
 	},
 	func(m *app) string { return m.age },
 }
@@ -53,14 +57,55 @@ func (m *app) footerView() string {
 		status = m.prompt.View()
 	case m.flash.text != "" && m.flash.owner == m.top().ID():
 		status = st.notice.Render(m.flash.text)
+	case m.lastErr != nil && m.snap == nil: // nothing was read: there is no last good data to show
+		status = st.err.Render("cannot read the cluster: " + m.lastErr.Error() + " — no data yet; r retries")
 	case m.lastErr != nil:
 		status = st.err.Render("refresh failed: " + m.lastErr.Error() + " — showing the last good data; r retries")
 	case m.snap != nil && len(m.snap.Errors) > 0:
-		status = st.err.Render(model.Plural(len(m.snap.Errors), "error") + " while reading: " + m.snap.Errors[0].Error())
+		status = st.err.Render(text.Plural(len(m.snap.Errors), "error") + " while reading: " + m.snap.Errors[0].Error())
 	}
-	// help.Model still writes an item when even its "…" does not fit: cut it.
-	return truncate(status, m.width) + "\n" + truncate(m.help.ShortHelpView(m.shortHelp()), m.width)
+	return truncate(status, m.width) + "\n" + m.keyBar()
 }
+
+// keyBar is the line of keys within the width. A narrow terminal drops the
+// global r and : first, then the screen's keys from the last, and ? and q
+// last of all; "…" marks that keys were dropped (? lists them all).
+func (m *app) keyBar() string {
+	keys := m.shortHelp()
+	h := m.help
+	h.Width = 0 // measured here, never cut inside an item
+	dropped := false
+	for len(keys) > 0 {
+		view := h.ShortHelpView(keys)
+		if dropped {
+			view += h.Styles.ShortSeparator.Render(h.ShortSeparator) + h.Styles.Ellipsis.Render(ellipsis)
+		}
+		if lipgloss.Width(view) <= m.width {
+			return view
+		}
+		keys, dropped = dropKey(keys, m.keys), true
+	}
+	return truncate(ellipsis, m.width)
+}
+
+// dropKey removes the key a narrow key bar can spare most: : and r, then the
+// screen's last, then q, then ?.
+func dropKey(keys []key.Binding, g globalKeys) []key.Binding {
+	for _, spare := range []key.Binding{g.Command, g.Refresh} {
+		if i := slices.IndexFunc(keys, func(b key.Binding) bool { return sameKey(b, spare) }); i >= 0 {
+			return slices.Delete(slices.Clone(keys), i, i+1)
+		}
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if !sameKey(keys[i], g.Help) && !sameKey(keys[i], g.Quit) {
+			return slices.Delete(slices.Clone(keys), i, i+1)
+		}
+	}
+	return keys[:len(keys)-1]
+}
+
+// sameKey reports whether two bindings are the same key with the same help.
+func sameKey(a, b key.Binding) bool { return a.Help() == b.Help() && slices.Equal(a.Keys(), b.Keys()) }
 
 // updateAge recomputes the header's age text from the injected clock.
 func (m *app) updateAge() {
@@ -83,7 +128,7 @@ func (m *app) updateAge() {
 			at = t
 		}
 	}
-	ago := model.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
+	ago := text.HumanDuration(max(0, now.Sub(at)).Truncate(time.Second)) + " ago"
 	switch {
 	case m.lastErr != nil:
 		m.age = st.stale.Render("STALE: data from " + ago + ", refresh failed")

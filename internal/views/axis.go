@@ -2,8 +2,11 @@ package views
 
 import (
 	"sync"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // timeAxis is the root's time axis (docs/timeaxis.md): the history of every
@@ -15,16 +18,16 @@ import (
 // screen's look at a series apart from a recording.
 type timeAxis struct {
 	mu  sync.Mutex
-	h   *model.History
-	opt model.TimeOptions
+	h   *timeaxis.History
+	opt timeaxis.Options
 }
 
-func newTimeAxis(opt model.TimeOptions) *timeAxis {
-	return &timeAxis{h: model.NewWatchHistory(opt.StallAfter), opt: opt}
+func newTimeAxis(opt timeaxis.Options) *timeAxis {
+	return &timeAxis{h: timeaxis.NewWatchHistory(opt.StallAfter), opt: opt}
 }
 
 // record adds s to the history (complete: s holds every group, see
-// model.History.Add) and annotates s in place; s must be nobody else's yet.
+// timeaxis.History.Add) and annotates s in place; s must be nobody else's yet.
 func (a *timeAxis) record(s *model.Snapshot, complete bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -47,4 +50,20 @@ func (a *timeAxis) lags(group string, tp model.TP) []int64 {
 		}
 	}
 	return out
+}
+
+// recordWrite tells the history what a reset executed from this session may
+// have written (every row but those the broker rejected), so the jump is not
+// read as consumption (timeaxis.History.RecordWrite). at is when its result
+// came in: every snapshot taken before then is forgotten for those partitions.
+func (a *timeAxis) recordWrite(p plan.Plan, at time.Time) {
+	var tps []model.TP
+	for _, r := range p.Rows {
+		if r.Result != "" && r.Result != plan.WriteRejected {
+			tps = append(tps, r.TP())
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.h.RecordWrite(p.Group, tps, at)
 }

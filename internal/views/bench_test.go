@@ -28,7 +28,7 @@ func bigSnapshot(n int) model.Snapshot {
 			WorstStatus: st, Counts: model.Counts{st: 4}, Partitions: parts,
 		})
 	}
-	model.SortGroupsWorstFirst(s.Groups)
+	model.SortGroupsByUrgency(s.Groups)
 	return s
 }
 
@@ -112,7 +112,7 @@ func BenchmarkSnapshotApplied(b *testing.B) {
 		m.Update(snapshotLoadedMsg{gen: m.ref.gen, snap: s, started: at, ended: at})
 		_ = m.View()
 	}
-	for range 16 { // as many samples as the TUI keeps (model.NewWatchHistory)
+	for range 16 { // as many samples as the TUI keeps (timeaxis.NewWatchHistory)
 		s := next()
 		m.axis.record(&s, true)
 		apply(s)

@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // command is one `:` command of the prompt.
@@ -118,7 +118,7 @@ func (m *app) openGroupNamed(name string) tea.Cmd {
 		return nil
 	case 1:
 	default:
-		m.setFlash(model.Plural(len(found), "group") + " contain " + name + ": type the whole name, or /" + name + " filters them")
+		m.setFlash(text.Plural(len(found), "group") + " contain " + name + ": type the whole name, or /" + name + " filters them")
 		return nil
 	}
 	for len(m.stack) > 1 {

@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // common holds what every screen shares: theme, clock and settings. Sizes are
@@ -25,7 +27,7 @@ type common struct {
 	// lastID numbers the screens; see nextID.
 	lastID int
 	// timeOpt tunes the evaluation of the time axis (--stall-after).
-	timeOpt model.TimeOptions
+	timeOpt timeaxis.Options
 	// reports is set when w can write the Markdown incident report.
 	reports bool
 }
@@ -114,7 +116,7 @@ type planRequestedMsg struct {
 
 // resetFinishedMsg tells the root that a reset was executed (posted): it refreshes
 // and keeps the result for the notes printed after exit.
-type resetFinishedMsg struct{ res model.ResetResult }
+type resetFinishedMsg struct{ res plan.ResetResult }
 
 // flashRaisedMsg asks the root to show a flash for screen from (posted).
 type flashRaisedMsg struct {

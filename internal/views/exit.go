@@ -5,7 +5,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // ExitNotes returns what to print on the terminal once the program has
@@ -18,10 +19,10 @@ func ExitNotes(m tea.Model) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("offsettui: " + model.Plural(len(a.resets), "reset") + " executed in this session:\n")
+	b.WriteString("offsettui: " + text.Plural(len(a.resets), "reset") + " executed in this session:\n")
 	for _, r := range a.resets {
 		p := r.Plan
-		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + r.Outcome.Meaning() + "), " + resolvedText(p.Strategy) + "\n")
+		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")
 		if p.Backup != nil {
 			b.WriteString("    backup: " + *p.Backup + "\n")
 		}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // The filter grammar: names by substring, fields by keyword, !negation, and
@@ -20,18 +21,19 @@ func TestFilterGrammar(t *testing.T) {
 		filter string
 		want   []string
 	}{
-		{"!ok", []string{"fanout", "replay", "audit-export", "new-svc"}},
+		{"!ok", []string{"audit-export", "fanout", "replay", "new-svc"}},
 		{"ok", []string{"billing", "ledger", "r11-trace", "ship-svc"}},
 		{"expired", []string{"fanout"}},
 		{"missing", []string{"audit-export", "new-svc"}},
 		{"at-risk", []string{"audit-export"}},
-		{"stable", []string{"new-svc", "billing"}},
-		{"orders !ok", []string{"replay", "audit-export"}},
-		{"orders empty", []string{"replay", "audit-export"}},
+		{"stable", []string{"billing", "new-svc"}},
+		{"orders !ok", []string{"audit-export", "replay"}},
+		{"orders empty", []string{"audit-export", "replay"}},
 		{"OUTBOX", []string{"fanout", "new-svc"}},
-		{"classic !empty", []string{"new-svc", "billing"}},
+		{"classic !empty", []string{"billing", "new-svc"}},
+		{"warn", []string{"audit-export", "fanout", "billing", "ledger", "r11-trace", "ship-svc"}}, // lag that did not fall
 		{"zzz", nil},
-		{"!", []string{"fanout", "replay", "audit-export", "new-svc", "billing", "ledger", "r11-trace", "ship-svc"}},
+		{"!", []string{"audit-export", "fanout", "billing", "replay", "new-svc", "ledger", "r11-trace", "ship-svc"}},
 	} {
 		g.setFilter(tc.filter)
 		var got []string
@@ -52,7 +54,7 @@ func TestGroupScreenListKeys(t *testing.T) {
 	if p := g.current(); p == nil || p.Partition != 0 || p.Status != model.StatusAtRisk {
 		t.Fatalf("cursor on %+v, want the first problem, orders-0", p)
 	}
-	if v := hs.view(); !strings.Contains(v, "6 partitions · total lag 250 · MISSING 1  AT-RISK 2  OK 3 · sort: position") {
+	if v := hs.view(); !strings.Contains(v, "6 partitions · total lag 250 · MISSING 1  AT-RISK 2  OK 3 · 1 column hidden · sort: position") {
 		t.Errorf("no totals line:\n%s", v)
 	}
 	names := func() string {
@@ -162,14 +164,14 @@ func TestPlannerRestore(t *testing.T) {
 	older, newer := dir+"/ship-svc-20261128T080000.000Z.csv", dir+"/ship-svc-20261129T080000.000Z.csv"
 	writeFile(t, older, "shipments,0,1\n")
 	writeFile(t, newer, "shipments,0,4\n")
-	rs := &fakeResetter{backups: []model.Backup{
+	rs := &fakeResetter{backups: []plan.Backup{
 		{Path: newer, Taken: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)},
 		{Path: older, Taken: time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)},
 	}}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
 	hs.openGroup("ship-svc").send(keyRunes("u"))
 	p := hs.planner()
-	if p == nil || plannerKinds[p.kind] != model.Restore {
+	if p == nil || plannerKinds[p.kind] != plan.Restore {
 		t.Fatalf("u did not open a restore plan")
 	}
 	v := hs.view()
@@ -185,7 +187,7 @@ func TestPlannerRestore(t *testing.T) {
 	}
 	hs.send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
 	_, executed := rs.calls()
-	if len(executed) != 1 || executed[0].Strategy.Kind != model.Restore || *executed[0].Rows[0].Target != 1 {
+	if len(executed) != 1 || executed[0].Strategy.Kind != plan.Restore || *executed[0].Rows[0].Target != 1 {
 		t.Fatalf("executed %+v, want the restore of the older backup", executed)
 	}
 }
@@ -207,7 +209,7 @@ func TestPlannerRestoreWithoutBackups(t *testing.T) {
 func TestPasteIntoPrompt(t *testing.T) {
 	hs := loaded(t, 120, 40)
 	hs.send(keyRunes(":"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("group fanout\n"), Paste: true})
-	if !hs.m.prompt.Focused() || hs.m.prompt.Value() != "group fanout " || len(hs.m.stack) != 1 {
+	if !hs.m.prompt.Focused() || hs.m.prompt.Value() != "group fanout" || len(hs.m.stack) != 1 {
 		t.Fatalf("prompt %q focused=%v, %d screens: the pasted newline ran the command", hs.m.prompt.Value(), hs.m.prompt.Focused(), len(hs.m.stack))
 	}
 	hs.send(keyType(tea.KeyEnter))

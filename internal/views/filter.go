@@ -29,6 +29,9 @@ var filterKeywords = func() map[string]bool {
 		"reconciling", "notready"} {
 		m[s] = true
 	}
+	for _, ev := range evaluationKeywords {
+		m[ev.String()] = true
+	}
 	// A group type: type:share for every type, and the bare word for all but "unknown",
 	// which as a bare word is the status.
 	for _, t := range model.GroupTypes {
@@ -39,6 +42,19 @@ var filterKeywords = func() map[string]bool {
 	}
 	return m
 }()
+
+// evaluationKeywords are the evaluations a filter word finds (an unknown one is
+// the status "unknown"): /stopped lists the idle groups the urgency order puts
+// last.
+var evaluationKeywords = []model.Evaluation{model.EvalWarn, model.EvalStopped, model.EvalStalled, model.EvalRewound}
+
+// evaluationTags adds an evaluation's filter keyword to tags, when it has one.
+func evaluationTags(tags []string, ev model.Evaluation) []string {
+	if slices.Contains(evaluationKeywords, ev) {
+		tags = append(tags, ev.String())
+	}
+	return tags
+}
 
 // filterTerm is one word of a filter.
 type filterTerm struct {
@@ -94,8 +110,8 @@ func (f filterSpec) keep(t *filterTarget) bool {
 func filterNames(names ...string) string { return strings.ToLower(strings.Join(names, "\x00")) }
 
 // groupTags are a group's keywords: each status it has (ok only when nothing
-// is wrong), "error" when it could not be read, its state and its type (bare,
-// and as type:TYPE).
+// is wrong), "error" when it could not be read, its state, its type (bare,
+// and as type:TYPE) and its evaluation.
 func groupTags(g *model.Group) []string {
 	var tags []string
 	for _, sc := range g.Counts.Ordered() {
@@ -108,6 +124,9 @@ func groupTags(g *model.Group) []string {
 	tags = append(tags, strings.ToLower(g.State), "type:"+g.Type)
 	if g.Type != model.TypeUnknown {
 		tags = append(tags, g.Type)
+	}
+	if g.Time != nil {
+		tags = evaluationTags(tags, g.Time.Evaluation)
 	}
 	return tags
 }
@@ -122,6 +141,9 @@ func partitionTarget(p *model.GroupPartition) filterTarget {
 	if p.Error != nil {
 		tags = append(tags, "error")
 	}
+	if p.Time != nil {
+		tags = evaluationTags(tags, p.Time.Evaluation)
+	}
 	return filterTarget{names: filterNames(names...), tags: tags}
 }
 
@@ -129,8 +151,8 @@ func partitionTarget(p *model.GroupPartition) filterTarget {
 // are what names says.
 func filterHelp(names string) []string {
 	return []string{"/ filters as you type. Every word must match; !word must not. A status (expired ahead missing " +
-		"at-risk unknown ok), error, a state (empty stable dead …) or a type (classic consumer share streams type:unknown) matches that field; " +
-		"any other word is part of " + names + "."}
+		"at-risk unknown ok), error, a state (empty stable dead …), a type (classic consumer share streams type:unknown) " +
+		"or an evaluation (warn stopped stalled rewound) matches that field; any other word is part of " + names + "."}
 }
 
 // listFilter is a list screen's applied `/` filter: as typed (trimmed, for the title) and

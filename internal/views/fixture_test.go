@@ -161,22 +161,26 @@ func fixtureSnapshot(now time.Time, timestamps bool) model.Snapshot {
 			g.OffsetsExpireAfterMs = c(retention * 60_000)
 		}
 		var total int64
+		anyLag := false
 		for _, pt := range fg.parts {
 			p := fixturePartition(pt, topics, now.Add(-snapshot), timestamps)
 			g.Partitions = append(g.Partitions, p)
 			g.Counts[p.Status]++
 			g.WorstStatus = max(g.WorstStatus, p.Status)
+			anyLag = anyLag || p.Lag != nil
 			if p.Lag != nil && *p.Lag > 0 {
 				total += *p.Lag
 			}
 		}
-		g.TotalLag = model.Ptr(total)
+		if anyLag { // a group that never committed has no total lag (model.Group.TotalLag)
+			g.TotalLag = model.Ptr(total)
+		}
 		s.Groups = append(s.Groups, g)
 	}
 	for _, name := range []string{"orders", "outbox", "payments", "r11.trace", "shipments"} {
 		s.Topics = append(s.Topics, topics[name].Topic)
 	}
-	model.SortGroupsWorstFirst(s.Groups)
+	model.SortGroupsByUrgency(s.Groups)
 	return s
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // flow runs the inspector as a program (teatest) at w×h on the fixture.
@@ -130,7 +130,7 @@ type gatedResetter struct {
 	gate chan struct{}
 }
 
-func (g *gatedResetter) Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
+func (g *gatedResetter) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
 	<-g.gate
 	return g.fakeResetter.Plan(ctx, group, scope, st)
 }
@@ -192,7 +192,7 @@ func TestFlowPlanRowsBeforeArming60x15(t *testing.T) {
 	f := newFlow(t, 60, 15, &fakeResetter{})
 	f.send(burst("/audit-export"), tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("groups › audit-export")
-	f.send(burst("Rhh"), tea.KeyMsg{Type: tea.KeyTab}, burst("h")) // --to-earliest on all of orders
+	f.send(burst("Rhh"), tea.KeyMsg{Type: tea.KeyTab}, burst("l")) // --to-earliest on all of orders
 	f.waitFor("--to-earliest", "topic orders (all 6 partitions)", "orders  0         10 → 0", "enter arms this plan")
 	f.send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("ARMED", "orders  0         10 → 0")

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // infoLines describe the group above the table, most important first (a
@@ -17,7 +19,7 @@ func (s *groupScreen) infoLines() []string {
 		return []string{st.err.Render("group " + s.name + " is not in the latest snapshot (deleted, or not readable); esc goes back")}
 	}
 	g := s.g
-	protocol := model.OrDash(g.ProtocolType)
+	protocol := text.OrDash(g.ProtocolType)
 	if g.ProtocolType == "" {
 		protocol = "none (offsets only)"
 	}
@@ -26,9 +28,9 @@ func (s *groupScreen) infoLines() []string {
 	}
 	lines := []string{strings.Join([]string{
 		st.title.Render(g.Group),
-		model.OrDash(g.Type),
-		g.StateText(),
-		g.MembersText(),
+		text.OrDash(g.Type),
+		display.StateText(g),
+		display.MembersText(g),
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
 	}, sep)}
@@ -41,26 +43,26 @@ func (s *groupScreen) infoLines() []string {
 	}
 	if g.OffsetsExpireAfterMs != nil {
 		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
-			model.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+			text.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
 	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {
 		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
-			lines = append(lines, st.muted.Render("  … "+model.Plural(len(g.Members)-i, "more member")))
+			lines = append(lines, st.muted.Render("  … "+text.Plural(len(g.Members)-i, "more member")))
 			break
 		}
 		host := strings.TrimPrefix(m.Host, "/")
-		line := "  member " + m.Name() + st.muted.Render(" on "+model.OrDash(host)+"  ") + assignmentText(m.Assignments)
+		line := "  member " + m.Name() + st.muted.Render(" on "+text.OrDash(host)+"  ") + assignmentText(m.Assignments)
 		if m.Tasks != nil {
-			line += st.muted.Render("  tasks " + model.OrDash(m.Tasks.TasksText()))
+			line += st.muted.Render("  tasks " + text.OrDash(display.TasksText(m.Tasks)))
 		}
 		lines = append(lines, line)
 	}
 	if g.Error != nil {
-		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+model.TryNext(g.Error.Kind)))
+		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+TryNext(g.Error.Kind)))
 	}
 	if len(s.marked) > 0 {
-		lines = append(lines, st.section.Render(markGlyph+" "+model.Plural(len(s.marked), "partition")+" marked")+
+		lines = append(lines, st.section.Render(markGlyph+" "+text.Plural(len(s.marked), "partition")+" marked")+
 			" "+markedText(s.markedTPs())+st.muted.Render(" · R plans a reset of them · space unmarks"))
 	}
 	switch {
@@ -94,7 +96,7 @@ func typeInfo(st *styles, g *model.Group) []string {
 		var out []string
 		for _, sub := range g.Topology.Subtopologies {
 			reads := append(append([]string{}, sub.SourceTopics...), sub.RepartitionSourceTopics...)
-			out = append(out, st.section.Render("STREAMS")+fmt.Sprintf("  subtopology %s reads %s", sub.ID, model.OrDash(strings.Join(reads, ", ")))+
+			out = append(out, st.section.Render("STREAMS")+fmt.Sprintf("  subtopology %s reads %s", sub.ID, text.OrDash(strings.Join(reads, ", ")))+
 				st.muted.Render(fmt.Sprintf(" (topology epoch %d)", g.Topology.Epoch)))
 		}
 		return out
@@ -122,19 +124,26 @@ func (s *groupScreen) totalsLine() string {
 	if s.loading {
 		return strings.Join(append(parts, st.muted.Render(loadingNote)), st.muted.Render(" · "))
 	}
-	n := model.Plural(len(g.Partitions), "partition")
+	n := text.Plural(len(g.Partitions), "partition")
 	if len(s.visible) != len(g.Partitions) {
-		n = model.Thousands(len(s.visible)) + " of " + n
+		n = text.Thousands(len(s.visible)) + " of " + n
 	}
-	parts = append(parts, st.title.Render(n), "total lag "+model.FormatTotalLag(g, model.Thousands[int64], "unknown"))
+	lag := "total lag " + display.FormatTotalLag(g, text.Thousands[int64], "unknown")
+	if g.NoCommit() {
+		lag = "no commit"
+	}
+	parts = append(parts, st.title.Render(n), lag)
 	var counts []string
 	for _, status := range model.AllStatuses {
 		if c := g.Counts[status]; c > 0 {
-			counts = append(counts, st.status(status).Render(status.Badge()+" "+model.Thousands(c)))
+			counts = append(counts, st.status(status).Render(status.Badge()+" "+text.Thousands(c)))
 		}
 	}
 	if len(counts) > 0 {
 		parts = append(parts, strings.Join(counts, "  "))
+	}
+	if h := hiddenNote(s.cols); h != "" {
+		parts = append(parts, st.notice.Render(h))
 	}
 	parts = append(parts, "sort: "+partitionSortNames[s.sortCol]+reversed(s.reverse))
 	return strings.Join(parts, st.muted.Render(" · "))

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Drawing the group screen. rebuild runs at the end of every Update and
@@ -67,8 +68,8 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		p := &ps[i]
 		wTopic = max(wTopic, ansi.StringWidth(p.Topic))
 		wP = max(wP, len(fmt.Sprint(p.Partition)))
-		wLow, wCom = max(wLow, len(model.OptThousands(p.Low))), max(wCom, len(model.OptThousands(p.Position())))
-		wHigh, wLag = max(wHigh, len(model.OptThousands(p.High))), max(wLag, len(model.OptThousands(p.Lag)))
+		wLow, wCom = max(wLow, len(text.OptThousands(p.Low))), max(wCom, len(text.OptThousands(p.Position())))
+		wHigh, wLag = max(wHigh, len(text.OptThousands(p.High))), max(wLag, len(text.OptThousands(p.Lag)))
 		if p.Member != nil {
 			wCons = max(wCons, ansi.StringWidth(p.Member.Name()))
 		}
@@ -117,17 +118,20 @@ func (s *groupScreen) rowsShown() int { return listRows(len(s.visible), s.tableH
 
 // rebuild renders everything derived from data, filter, cursor and size.
 func (s *groupScreen) rebuild() {
-	s.info = s.infoLines()
+	s.cols = nil
+	if s.g != nil {
+		s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
+	}
+	s.info = s.infoLines() // its totals line says how many columns the width hides
 	gap := "\n\n"
 	if s.compact() {
 		gap = "\n"
 	}
 	if s.g == nil {
-		s.cols, s.header = nil, ""
+		s.header = ""
 		s.above, s.below = strings.Join(s.info, "\n"), ""
 		return
 	}
-	s.cols = layoutColumns(partitionColumns(s.g.Partitions, s.g.Type, s.keys.Mark.Enabled(), s.g.Time != nil), s.width)
 	s.header = renderHeader(s.cols, s.width, s.c.styles.colHeader, s.sortCol, s.sortArrow())
 	s.above = strings.Join(s.info, "\n") + gap + s.header
 	s.cursor = max(0, min(s.cursor, len(s.visible)-1))
@@ -169,12 +173,12 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	st := s.c.styles
 	plain := ansi.Strip(renderRow(s.cols, s.width, cursorGlyph, s.cells(p)))
 	selLine = st.selected.Render(pad(plain, s.width, false))
-	detail = []string{truncate(st.muted.Render(model.TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
+	detail = []string{truncate(st.muted.Render(TopicLine(p.Topic, s.topics[p.Topic])), s.width)}
 	typ := ""
 	if s.g != nil {
 		typ = s.g.Type
 	}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + model.ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 
@@ -184,14 +188,14 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells := make([]cell, pcCount)
 	cells[pcTopic] = cell{text: p.Topic}
 	cells[pcP] = cell{text: fmt.Sprint(p.Partition)}
-	cells[pcLow] = cell{text: model.OptThousands(p.Low)}
-	cells[pcCommitted] = cell{text: model.OptThousands(p.Position())}
-	cells[pcHigh] = cell{text: model.OptThousands(p.High)}
+	cells[pcLow] = cell{text: text.OptThousands(p.Low)}
+	cells[pcCommitted] = cell{text: text.OptThousands(p.Position())}
+	cells[pcHigh] = cell{text: text.OptThousands(p.High)}
 	lag := st.lag(p.Lag)
 	if p.Status == model.StatusExpired || p.Status == model.StatusAhead {
 		lag = status // a lag that cannot be read as a backlog
 	}
-	cells[pcLag] = cell{text: model.OptThousands(p.Lag), style: &lag}
+	cells[pcLag] = cell{text: text.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
 	cells[pcStatus] = cell{text: p.Status.Badge(), style: &status}
@@ -220,7 +224,7 @@ func needsTimestamp(p *model.GroupPartition) bool {
 func (s *groupScreen) timed(p *model.GroupPartition, v *int64) string {
 	switch {
 	case v != nil:
-		return model.HumanMs(v)
+		return text.HumanMs(v)
 	case !needsTimestamp(p):
 		return "-"
 	case s.fetching && !s.detailed:

@@ -6,7 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Column ids of the groups table; also the sort keys.
@@ -32,7 +34,7 @@ const (
 var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
 
 // sortNames names the sort keys in the title line.
-var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "worst first",
+var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "urgency",
 	"trend", "consume rate", "ETA", "evaluation", "time to loss"}
 
 // groupRow is one group with what sorting, filtering and drawing need,
@@ -54,13 +56,14 @@ type groupRow struct {
 	loading bool
 }
 
-// buildRows turns a snapshot into rows, worst first (the model's order).
+// buildRows turns a snapshot into rows, most urgent first (model.Urgency: the
+// default sort).
 func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 	if snap == nil {
 		return nil
 	}
 	groups := slices.Clone(snap.Groups)
-	model.SortGroupsWorstFirst(groups)
+	model.SortGroupsByUrgency(groups)
 	rows := make([]groupRow, len(groups))
 	for i := range groups {
 		g := &groups[i]
@@ -103,8 +106,9 @@ func groupTimeLag(g *model.Group) (lag *int64, any bool) {
 	return lag, any
 }
 
-// sortOrder returns row indexes sorted by column col. Numbers and statuses sort
-// biggest/worst first, text A→Z; reverse flips that. Ties keep worst-first order.
+// sortOrder returns row indexes sorted by column col (gcStatus: the urgency
+// order, the rows' own). Numbers and statuses sort biggest/worst first, text
+// A→Z; reverse flips that. Ties keep the urgency order.
 func sortOrder(rows []groupRow, col int, reverse bool) []int {
 	order := make([]int, len(rows))
 	for i := range order {
@@ -169,8 +173,8 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 
 // groupColumns is the groups table, left to right. drop is the written
 // priority of what goes when the terminal is narrow (highest first; 0 never):
-// GROUP and STATUS stay, then LAG, TIME-LAG, LOSS-IN, STATE, EVAL, ETA,
-// TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
+// GROUP and STATUS stay, then LOSS-IN (the urgency itself), LAG, TIME-LAG,
+// STATE, EVAL, ETA, TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
 // widest value and is never cut; GROUP takes what is left and is shortened in
 // the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
 // only when timed: one snapshot alone shows no rates. To add a column: an id
@@ -195,8 +199,8 @@ func groupColumns(rows []groupRow, timed bool) []column {
 		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 8},
 		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 10},
 		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 9},
-		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 1},
-		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 2},
+		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 2},
+		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
 		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 7},
 	}
@@ -219,20 +223,20 @@ func groupCells(st *styles, r *groupRow) []cell {
 	g := r.g
 	cells := make([]cell, gcCount)
 	cells[gcGroup] = cell{text: g.Group}
-	cells[gcType] = cell{text: model.OrDash(g.Type)}
-	cells[gcState] = cell{text: model.OrDash(g.State)}
-	cells[gcMembers] = cell{text: model.Thousands(len(g.Members))}
+	cells[gcType] = cell{text: text.OrDash(g.Type)}
+	cells[gcState] = cell{text: text.OrDash(g.State)}
+	cells[gcMembers] = cell{text: text.Thousands(len(g.Members))}
 	if g.Members == nil { // not described: unknown, never 0
 		cells[gcMembers] = cell{text: "?"}
 	}
-	cells[gcTopics] = cell{text: model.Thousands(r.topics)}
-	cells[gcPartitions] = cell{text: model.Thousands(len(g.Partitions))}
+	cells[gcTopics] = cell{text: text.Thousands(r.topics)}
+	cells[gcPartitions] = cell{text: text.Thousands(len(g.Partitions))}
 	lagStyle := st.lag(g.TotalLag)
 	if g.TotalLag == nil {
 		lagStyle = st.unknown // a lower bound, or nothing known: never a lag colour
 	}
 	cells[gcLag] = cell{text: lagCellText(g), style: &lagStyle}
-	cells[gcTimeLag] = cell{text: model.HumanMs(r.timeLag)}
+	cells[gcTimeLag] = cell{text: text.HumanMs(r.timeLag)}
 	if r.timeLag == nil && r.timeLagAny {
 		cells[gcTimeLag] = cell{text: "?"} // not read yet: opening the group reads it
 	}
@@ -280,7 +284,7 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		if sc.Status == model.StatusOK && g.Error != nil {
 			continue
 		}
-		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+model.Thousands(sc.N)))
+		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+text.Thousands(sc.N)))
 	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")
@@ -309,5 +313,5 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 // lagCellText is the LAG cell: the total with thousands separators when it is
 // whole, "≥ N" when only a lower bound is known, "?" when nothing is.
 func lagCellText(g *model.Group) string {
-	return model.FormatTotalLag(g, model.Thousands[int64], "?")
+	return display.FormatTotalLag(g, text.Thousands[int64], "?")
 }

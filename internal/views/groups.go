@@ -10,9 +10,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
-// groupsScreen lists every consumer group, worst first. Rows are derived from
+// groupsScreen lists every consumer group, most urgent first. Rows are derived from
 // the snapshot in Update (sort, filter, rendered lines of the visible window),
 // so View only joins strings, even with tens of thousands of groups.
 type groupsScreen struct {
@@ -28,6 +29,9 @@ type groupsScreen struct {
 	visible []int // row indexes that pass the filters, in sort order
 	cursor  int   // index into visible
 	offset  int   // first visible index on screen
+	// moved is set once a key moved the cursor: until then it stays on the
+	// first row, whatever the refreshes reorder; after, it follows its group.
+	moved bool
 
 	problems     int // groups with a problem, for the title
 	sortCol      int
@@ -87,8 +91,18 @@ func (s *groupsScreen) Busy() string { return "" }
 // Group implements screen.
 func (s *groupsScreen) Group() string { return "" }
 
-// Notes implements screen: what the filter matches.
-func (s *groupsScreen) Notes() []string { return filterHelp("a group's name or its topics' names") }
+// Notes implements screen: the urgency order and what the filter matches.
+func (s *groupsScreen) Notes() []string {
+	return append([]string{urgencyNote}, filterHelp("a group's name or its topics' names")...)
+}
+
+// urgencyNote explains the default sort, the title count and p (model.Urgency;
+// docs/tui.md says the same).
+const urgencyNote = "Sort urgency (the default), most urgent first: 1. records retention may delete within the risk window " +
+	"that can still be saved (AT-RISK), soonest loss first; 2. records already lost (EXPIRED): where to restart; 3. live consumers stalled or " +
+	"not keeping up; 4. what cannot be told or is wrong (UNKNOWN, errors, AHEAD, MISSING); then the rest. These are the " +
+	"groups \"with problems\" (p shows only them). An idle group (no members) whose partitions are all OK is no problem " +
+	"whatever its lag: it shows STOPPED, and /stopped finds it."
 
 // SetSize implements screen.
 func (s *groupsScreen) SetSize(width, height int) {
@@ -143,7 +157,7 @@ func (s *groupsScreen) updateFilterInput(msg tea.KeyMsg) tea.Cmd {
 
 func (s *groupsScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	if c, ok := s.keys.moveCursor(msg, s.cursor, len(s.visible), s.rowsShown()); ok {
-		s.cursor = c
+		s.cursor, s.moved = c, true
 		return nil
 	}
 	switch {
@@ -210,10 +224,13 @@ func (s *groupsScreen) currentName() string {
 }
 
 // refilter recomputes the visible rows and keeps the cursor on the same group
-// when it is still shown.
+// when it is still shown (on the first row until a key moved it).
 func (s *groupsScreen) refilter() { s.refilterKeeping(s.currentName()) }
 
 func (s *groupsScreen) refilterKeeping(keep string) {
+	if !s.moved {
+		keep = ""
+	}
 	s.visible = s.visible[:0]
 	s.cursor = 0
 	for _, i := range s.order {
@@ -318,14 +335,18 @@ func (s *groupsScreen) title() string {
 	if s.problemsOnly {
 		parts = append(parts, st.notice.Render("PROBLEMS ONLY"))
 	}
-	withProblems := model.Thousands(s.problems) + " with problems"
+	withProblems := text.Thousands(s.problems) + " with problems"
 	switch {
 	case s.snap != nil && s.snap.Loading:
 		withProblems = st.muted.Render(loadingNote)
 	case s.problems == 1:
 		withProblems = "1 with a problem"
 	}
-	parts = append(parts, withProblems, "sort: "+sortNames[s.sortCol]+reversed(s.reverse))
+	parts = append(parts, withProblems)
+	if h := hiddenNote(s.cols); h != "" {
+		parts = append(parts, st.notice.Render(h))
+	}
+	parts = append(parts, "sort: "+sortNames[s.sortCol]+reversed(s.reverse))
 	return strings.Join(parts, st.muted.Render(" · "))
 }
 
@@ -338,9 +359,9 @@ func reversed(r bool) string {
 
 func countOf(shown, total int) string {
 	if shown == total {
-		return model.Thousands(total)
+		return text.Thousands(total)
 	}
-	return model.Thousands(shown) + " of " + model.Thousands(total)
+	return text.Thousands(shown) + " of " + text.Thousands(total)
 }
 
 // ShortHelp implements help.KeyMap.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // helpScreen is `?`: every key of the screen it was opened from, the global
@@ -115,35 +116,39 @@ func (s *helpScreen) render() string {
 		blocks = append(blocks, n)
 	}
 	blocks = append(blocks, s.legend())
-	for cols := min(4, len(blocks)); cols > 1; cols-- {
-		if out := columnsOf(blocks, cols); lipgloss.Width(out) <= s.width {
-			return out
-		}
-	}
-	return strings.Join(blocks, "\n\n")
+	return columnsOf(blocks, s.width)
 }
 
-// columnsOf flows blocks, in order, into at most n columns of about equal
-// height, side by side.
-func columnsOf(blocks []string, n int) string {
-	total := 0
-	for _, b := range blocks {
-		total += lipgloss.Height(b) + 1
-	}
-	per := (total + n - 1) / n
-	var cols []string
-	var cur []string
-	h := 0
-	for i, b := range blocks {
-		cur = append(cur, b)
-		h += lipgloss.Height(b) + 1
-		if h >= per && len(cols) < n-1 && i < len(blocks)-1 {
-			cols = append(cols, strings.Join(cur, "\n\n"), "    ")
-			cur, h = nil, 0
+// columnsOf lays blocks out, in order, in up to four columns side by side
+// within width: of every way to cut them into columns, the shortest that
+// fits; one column when none does.
+func columnsOf(blocks []string, width int) string {
+	best, bestH := strings.Join(blocks, "\n\n"), -1
+	var try func(from int, cols []string)
+	try = func(from int, cols []string) {
+		if from == len(blocks) {
+			if len(cols) < 2 {
+				return
+			}
+			out := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+			if h := lipgloss.Height(out); lipgloss.Width(out) <= width && (bestH < 0 || h < bestH) {
+				best, bestH = out, h
+			}
+			return
+		}
+		if len(cols) == 2*4-1 { // four columns (and their gaps) already
+			return
+		}
+		for to := from + 1; to <= len(blocks); to++ {
+			next := append(append([]string{}, cols...), strings.Join(blocks[from:to], "\n\n"))
+			if to < len(blocks) {
+				next = append(next, "    ")
+			}
+			try(to, next)
 		}
 	}
-	cols = append(cols, strings.Join(cur, "\n\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	try(0, nil)
+	return best
 }
 
 func (s *helpScreen) keyBlock(title string, bs []key.Binding) string {
@@ -167,7 +172,7 @@ func (s *helpScreen) legend() string {
 	st := s.c.styles
 	lines := []string{st.section.Render("statuses, worst first")}
 	for _, status := range model.AllStatuses {
-		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+status.Meaning())
+		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+statusMeaning(status))
 	}
 	lines = append(lines, "", st.section.Render("symbols"))
 	n := model.Ptr[int64]
@@ -181,8 +186,9 @@ func (s *helpScreen) legend() string {
 	} {
 		lines = append(lines, "  "+pad(l[0], 11, false)+l[1])
 	}
-	note := "time lag and expires-in come from the committed records' timestamps, read when a group is opened; " +
-		"at-risk looks " + model.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
+	note := "time lag and expires-in come from the committed records' timestamps: the list reads them within a budget each " +
+		"refresh, at-risk first, and a group's screen all of its own; " +
+		"at-risk looks " + text.HumanDuration(s.c.riskWindow) + " ahead (--risk-window). " +
 		"CONSUME, ETA, EVAL (OK WARN STOPPED STALLED REWOUND) and LOSS-IN need two refreshes: one snapshot alone shows no rates"
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(ansi.Wrap(note, helpTextWidth, ""), "\n")...)

@@ -15,7 +15,25 @@ import (
 // opens the filter and types "fanout" into it. Once a text input has the
 // keyboard it takes the rest of the runes at once. A pasted control
 // character (a newline) is never taken for a key: a paste cannot confirm.
+//
+// Esc is one key whatever arrives with it. offsettui relies on bubbletea's
+// own parsing of the input, which keeps escape sequences whole (CSI "ESC [",
+// SS3 "ESC O", bracketed paste) and reads an ESC followed by anything else in
+// the same read as Alt and the key after it (ESC ESC is alt+esc, ESC enter
+// alt+enter, ESC ':' alt+:). offsettui binds no Alt key, so Alt is always that
+// ESC: it is handled as esc, then the key.
 func (m *app) handleKeys(msg tea.KeyMsg) tea.Cmd {
+	if msg.Alt && !msg.Paste {
+		esc := m.handleKey(tea.KeyMsg{Type: tea.KeyEscape})
+		msg.Alt = false
+		return tea.Batch(esc, m.handleKeys(msg))
+	}
+	if msg.Paste {
+		// A copied name often brings a newline or spaces at its ends, which a
+		// one-line field would keep as an invisible space: "ship-svc " is not
+		// the group name. They are not part of what was meant.
+		msg.Runes = []rune(strings.TrimFunc(string(msg.Runes), unicode.IsSpace))
+	}
 	if msg.Type != tea.KeyRunes || (len(msg.Runes) <= 1 && !msg.Paste) {
 		return m.handleKey(msg)
 	}
@@ -30,7 +48,7 @@ func (m *app) handleKeys(msg tea.KeyMsg) tea.Cmd {
 		if unicode.IsControl(r) {
 			continue
 		}
-		cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
 	}
 	return tea.Batch(cmds...)
 }

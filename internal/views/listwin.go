@@ -1,6 +1,8 @@
 package views
 
-import "github.com/offsettui/offsettui/internal/model"
+import (
+	"github.com/offsettui/offsettui/internal/text"
+)
 
 // Every scrolled list (groups, partitions, plan rows, help) shows where it is:
 // when its rows do not fit, its last line says how many are off screen
@@ -22,11 +24,11 @@ func moreLine(offset, shown, n int) string {
 	above := max(0, offset)
 	switch {
 	case below > 0 && above > 0:
-		return "  … " + model.Thousands(below) + " more below · " + model.Thousands(above) + " above (pgdn/pgup)"
+		return "  … " + text.Thousands(below) + " more below · " + text.Thousands(above) + " above (pgdn/pgup)"
 	case below > 0:
-		return "  … " + model.Thousands(below) + " more below (pgdn)"
+		return "  … " + text.Thousands(below) + " more below (pgdn)"
 	case above > 0:
-		return "  … " + model.Thousands(above) + " more above (pgup)"
+		return "  … " + text.Thousands(above) + " more above (pgup)"
 	}
 	return ""
 }

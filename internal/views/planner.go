@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // plannerPhase is where the planner stands on the way to a write. Every step
@@ -63,11 +64,11 @@ type plannerScreen struct {
 	// The form.
 	field   int
 	kind    int // index into plannerKinds
-	values  map[model.StrategyKind]string
+	values  map[plan.StrategyKind]string
 	value   textinput.Model
 	scopes  []scopeChoice
 	scope   int
-	st      model.Strategy // the form parsed, valid when invalid is nil
+	st      plan.Strategy // the form parsed, valid when invalid is nil
 	invalid error
 	// parsedFor is the strategy and value text st was parsed from, at parsedAt.
 	// The text is parsed again only when it changes, so --by-duration's time
@@ -76,7 +77,7 @@ type plannerScreen struct {
 	parsedAt  time.Time
 	// backups are this group's backups, newest first, for a restore; backup
 	// is the one chosen.
-	backups    []model.Backup
+	backups    []plan.Backup
 	backup     int
 	backupsErr error
 	backupsIn  bool // the list arrived
@@ -84,8 +85,8 @@ type plannerScreen struct {
 	// The plan: one request in flight at most (req); changes meanwhile are
 	// planned when it returns.
 	req      request
-	key      string      // the inputs the shown plan must match
-	plan     *model.Plan // nil until made for key
+	key      string     // the inputs the shown plan must match
+	plan     *plan.Plan // nil until made for key
 	planErr  error
 	madeAt   time.Time
 	changes  []string // what the last re-plan found changed, sticky until the inputs change
@@ -93,8 +94,14 @@ type plannerScreen struct {
 
 	phase   plannerPhase
 	confirm textinput.Model
+	// holding: the plan disarmed itself (it changed while armed) while the
+	// operator was typing the group name. The name field keeps the keyboard
+	// until esc leaves it, so what is typed next stays text and never becomes a
+	// planner key (an "l" of the name choosing another strategy, an enter
+	// arming it).
+	holding bool
 	flash   string // the answer to the last key: wrong name, disarmed, …
-	result  *model.ResetResult
+	result  *plan.ResetResult
 
 	// Rendered in Update; View only joins them.
 	top, body, bottom []string
@@ -112,7 +119,7 @@ func newPlannerScreen(c *common, ctx context.Context, rs Resetter, group string)
 	}
 	// The confirmation has no limit: Kafka sets no short one on group ids.
 	s := &plannerScreen{c: c, id: c.nextID(), keys: newPlannerKeys(), ctx: ctx, rs: rs, group: group,
-		values: map[model.StrategyKind]string{}, value: input(200), confirm: input(0),
+		values: map[plan.StrategyKind]string{}, value: input(200), confirm: input(0),
 		kind: slices.Index(plannerKinds, defaultKind), topics: map[string]int{}}
 	s.value.Width = 32
 	s.scopes = scopeChoices(nil, nil, "", nil)
@@ -128,7 +135,7 @@ func (s *plannerScreen) ID() int { return s.id }
 
 // Crumb implements screen.
 func (s *plannerScreen) Crumb() string {
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		return "restore plan"
 	}
 	return "reset plan"
@@ -137,13 +144,13 @@ func (s *plannerScreen) Crumb() string {
 // Capturing implements screen: the value field and the name prompt take the
 // keyboard, and nothing may leave the screen while a reset runs.
 func (s *plannerScreen) Capturing() bool {
-	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && s.typing())
+	return s.phase == phaseArmed || s.phase == phaseExecuting || (s.phase == phaseEdit && (s.typing() || s.holding))
 }
 
 // typing reports whether the value field is a text input with the keyboard
 // (a restore chooses its backup with ←/→ instead).
 func (s *plannerScreen) typing() bool {
-	return s.field == fieldValue && plannerKinds[s.kind] != model.Restore
+	return s.field == fieldValue && plannerKinds[s.kind] != plan.Restore
 }
 
 // Back implements screen: esc leaves the planner (the root asks Busy first).
@@ -177,32 +184,32 @@ func (s *plannerScreen) SetSize(width, height int) {
 type planMadeMsg struct {
 	gen  uint64
 	key  string
-	plan model.Plan
+	plan plan.Plan
 	err  error
 }
 
 // resetExecutedMsg is the reply to executePlanCmd.
-type resetExecutedMsg struct{ res model.ResetResult }
+type resetExecutedMsg struct{ res plan.ResetResult }
 
 // backupsListedMsg is the reply to listBackupsCmd.
 type backupsListedMsg struct {
-	backups []model.Backup
+	backups []plan.Backup
 	err     error
 }
 
 // makePlanCmd asks the Resetter for a plan, for screen id. A from-file
 // strategy reads its file here, off the Update loop; a restore names its
 // backup, which the Resetter loads and checks against its manifest.
-func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc model.Scope, st model.Strategy) tea.Cmd {
+func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, group string, sc plan.Scope, st plan.Strategy) tea.Cmd {
 	return replyTo(id, func() tea.Msg {
 		reply := planMadeMsg{gen: gen, key: key}
-		if st.Kind == model.FromFile {
+		if st.Kind == plan.FromFile {
 			f, err := os.Open(st.Raw)
 			if err != nil {
 				reply.err = fmt.Errorf("%s: %w", st.Kind.Flag(), err)
 				return reply
 			}
-			st, err = model.FileStrategy(st.Kind, st.Raw, f)
+			st, err = plan.FileStrategy(st.Kind, st.Raw, f)
 			f.Close()
 			if err != nil {
 				reply.err = err
@@ -215,7 +222,7 @@ func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, grou
 }
 
 // executePlanCmd runs a confirmed plan; the Resetter checks every guard again.
-func executePlanCmd(ctx context.Context, rs Resetter, id int, p model.Plan) tea.Cmd {
+func executePlanCmd(ctx context.Context, rs Resetter, id int, p plan.Plan) tea.Cmd {
 	return replyTo(id, func() tea.Msg { return resetExecutedMsg{res: rs.Execute(ctx, p)} })
 }
 
@@ -265,9 +272,9 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	}
 	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-	s.scope = defaultScope(s.scopes)
+	s.scope = defaultScope(s.scopes, s.g, s.topics, s.selTopic)
 	if msg.restore {
-		s.kind, s.field = slices.Index(plannerKinds, model.Restore), fieldValue
+		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
 	return tea.Batch(listBackupsCmd(s.ctx, s.rs, s.id, s.group), s.requestPlan())
 }
@@ -357,7 +364,7 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 	if msg.err != nil {
 		s.planErr = msg.err
 		if s.phase == phaseArmed {
-			s.disarm("the plan could not be re-made; disarmed")
+			s.disarmItself("the plan could not be re-made; disarmed")
 		}
 		return
 	}
@@ -365,14 +372,20 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {
-			s.disarm("the plan changed while armed (see CHANGED); review it, then enter arms it again")
+			s.disarmItself("the plan changed while armed (see CHANGED); review it, then enter arms it again")
 		}
 	}
 	p := msg.plan
 	s.plan, s.madeAt = &p, s.c.now()
 	if s.phase == phaseArmed && !s.armable() {
-		s.disarm("the plan can no longer be executed; disarmed")
+		s.disarmItself("the plan can no longer be executed; disarmed")
 	}
+}
+
+// disarmItself disarms a plan that changed under the operator: the name field
+// keeps the keyboard (holding) until esc leaves it.
+func (s *plannerScreen) disarmItself(why string) {
+	s.phase, s.flash, s.holding = phaseEdit, why, true
 }
 
 // armable reports whether enter may arm: a plan for exactly these inputs,
@@ -383,7 +396,7 @@ func (s *plannerScreen) armable() bool {
 }
 
 func (s *plannerScreen) disarm(why string) {
-	s.phase, s.flash = phaseEdit, why
+	s.phase, s.flash, s.holding = phaseEdit, why, false
 	s.confirm.Blur()
 	s.confirm.SetValue("")
 }

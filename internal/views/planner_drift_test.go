@@ -9,11 +9,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // setWatermarks is a fakeResetter edit: tp's watermarks are low and high now.
-func setWatermarks(tp model.TP, low, high int64) func(in *model.PlanInput) {
-	return func(in *model.PlanInput) {
+func setWatermarks(tp model.TP, low, high int64) func(in *plan.Input) {
+	return func(in *plan.Input) {
 		in.Offsets[tp] = model.PartitionOffsets{Low: model.Ptr(low), High: model.Ptr(high)}
 	}
 }
@@ -22,7 +23,7 @@ var shipments0 = model.TP{Topic: "shipments", Partition: 0}
 
 // refreshWith makes the next plans from state edited by edit, and refreshes:
 // the planner re-plans on the new snapshot.
-func refreshWith(hs *harness, clk *clock, rs *fakeResetter, edit func(in *model.PlanInput)) {
+func refreshWith(hs *harness, clk *clock, rs *fakeResetter, edit func(in *plan.Input)) {
 	rs.mu.Lock()
 	rs.edit = edit
 	rs.mu.Unlock()
@@ -43,27 +44,27 @@ func TestPlannerArmedAcrossRefresh(t *testing.T) {
 		name  string
 		group string
 		open  func(hs *harness)
-		kind  model.StrategyKind
-		edit  func(in *model.PlanInput)
+		kind  plan.StrategyKind
+		edit  func(in *plan.Input)
 		armed bool
 		// want is in the view after the refresh: the new target, or what changed.
 		want string
 	}{
-		{"to-latest, high grew", "ship-svc", latest, model.ToLatest, setWatermarks(shipments0, 0, 9), true, "SKIPS 6"},
-		{"to-earliest, low grew", "ship-svc", earliest, model.ToEarliest, setWatermarks(shipments0, 2, 9), true, "re-reads 1"},
+		{"to-latest, high grew", "ship-svc", latest, plan.ToLatest, setWatermarks(shipments0, 0, 9), true, "SKIPS 6"},
+		{"to-earliest, low grew", "ship-svc", earliest, plan.ToEarliest, setWatermarks(shipments0, 2, 9), true, "re-reads 1"},
 		{"to-current without a commit, high grew", "audit-export", func(hs *harness) {
 			hs.openGroup("audit-export").send(keyRunes("G"), keyRunes(" "), keyRunes("R"))
-		}, model.ToCurrent, setWatermarks(model.TP{Topic: "orders", Partition: 5}, 40, 130), true, "- → 130"},
+		}, plan.ToCurrent, setWatermarks(model.TP{Topic: "orders", Partition: 5}, 40, 130), true, "- → 130"},
 
-		{"to-latest, commit moved", "ship-svc", latest, model.ToLatest, func(in *model.PlanInput) {
+		{"to-latest, commit moved", "ship-svc", latest, plan.ToLatest, func(in *plan.Input) {
 			in.Committed[shipments0] = 4
 		}, false, "shipments-0 committed 3 → 4"},
-		{"to-latest, high went back", "ship-svc", latest, model.ToLatest, setWatermarks(shipments0, 0, 4), false,
+		{"to-latest, high went back", "ship-svc", latest, plan.ToLatest, setWatermarks(shipments0, 0, 4), false,
 			"shipments-0 high watermark went back 5 → 4"},
-		{"to-latest, a member joined", "ship-svc", latest, model.ToLatest, func(in *model.PlanInput) {
+		{"to-latest, a member joined", "ship-svc", latest, plan.ToLatest, func(in *plan.Input) {
 			in.State, in.Members = "Stable", []model.Member{member("ship-svc-1", "shipments", 0)}
 		}, false, "state Empty → Stable"},
-		{"to-offset clamped to high, high grew", "ship-svc", toOffset10, model.ToOffset, setWatermarks(shipments0, 0, 9), false,
+		{"to-offset clamped to high, high grew", "ship-svc", toOffset10, plan.ToOffset, setWatermarks(shipments0, 0, 9), false,
 			"shipments-0 target 5 → 9"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,7 +115,7 @@ func TestPlannerByDurationTimeFixed(t *testing.T) {
 	rs := &fakeResetter{}
 	hs, clk := plannerHarness(t, 120, 40, rs, false)
 	hs.openGroup("ship-svc").send(keyRunes("R"))
-	for plannerKinds[hs.planner().kind] != model.ByDuration {
+	for plannerKinds[hs.planner().kind] != plan.ByDuration {
 		hs.send(keyRunes("l"))
 	}
 	hs.send(keyType(tea.KeyTab)).typeText("2h")
@@ -154,7 +155,7 @@ func TestPlannerByDurationTimeFixed(t *testing.T) {
 
 	// A new value is a new time, from now.
 	hs.send(keyType(tea.KeyEsc), keyRunes("R"))
-	for plannerKinds[hs.planner().kind] != model.ByDuration {
+	for plannerKinds[hs.planner().kind] != plan.ByDuration {
 		hs.send(keyRunes("l"))
 	}
 	hs.send(keyType(tea.KeyTab)).typeText("1h")

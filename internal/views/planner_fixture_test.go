@@ -11,43 +11,44 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// fakeResetter plans with the real planner (model.MakePlan) over the fixture,
+// fakeResetter plans with the real planner (plan.Make) over the fixture,
 // as internal/reset does over a cluster, and records every call.
 type fakeResetter struct {
 	mu       sync.Mutex
 	plans    []planCall
-	executed []model.Plan
+	executed []plan.Plan
 	// readOnly adds the read-only blocker, as a read-only reset.Service does.
 	readOnly bool
 	// edit changes the state a plan is made from (a commit landing meanwhile).
-	edit func(in *model.PlanInput)
+	edit func(in *plan.Input)
 	// result answers Execute; nil applies the plan.
-	result func(p model.Plan) model.ResetResult
+	result func(p plan.Plan) plan.ResetResult
 	// ctxErrs records the context's error at each Execute: nil unless the
 	// program canceled a reset it was writing.
 	ctxErrs []error
 	// backups answers Backups.
-	backups []model.Backup
+	backups []plan.Backup
 }
 
 type planCall struct {
 	group string
-	scope model.Scope
-	st    model.Strategy
+	scope plan.Scope
+	st    plan.Strategy
 }
 
-func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error) {
-	if st.Kind == model.Restore { // the Resetter loads the backup (reset.LoadBackup)
+func (f *fakeResetter) Plan(_ context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+	if st.Kind == plan.Restore { // the Resetter loads the backup (reset.LoadBackup)
 		fh, err := os.Open(st.Raw)
 		if err != nil {
-			return model.Plan{}, err
+			return plan.Plan{}, err
 		}
-		st, err = model.FileStrategy(model.Restore, st.Raw, fh)
+		st, err = plan.FileStrategy(plan.Restore, st.Raw, fh)
 		fh.Close()
 		if err != nil {
-			return model.Plan{}, err
+			return plan.Plan{}, err
 		}
 	}
 	f.mu.Lock()
@@ -59,10 +60,10 @@ func (f *fakeResetter) Plan(_ context.Context, group string, scope model.Scope, 
 	if edit != nil {
 		edit(&in)
 	}
-	return model.MakePlan(scope, st, in), nil
+	return plan.Make(scope, st, in), nil
 }
 
-func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) model.ResetResult {
+func (f *fakeResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResult {
 	f.mu.Lock()
 	f.executed = append(f.executed, p)
 	f.ctxErrs = append(f.ctxErrs, ctx.Err())
@@ -74,31 +75,31 @@ func (f *fakeResetter) Execute(ctx context.Context, p model.Plan) model.ResetRes
 	return appliedResult(p)
 }
 
-func (f *fakeResetter) Backups(_ context.Context, group string) ([]model.Backup, error) {
+func (f *fakeResetter) Backups(_ context.Context, group string) ([]plan.Backup, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.backups), nil
 }
 
-func (f *fakeResetter) calls() ([]planCall, []model.Plan) {
+func (f *fakeResetter) calls() ([]planCall, []plan.Plan) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.plans), slices.Clone(f.executed)
 }
 
 // appliedResult is what reset.Service returns for a plan applied and verified.
-func appliedResult(p model.Plan) model.ResetResult {
+func appliedResult(p plan.Plan) plan.ResetResult {
 	backup := "/home/oncall/.local/state/offsettui/" + p.Group + "-20261129T085336.000Z.csv"
 	undo := "offsettui reset --bootstrap-server 127.0.0.1:39092 --group " + p.Group + " --restore " + backup + " --execute"
 	p.Executed, p.Backup, p.Undo, p.Verified = true, &backup, &undo, model.Ptr(true)
-	return model.ResetResult{Plan: p, Outcome: model.OutcomeApplied}
+	return plan.ResetResult{Plan: p, Outcome: plan.OutcomeApplied}
 }
 
 // fixturePlanInput is the state internal/kafka would read for a plan of group
 // on the demo cluster the fixture mirrors.
-func fixturePlanInput(group string, st model.Strategy) model.PlanInput {
+func fixturePlanInput(group string, st plan.Strategy) plan.Input {
 	snap := fixtureSnapshot(fixtureNow, false)
-	in := model.PlanInput{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{}, AllTopicsVisible: model.Ptr(true),
+	in := plan.Input{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{}, AllTopicsVisible: model.Ptr(true),
 		Offsets: map[model.TP]model.PartitionOffsets{}, TimeOffsets: map[model.TP]int64{}}
 	for _, t := range snap.Topics {
 		in.Partitions[t.Topic] = t.Partitions

@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // The planner's form: which strategies it offers, what each one's value looks
@@ -18,23 +20,23 @@ import (
 
 // plannerKinds are the strategies the planner offers, in the order ←/→ walks
 // them; restore puts one of the group's backups back.
-var plannerKinds = []model.StrategyKind{
-	model.ToEarliest, model.ToLatest, model.ToCurrent, model.ToOffset,
-	model.ShiftBy, model.ToDatetime, model.ByDuration, model.FromFile, model.Restore,
+var plannerKinds = []plan.StrategyKind{
+	plan.ToEarliest, plan.ToLatest, plan.ToCurrent, plan.ToOffset,
+	plan.ShiftBy, plan.ToDatetime, plan.ByDuration, plan.FromFile, plan.Restore,
 }
 
 // defaultKind moves nothing: the first plan shows where the group stands and
 // what the guards say before any target is chosen.
-const defaultKind = model.ToCurrent
+const defaultKind = plan.ToCurrent
 
 // valueExample is the value field's placeholder for a strategy.
-var valueExample = map[model.StrategyKind]string{
-	model.ToOffset:   "N, e.g. 1200",
-	model.ShiftBy:    "N, e.g. -3",
-	model.ToDatetime: "2026-11-29T08:00:00.000",
-	model.ByDuration: "PT2H, 2h or P1D",
-	model.FromFile:   "path/to/offsets.csv",
-	model.Restore:    "no backup of this group",
+var valueExample = map[plan.StrategyKind]string{
+	plan.ToOffset:   "N, e.g. 1200",
+	plan.ShiftBy:    "N, e.g. -3",
+	plan.ToDatetime: "2026-11-29T08:00:00.000",
+	plan.ByDuration: "PT2H, 2h or P1D",
+	plan.FromFile:   "path/to/offsets.csv",
+	plan.Restore:    "no backup of this group",
 }
 
 // errNoValue marks a value field left empty: a hint, not an error in red.
@@ -42,20 +44,20 @@ var errNoValue = errors.New("no value yet")
 
 // parseInputs validates the form as typed. File strategies are only checked for
 // a path here; the file is read with the plan, in its tea.Cmd.
-func parseInputs(kind model.StrategyKind, value string, now time.Time) (model.Strategy, error) {
+func parseInputs(kind plan.StrategyKind, value string, now time.Time) (plan.Strategy, error) {
 	if kind.TakesValue() && strings.TrimSpace(value) == "" {
-		return model.Strategy{Kind: kind}, errNoValue
+		return plan.Strategy{Kind: kind}, errNoValue
 	}
 	if kind.FromFileKind() {
-		return model.Strategy{Kind: kind, Raw: strings.TrimSpace(value)}, nil
+		return plan.Strategy{Kind: kind, Raw: strings.TrimSpace(value)}, nil
 	}
-	return model.ParseStrategy(kind, value, now)
+	return plan.ParseStrategy(kind, value, now)
 }
 
 // resolvedText names a strategy with the time it resolved to, when it has one:
 // what an executed --by-duration actually meant.
-func resolvedText(st model.Strategy) string {
-	if (st.Kind == model.ToDatetime || st.Kind == model.ByDuration) && !st.Time.IsZero() {
+func resolvedText(st plan.Strategy) string {
+	if (st.Kind == plan.ToDatetime || st.Kind == plan.ByDuration) && !st.Time.IsZero() {
 		return st.String() + " (" + st.Time.UTC().Format(model.StampLayout) + ")"
 	}
 	return st.String()
@@ -64,22 +66,22 @@ func resolvedText(st model.Strategy) string {
 // understood says how a valid value was read, so a time zone or a duration
 // cannot be misread silently. typedAt is when the value was parsed: a duration
 // counts back from then, not from each re-plan.
-func understood(st model.Strategy, typedAt time.Time) string {
+func understood(st plan.Strategy, typedAt time.Time) string {
 	switch st.Kind {
-	case model.ToDatetime:
+	case plan.ToDatetime:
 		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout)
-	case model.ByDuration:
+	case plan.ByDuration:
 		return "the first record at or after " + st.Time.UTC().Format(model.StampLayout) +
 			" (" + st.Raw + " before " + typedAt.Format("15:04:05") + ", when it was typed)"
-	case model.ToOffset:
-		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", model.Thousands(st.Offset))
-	case model.ShiftBy:
+	case plan.ToOffset:
+		return fmt.Sprintf("offset %s on every partition in scope, clamped to low..high", text.Thousands(st.Offset))
+	case plan.ShiftBy:
 		if st.Shift < 0 {
 			return fmt.Sprintf("committed − %s on every partition in scope: re-reads up to %s each, clamped to low..high",
-				model.Thousands(-st.Shift), model.Plural(-st.Shift, "record"))
+				text.Thousands(-st.Shift), text.Plural(-st.Shift, "record"))
 		}
 		return fmt.Sprintf("committed + %s on every partition in scope: skips up to %s each, clamped to low..high",
-			model.Thousands(st.Shift), model.Plural(st.Shift, "record"))
+			text.Thousands(st.Shift), text.Plural(st.Shift, "record"))
 	}
 	return st.Kind.Hint()
 }
@@ -89,7 +91,7 @@ func understood(st model.Strategy, typedAt time.Time) string {
 type scopeChoice struct {
 	id    string
 	label string
-	scope model.Scope
+	scope plan.Scope
 }
 
 // fileScope is the only scope of from-file and restore: the file names the
@@ -101,17 +103,17 @@ var fileScope = scopeChoice{id: "file", label: "the partitions the file names"}
 func scopeChoices(g *model.Group, topics map[string]int, selected string, marked []model.TP) []scopeChoice {
 	var out []scopeChoice
 	if len(marked) > 0 {
-		var ts []model.TopicScope
+		var ts []plan.TopicScope
 		for _, tp := range marked {
 			if n := len(ts); n > 0 && ts[n-1].Topic == tp.Topic {
 				ts[n-1].Partitions = append(ts[n-1].Partitions, tp.Partition)
 				continue
 			}
-			ts = append(ts, model.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+			ts = append(ts, plan.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
 		}
 		out = append(out, scopeChoice{id: "marked",
-			label: "marked: " + markedText(marked) + " (" + model.Plural(len(marked), "partition") + ")",
-			scope: model.Scope{Topics: ts}})
+			label: "marked: " + markedText(marked) + " (" + text.Plural(len(marked), "partition") + ")",
+			scope: plan.Scope{Topics: ts}})
 	}
 	names := []string{}
 	if selected != "" {
@@ -125,12 +127,17 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 		}
 	}
 	for _, t := range names {
+		if t == selected {
+			if c, ok := committedOf(g, topics, t); ok {
+				out = append(out, c)
+			}
+		}
 		label := "topic " + t
 		if n, ok := topics[t]; ok {
-			label += " (all " + model.Plural(n, "partition") + ")"
+			label += " (all " + text.Plural(n, "partition") + ")"
 		}
 		out = append(out, scopeChoice{id: "topic:" + t, label: label,
-			scope: model.Scope{Topics: []model.TopicScope{{Topic: t}}}})
+			scope: plan.Scope{Topics: []plan.TopicScope{{Topic: t}}}})
 	}
 	all := "all topics with a commit"
 	if g != nil {
@@ -140,7 +147,7 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 				n++
 			}
 		}
-		all += " (" + model.Plural(n, "partition") + ")"
+		all += " (" + text.Plural(n, "partition") + ")"
 		switch g.Type { // what --all-topics means for the type (docs/resets.md)
 		case model.TypeShare:
 			all = "all partitions with share state (start offset or not)"
@@ -148,14 +155,14 @@ func scopeChoices(g *model.Group, topics map[string]int, selected string, marked
 			all = "all input topics' partitions with a commit"
 		}
 	}
-	return append(out, scopeChoice{id: "all", label: all, scope: model.Scope{AllTopics: true}})
+	return append(out, scopeChoice{id: "all", label: all, scope: plan.Scope{AllTopics: true}})
 }
 
 // backupsListed keeps the group's backups and, when restore is chosen,
 // selects the newest.
 func (s *plannerScreen) backupsListed(msg backupsListedMsg) tea.Cmd {
 	s.backups, s.backupsErr, s.backupsIn = msg.backups, msg.err, true
-	if plannerKinds[s.kind] != model.Restore {
+	if plannerKinds[s.kind] != plan.Restore {
 		return nil
 	}
 	s.chooseBackup(0)
@@ -166,11 +173,11 @@ func (s *plannerScreen) backupsListed(msg backupsListedMsg) tea.Cmd {
 // makes it the restore's value.
 func (s *plannerScreen) chooseBackup(step int) {
 	if len(s.backups) == 0 {
-		s.values[model.Restore] = ""
+		s.values[plan.Restore] = ""
 		return
 	}
 	s.backup = (s.backup + step + len(s.backups)) % len(s.backups)
-	s.values[model.Restore] = s.backups[s.backup].Path
+	s.values[plan.Restore] = s.backups[s.backup].Path
 }
 
 // backupText describes the chosen backup: when it was taken, and which of
@@ -185,18 +192,52 @@ func (s *plannerScreen) backupText() string {
 		return "no backup of " + s.group + " (resets write one before they commit)"
 	}
 	b := s.backups[s.backup]
-	ago := model.HumanDuration(s.c.now().Sub(b.Taken).Truncate(time.Second))
+	ago := text.HumanDuration(s.c.now().Sub(b.Taken).Truncate(time.Second))
 	return fmt.Sprintf("%s (taken %s, %s ago; %d of %d, newest first)", filepath.Base(b.Path),
 		b.Taken.UTC().Format(model.StampLayout), ago, s.backup+1, len(s.backups))
 }
 
-// defaultScope is the scope a new plan starts with: the marked partitions when
-// the operator marked some, else the partitions with a commit — with the default
-// strategy (--to-current) that plan moves nothing and writes no first commit.
-// A topic scope would commit high on its partitions without a commit.
-func defaultScope(scopes []scopeChoice) int {
-	if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "marked" }); i >= 0 {
-		return i
+// committedOf is the choice of topic t's partitions with a commit, when the
+// group has a commit on some of them but not on all: the whole topic would
+// write a first commit (at high, under --to-current) on the others.
+func committedOf(g *model.Group, topics map[string]int, t string) (scopeChoice, bool) {
+	ps := committedPartitions(g, t)
+	if n, ok := topics[t]; len(ps) == 0 || !ok || len(ps) == n {
+		return scopeChoice{}, false
 	}
-	return max(0, slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == "all" }))
+	return scopeChoice{id: "committed:" + t, label: "topic " + t + ": its " + text.Plural(len(ps), "partition") + " with a commit",
+		scope: plan.Scope{Topics: []plan.TopicScope{{Topic: t, Partitions: ps}}}}, true
+}
+
+// committedPartitions lists the partitions of topic t the group has a commit on.
+func committedPartitions(g *model.Group, t string) []int32 {
+	if g == nil {
+		return nil
+	}
+	var ps []int32
+	for i := range g.Partitions {
+		if p := &g.Partitions[i]; p.Topic == t && p.Position() != nil {
+			ps = append(ps, p.Partition)
+		}
+	}
+	return ps
+}
+
+// defaultScope is the scope a new plan starts with (docs/tui.md): the marked
+// partitions when the operator marked some, else the selected row's topic —
+// its partitions with a commit, so that with the default strategy
+// (--to-current) the first plan moves nothing and writes no first commit —
+// else (the row's topic has no commit, or there is no row) every partition
+// with a commit.
+func defaultScope(scopes []scopeChoice, g *model.Group, topics map[string]int, selected string) int {
+	want := []string{"marked", "committed:" + selected}
+	if n, ps := topics[selected], committedPartitions(g, selected); n > 0 && len(ps) == n {
+		want = append(want, "topic:"+selected) // every partition of it has a commit
+	}
+	for _, id := range append(want, "all") {
+		if i := slices.IndexFunc(scopes, func(c scopeChoice) bool { return c.id == id }); i >= 0 {
+			return i
+		}
+	}
+	return 0
 }

@@ -2,11 +2,12 @@ package views
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // The planner's keys, phase by phase. No single key writes anything: enter
@@ -24,6 +25,9 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case phaseArmed:
 		return s.updateArmed(msg)
+	}
+	if s.holding {
+		return s.updateHolding(msg)
 	}
 	switch {
 	case s.scroll(msg):
@@ -59,10 +63,10 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case s.field == fieldStrategy:
-		s.kind = (s.kind + step + len(plannerKinds)) % len(plannerKinds)
+		s.kind = s.nextKind(step)
 		s.value.SetValue(s.values[plannerKinds[s.kind]])
 		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
-		if plannerKinds[s.kind] == model.Restore {
+		if plannerKinds[s.kind] == plan.Restore {
 			s.chooseBackup(0)
 		}
 	case s.field == fieldValue: // a restore: the next or previous backup
@@ -125,6 +129,8 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 		if typed != s.group {
 			if typed == "" {
 				s.flash = "type the group name " + s.group + " first; nothing was written"
+			} else if strings.TrimSpace(typed) == s.group {
+				s.flash = fmt.Sprintf("%q is not the group name: it has spaces at its ends; nothing was written", typed)
 			} else {
 				s.flash = fmt.Sprintf("%q is not the group name: nothing was written; type %s exactly, or esc", typed, s.group)
 			}
@@ -141,4 +147,37 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	s.confirm, cmd = s.confirm.Update(msg)
 	return cmd
+}
+
+// updateHolding runs the name field of a plan that disarmed itself: what is
+// typed stays in the field, enter executes nothing, esc leaves the field and
+// gives the planner its keys back; pgup/pgdn still page the plan.
+func (s *plannerScreen) updateHolding(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, s.keys.Disarm):
+		s.disarm("left the name field: review the plan, then enter arms it again")
+		return nil
+	case s.scroll(msg):
+		return nil
+	case key.Matches(msg, s.keys.Confirm):
+		s.flash = "the plan changed and was disarmed: nothing was written; esc, review it, then enter arms it again"
+		return nil
+	}
+	var cmd tea.Cmd
+	s.confirm, cmd = s.confirm.Update(msg)
+	return cmd
+}
+
+// nextKind is the strategy step away from the current one, skipping those the
+// group type's tool does not have (a share group: no --shift-by, no
+// --by-duration), so they are never offered and blocked only once typed.
+func (s *plannerScreen) nextKind(step int) int {
+	k := s.kind
+	for range plannerKinds {
+		k = (k + step + len(plannerKinds)) % len(plannerKinds)
+		if s.g == nil || plan.Offers(s.g.Type, plannerKinds[k]) {
+			return k
+		}
+	}
+	return s.kind
 }

@@ -6,7 +6,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // The planner's last step: what the execution did. The undo command is shown
@@ -23,19 +25,19 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	p := res.Plan
 	badge := st.expired
 	switch res.Outcome {
-	case model.OutcomeApplied:
+	case plan.OutcomeApplied:
 		badge = st.ok
-	case model.OutcomePartlyApplied:
+	case plan.OutcomePartlyApplied:
 		badge = st.atRisk
 	}
-	what := res.Outcome.Meaning()
+	what := display.OutcomeMeaning(res.Outcome)
 	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+resolvedText(p.Strategy)+" · ") +
 		badge.Render(strings.ToUpper(string(res.Outcome)))}
 
 	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
 	body = append(body, "")
 	body = append(body, wrapLines(field("outcome", badge.Render(strings.ToUpper(string(res.Outcome)))+": "+what), s.width, "            ", 3)...)
-	verdict, why := p.VerifiedText()
+	verdict, why := display.VerifiedText(p)
 	badgeFor := map[bool]lipgloss.Style{true: st.ok, false: st.expired}
 	verified := st.muted.Render(verdict) + ": " + why
 	if v := p.Verified; v != nil {
@@ -61,12 +63,12 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		}
 	}
 	if len(p.Rejected) > 0 {
-		body = append(body, "", field("rejected", st.expired.Render(model.Plural(len(p.Rejected), "partition")+", not written:")))
+		body = append(body, "", field("rejected", st.expired.Render(text.Plural(len(p.Rejected), "partition")+", not written:")))
 		for _, e := range p.Rejected {
 			body = append(body, wrapLines("  "+e.Error(), s.width, "    ", 3)...)
 		}
 	}
-	if res.Outcome == model.OutcomeRefused && len(p.Blockers) > 0 {
+	if res.Outcome == plan.OutcomeRefused && len(p.Blockers) > 0 {
 		body = append(body, "")
 		body = append(body, s.blockerLines(p.Blockers, 2*len(p.Blockers)+4)...)
 	}
@@ -81,8 +83,11 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		if !p.Executed {
 			label = "the plan, not executed"
 		}
-		header, rows := s.planTable(&p)
-		body = append(body, "", st.title.Render(label+": "+p.Totals.String()), header)
+		header, rows, hidden := s.planTable(&p)
+		if hidden != "" {
+			hidden = st.muted.Render(" · ") + st.notice.Render(hidden)
+		}
+		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden, header)
 		body = append(body, rows...)
 	}
 	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}

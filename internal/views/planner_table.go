@@ -6,7 +6,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Column ids of the plan table.
@@ -28,15 +30,15 @@ const (
 // of what goes when the terminal is narrow (highest first, 0 never):
 // TARGET-TIME, then HIGH, LOW. To add a column: an id above, an entry here,
 // its cell in planCells.
-func planColumns(p *model.Plan) []column {
+func planColumns(p *plan.Plan) []column {
 	var wTopic, wP, wLow, wCom, wTarget, wHigh, wReason, wEffect int
 	for _, r := range p.Rows {
 		wTopic = max(wTopic, ansi.StringWidth(r.Topic))
 		wP = max(wP, len(fmt.Sprint(r.Partition)))
-		wLow, wCom = max(wLow, len(model.OptThousands(r.Low))), max(wCom, len(model.OptThousands(r.Committed)))
-		wTarget, wHigh = max(wTarget, len(r.TargetText())), max(wHigh, len(model.OptThousands(r.High)))
-		wReason = max(wReason, len(r.ReasonText()))
-		wEffect = max(wEffect, len(r.Effect()))
+		wLow, wCom = max(wLow, len(text.OptThousands(r.Low))), max(wCom, len(text.OptThousands(r.Committed)))
+		wTarget, wHigh = max(wTarget, len(display.TargetText(r))), max(wHigh, len(text.OptThousands(r.High)))
+		wReason = max(wReason, len(display.ReasonText(r)))
+		wEffect = max(wEffect, len(display.Effect(r)))
 	}
 	return []column{
 		{id: ptTopic, title: "TOPIC", width: max(textWidth("TOPIC", 0, 0), min(wTopic, 10)), flex: true, maxW: max(8, min(wTopic, 40)), middle: true},
@@ -52,35 +54,37 @@ func planColumns(p *model.Plan) []column {
 	}
 }
 
-// planTable renders the plan's rows, each followed by its note when it has one.
-func (s *plannerScreen) planTable(p *model.Plan) (header string, lines []string) {
+// planTable renders the plan's rows, each followed by its note when it has one;
+// hidden says how many columns the width dropped ("" for none).
+func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string, hidden string) {
 	st := s.c.styles
 	cols := layoutColumns(planColumns(p), s.width)
+	hidden = hiddenNote(cols)
 	for _, r := range p.Rows {
 		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
-		if n := r.NoteFor(p.Type); n != "" {
+		if n := display.NoteFor(r, p.Type); n != "" {
 			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
 		}
 	}
-	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines
+	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines, hidden
 }
 
-func (s *plannerScreen) planCells(r model.PlanRow) []cell {
+func (s *plannerScreen) planCells(r plan.Row) []cell {
 	st := s.c.styles
 	cells := make([]cell, ptCount)
 	cells[ptTopic] = cell{text: r.Topic}
 	cells[ptP] = cell{text: fmt.Sprint(r.Partition)}
-	cells[ptLow] = cell{text: model.OptThousands(r.Low)}
-	cells[ptCommitted] = cell{text: model.OptThousands(r.Committed)}
+	cells[ptLow] = cell{text: text.OptThousands(r.Low)}
+	cells[ptCommitted] = cell{text: text.OptThousands(r.Committed)}
 	cells[ptArrow] = cell{text: "→"}
-	cells[ptTarget] = cell{text: r.TargetText()}
-	cells[ptHigh] = cell{text: model.OptThousands(r.High)}
-	reason := r.ReasonText()
+	cells[ptTarget] = cell{text: display.TargetText(r)}
+	cells[ptHigh] = cell{text: text.OptThousands(r.High)}
+	reason := display.ReasonText(r)
 	cells[ptReason] = cell{text: reason}
 	switch {
-	case r.Target == nil && r.Reason != model.ReasonRestore:
+	case r.Target == nil && r.Reason != plan.ReasonRestore:
 		cells[ptReason].style = &st.expired
-	case reason != string(model.ReasonAsRequested) && reason != string(model.ReasonRestore):
+	case reason != string(plan.ReasonAsRequested) && reason != string(plan.ReasonRestore):
 		cells[ptReason].style = &st.atRisk
 	}
 	effect := st.muted
@@ -92,10 +96,10 @@ func (s *plannerScreen) planCells(r model.PlanRow) []cell {
 	case r.Duplicates > 0:
 		effect = st.lagging
 	}
-	cells[ptEffect] = cell{text: r.Effect(), style: &effect}
+	cells[ptEffect] = cell{text: display.Effect(r), style: &effect}
 	cells[ptTime] = cell{text: "-"}
 	if r.TargetTimestamp != nil {
-		cells[ptTime] = cell{text: model.HumanDuration(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
+		cells[ptTime] = cell{text: text.HumanDuration(s.c.now().Sub(r.TargetTimestamp.Time).Truncate(1e9)) + " ago"}
 	}
 	return cells
 }
@@ -117,6 +121,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 			return []key.Binding{described(s.keys.Scroll.Down, "scroll")}
 		}
 		return nil
+	}
+	if s.holding {
+		return []key.Binding{described(s.keys.Disarm, "leave the name field")}
 	}
 	b := []key.Binding{s.keys.NextField}
 	if s.typing() {
@@ -151,7 +158,7 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 
 // syncKeys enables the bindings that can fire now.
 func (s *plannerScreen) syncKeys() {
-	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit)
+	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit && !s.holding)
 	s.keys.Confirm.SetEnabled(!s.c.readOnly)
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
 }

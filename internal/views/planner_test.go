@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 func TestGoldenPlannerPlan(t *testing.T) {
@@ -69,14 +70,14 @@ func TestGoldenPlannerMarked(t *testing.T) {
 	goldenView(t, hs, 120, 40)
 	plans, _ := rs.calls()
 	got := plans[len(plans)-1]
-	want := model.Scope{Topics: []model.TopicScope{{Topic: "orders", Partitions: []int32{0, 5}}}}
-	if got.st.Kind != model.ToEarliest || !scopeEqual(got.scope, want) {
+	want := plan.Scope{Topics: []plan.TopicScope{{Topic: "orders", Partitions: []int32{0, 5}}}}
+	if got.st.Kind != plan.ToEarliest || !scopeEqual(got.scope, want) {
 		t.Errorf("planned %s over %+v, want --to-earliest over the marked %+v", got.st.Kind, got.scope, want)
 	}
 }
 
-func scopeEqual(a, b model.Scope) bool {
-	return a.AllTopics == b.AllTopics && slices.EqualFunc(a.Topics, b.Topics, func(x, y model.TopicScope) bool {
+func scopeEqual(a, b plan.Scope) bool {
+	return a.AllTopics == b.AllTopics && slices.EqualFunc(a.Topics, b.Topics, func(x, y plan.TopicScope) bool {
 		return x.Topic == y.Topic && slices.Equal(x.Partitions, y.Partitions)
 	})
 }
@@ -97,19 +98,40 @@ func TestPlannerScopes(t *testing.T) {
 	if !slices.Equal(ids, []string{"topic:shipments", "all"}) {
 		t.Fatalf("scopes %v", ids)
 	}
-	// The default plan moves nothing and writes no first commit: --to-current on
-	// the partitions with a commit.
+	// The default plan is of the selected row's topic (docs/tui.md), and moves
+	// nothing: --to-current, on a topic whose every partition has a commit.
 	plans, _ := rs.calls()
-	if first := plans[0]; !first.scope.AllTopics || first.st.Kind != model.ToCurrent {
+	if first := plans[0]; first.scope.AllTopics || len(first.scope.Topics) != 1 || first.scope.Topics[0].Topic != "shipments" ||
+		first.st.Kind != plan.ToCurrent {
 		t.Errorf("default plan: %+v", first)
 	}
-	if v := hs.view(); !strings.Contains(v, "all topics with a commit (1 partition)") {
+	if v := hs.view(); !strings.Contains(v, "topic shipments (all 1 partition)") {
 		t.Errorf("scope label missing:\n%s", v)
 	}
 	hs.send(keyType(tea.KeyDown), keyRunes("l")) // strategy → scope (to-current has no value to type)
 	plans, _ = rs.calls()
-	if last := plans[len(plans)-1]; last.scope.AllTopics || len(last.scope.Topics) != 1 || last.scope.Topics[0].Topic != "shipments" {
+	if last := plans[len(plans)-1]; !last.scope.AllTopics {
 		t.Errorf("after → on the scope: %+v", last)
+	}
+}
+
+// R with nothing marked plans the selected row's topic: on audit-export's
+// orders, whose partition 5 has no commit, its five partitions with a commit,
+// so the first plan (--to-current) writes no first commit. It was every topic.
+func TestPlannerDefaultScopeIsTheRowsTopic(t *testing.T) {
+	rs := &fakeResetter{}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.openGroup("audit-export").send(keyRunes("R"))
+	plans, _ := rs.calls()
+	if len(plans) == 0 {
+		t.Fatal("no plan")
+	}
+	sc := plans[0].scope
+	if sc.AllTopics || len(sc.Topics) != 1 || sc.Topics[0].Topic != "orders" || !slices.Equal(sc.Topics[0].Partitions, []int32{0, 1, 2, 3, 4}) {
+		t.Errorf("default scope %+v, want orders 0-4", sc)
+	}
+	if v := hs.view(); !strings.Contains(v, "topic orders: its 5 partitions with a commit") || !strings.Contains(v, "skips 0 ·") {
+		t.Errorf("default plan:\n%s", v)
 	}
 }
 
@@ -156,7 +178,7 @@ func TestPlannerValidationAsTyped(t *testing.T) {
 	} {
 		hs.send(keyType(tea.KeyEsc))
 		p := hs.planner()
-		for p.kind != slices.Index(plannerKinds, model.ToOffset) {
+		for p.kind != slices.Index(plannerKinds, plan.ToOffset) {
 			hs.send(keyRunes("l"))
 		}
 		for range c.right {
@@ -171,7 +193,7 @@ func TestPlannerValidationAsTyped(t *testing.T) {
 		}
 	}
 	hs.send(keyType(tea.KeyEsc))
-	for hs.planner().kind != slices.Index(plannerKinds, model.ToOffset) {
+	for hs.planner().kind != slices.Index(plannerKinds, plan.ToOffset) {
 		hs.send(keyRunes("h"))
 	}
 	if v := hs.view(); !strings.Contains(v, "value      1") {
@@ -191,7 +213,7 @@ func TestPlannerWrongNameRefused(t *testing.T) {
 	for _, wrong := range []string{"ship-sv", "ship-svc ", "SHIP-SVC", "billing"} {
 		p.confirm.SetValue("")
 		hs.typeText(wrong).send(keyType(tea.KeyEnter))
-		if v := hs.view(); !strings.Contains(v, "is not the group name: nothing was written") {
+		if v := hs.view(); !strings.Contains(v, "is not the group name:") || !strings.Contains(v, "nothing was written") {
 			t.Errorf("%q: no refusal shown:\n%s", wrong, v)
 		}
 		if p.phase != phaseArmed {
@@ -247,7 +269,7 @@ func TestPlannerStalePlanReplyDropped(t *testing.T) {
 	if len(plans) != 3 || plans[2].st.Offset != 10 {
 		t.Fatalf("plans %+v: want the follow-up for 10", plans)
 	}
-	if p.plan == nil || *p.plan.Rows[0].Target != 5 || p.plan.Rows[0].Reason != model.ReasonClampedToHigh {
+	if p.plan == nil || *p.plan.Rows[0].Target != 5 || p.plan.Rows[0].Reason != plan.ReasonClampedToHigh {
 		t.Fatalf("the plan for 10 is not the one shown: %+v", p.plan)
 	}
 	if v := hs.view(); strings.Contains(v, "re-delivers 2 records") || !strings.Contains(v, "SKIPS 2") {
@@ -256,8 +278,8 @@ func TestPlannerStalePlanReplyDropped(t *testing.T) {
 
 	// A reply of an older generation, or of a planner closed before, is dropped.
 	shown := p.plan
-	hs.send(screenMsg{to: p.id, msg: planMadeMsg{gen: p.req.gen - 1, key: p.key, plan: model.Plan{Group: "ghost"}}})
-	hs.send(screenMsg{to: p.id + 100, msg: planMadeMsg{gen: p.req.gen, key: p.key, plan: model.Plan{Group: "ghost"}}})
+	hs.send(screenMsg{to: p.id, msg: planMadeMsg{gen: p.req.gen - 1, key: p.key, plan: plan.Plan{Group: "ghost"}}})
+	hs.send(screenMsg{to: p.id + 100, msg: planMadeMsg{gen: p.req.gen, key: p.key, plan: plan.Plan{Group: "ghost"}}})
 	if p.plan != shown || strings.Contains(hs.view(), "ghost") {
 		t.Error("a stale reply replaced the plan")
 	}
@@ -270,7 +292,7 @@ func TestPlannerDriftDisarms(t *testing.T) {
 	hs, clk := plannerHarness(t, 120, 40, rs, false)
 	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-s")
 	rs.mu.Lock()
-	rs.edit = func(in *model.PlanInput) { in.Committed[model.TP{Topic: "shipments", Partition: 0}] = 4 }
+	rs.edit = func(in *plan.Input) { in.Committed[model.TP{Topic: "shipments", Partition: 0}] = 4 }
 	rs.mu.Unlock()
 	clk.advance(6 * time.Second)
 	hs.send(clockTickedMsg{})
@@ -315,10 +337,10 @@ func TestPlannerReadOnlyNeverArms(t *testing.T) {
 
 // A result other than applied says what was and was not written.
 func TestPlannerRefusedResult(t *testing.T) {
-	rs := &fakeResetter{result: func(p model.Plan) model.ResetResult {
-		p.Blockers = append(p.Blockers, model.Blocker{Kind: model.BlockDrift,
+	rs := &fakeResetter{result: func(p plan.Plan) plan.ResetResult {
+		p.Blockers = append(p.Blockers, plan.Blocker{Kind: plan.BlockDrift,
 			Message: "committed offset of shipments-0 changed from 3 to 4 since the plan"})
-		return model.ResetResult{Plan: p, Outcome: model.OutcomeRefused, Notes: []string{"nothing written: the state changed since the plan"}}
+		return plan.ResetResult{Plan: p, Outcome: plan.OutcomeRefused, Notes: []string{"nothing written: the state changed since the plan"}}
 	}}
 	hs, _ := plannerHarness(t, 80, 24, rs, false)
 	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
@@ -428,7 +450,7 @@ func TestPlannerFromFile(t *testing.T) {
 	rs := &fakeResetter{}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
 	hs.openGroup("audit-export").send(keyRunes("R"))
-	for hs.planner().kind != slices.Index(plannerKinds, model.FromFile) {
+	for hs.planner().kind != slices.Index(plannerKinds, plan.FromFile) {
 		hs.send(keyRunes("l"))
 	}
 	hs.send(keyType(tea.KeyTab)).typeText(good)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Drawing the planner. rebuild runs at the end of every Update and SetSize and
@@ -105,10 +107,13 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 	case len(s.plan.Rows) == 0:
 		top = append(top, st.title.Render("no partitions in this plan"))
 	default:
-		top = append(top, st.title.Render(s.plan.Totals.String()))
+		top = append(top, st.title.Render(display.TotalsText(s.plan.Totals)))
 	}
 	if s.plan != nil && len(s.plan.Rows) > 0 {
-		header, rows := s.planTable(s.plan)
+		header, rows, hidden := s.planTable(s.plan)
+		if hidden != "" {
+			top[len(top)-1] += sep + st.notice.Render(hidden)
+		}
 		gap()
 		top = append(top, header)
 		body = rows
@@ -117,7 +122,7 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 }
 
 func (s *plannerScreen) titleText() string {
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		return "Restore plan for " + s.group
 	}
 	return "Reset plan for " + s.group
@@ -144,7 +149,7 @@ func (s *plannerScreen) formLines() []string {
 	case !kind.TakesValue() && s.compact(): // nothing to show on its own line
 	case !kind.TakesValue():
 		lines = append(lines, label(fieldValue, "value")+st.muted.Render("  (none)"))
-	case kind == model.Restore:
+	case kind == plan.Restore:
 		lines = append(lines, label(fieldValue, "backup")+choice(fieldValue, s.backupText()))
 	case s.field == fieldValue && s.phase == phaseEdit:
 		lines = append(lines, label(fieldValue, "value")+"  "+s.value.View())
@@ -157,7 +162,7 @@ func (s *plannerScreen) formLines() []string {
 	}
 	lines = append(lines, label(fieldScope, "scope")+choice(fieldScope, s.currentScope().label))
 	switch {
-	case s.invalid == errNoValue && kind == model.Restore:
+	case s.invalid == errNoValue && kind == plan.Restore:
 		lines = append(lines, noGlyph+st.muted.Render("nothing to restore: "+s.backupText()))
 	case s.invalid == errNoValue:
 		lines = append(lines, noGlyph+st.muted.Render("type a value for "+kind.Flag()+": "+valueExample[kind]+" (tab or ↓ goes to the field)"))
@@ -172,7 +177,7 @@ func (s *plannerScreen) formLines() []string {
 // formSummary is the form in one line, for a compact armed screen.
 func (s *plannerScreen) formSummary() string {
 	v := s.st.String()
-	if plannerKinds[s.kind] == model.Restore {
+	if plannerKinds[s.kind] == plan.Restore {
 		v = s.st.Kind.Flag() + " " + s.backupText()
 	}
 	return noGlyph + v + s.c.styles.muted.Render(" · ") + s.currentScope().label
@@ -187,9 +192,9 @@ func (s *plannerScreen) guardLines() []string {
 	state := "?"
 	switch {
 	case s.plan != nil:
-		state = model.OrDash(s.plan.State)
+		state = text.OrDash(s.plan.State)
 	case s.g != nil:
-		state = model.OrDash(s.g.State)
+		state = text.OrDash(s.g.State)
 	}
 	parts := []string{st.section.Render("GUARDS") + "  state " + state, s.membersText()}
 	if s.c.readOnly {
@@ -207,15 +212,25 @@ func (s *plannerScreen) guardLines() []string {
 	default:
 		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
 	}
+	var notes []string // what the plan does or risks that blocks nothing: it creates the group, a target expires
+	if s.plan != nil {
+		for _, n := range s.plan.Notes {
+			notes = append(notes, wrapLines(st.notice.Render("NOTE")+"  "+n.Message, s.width, "      ", 2)...)
+		}
+	}
 	var changed []string
 	if len(s.changes) > 0 {
 		text := st.notice.Render("CHANGED") + " at " + s.changeAt.Format("15:04:05") + " since the previous plan: " + strings.Join(s.changes, "; ")
 		changed = wrapLines(text, s.width, "        ", 2)
 	}
 	if s.compact() {
-		return s.compactGuards(parts, changed)
+		lines := s.compactGuards(parts, changed)
+		if len(notes) > 0 {
+			lines = append(lines, truncate(strings.Join(notes, " "), s.width))
+		}
+		return lines
 	}
-	return append(append([]string{strings.Join(parts, sep)}, changed...), verdict...)
+	return append(append(append([]string{strings.Join(parts, sep)}, changed...), verdict...), notes...)
 }
 
 // compactGuards is the guard panel in one line (two with a blocker or a
@@ -236,7 +251,7 @@ func (s *plannerScreen) compactGuards(parts, changed []string) []string {
 		verdict = st.expired.Render("BLOCKED")
 		second = "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
 		if len(bs) > 1 {
-			second = "  " + model.Plural(len(bs), "blocker") + ": " + strings.TrimSpace(second)
+			second = "  " + text.Plural(len(bs), "blocker") + ": " + strings.TrimSpace(second)
 		}
 	}
 	parts[0] = st.section.Render("GUARDS") + " " + verdict + "  " + strings.TrimPrefix(parts[0], st.section.Render("GUARDS")+"  ")
@@ -265,25 +280,25 @@ func (s *plannerScreen) membersText() string {
 			names = append(names, fmt.Sprintf("and %d more", len(members)-i))
 			break
 		}
-		names = append(names, m.Name()+" on "+model.OrDash(strings.TrimPrefix(m.Host, "/")))
+		names = append(names, m.Name()+" on "+text.OrDash(strings.TrimPrefix(m.Host, "/")))
 	}
-	return s.c.styles.expired.Render(model.Plural(len(members), "live member") + ": " + strings.Join(names, ", "))
+	return s.c.styles.expired.Render(text.Plural(len(members), "live member") + ": " + strings.Join(names, ", "))
 }
 
 // blockerLines lists blockers, wrapped, within about budget lines.
-func (s *plannerScreen) blockerLines(bs []model.Blocker, budget int) []string {
+func (s *plannerScreen) blockerLines(bs []plan.Blocker, budget int) []string {
 	st := s.c.styles
 	if len(bs) == 0 {
 		return nil
 	}
-	lines := []string{st.expired.Render("BLOCKED") + "  " + model.Plural(len(bs), "blocker") + ": this plan cannot be executed"}
+	lines := []string{st.expired.Render("BLOCKED") + "  " + text.Plural(len(bs), "blocker") + ": this plan cannot be executed"}
 	if s.compact() && len(bs) == 1 {
 		lines[0] += "  " + st.expired.Render("["+string(bs[0].Kind)+"]") + " " + bs[0].Message
 	}
 	for i, b := range bs {
 		w := wrapLines("  "+st.expired.Render("["+string(b.Kind)+"]")+" "+b.Message, s.width, "    ", 3)
 		if len(lines)+len(w) > budget+1 && i > 0 {
-			lines = append(lines, st.muted.Render("  … and "+model.Plural(len(bs)-i, "more blocker")))
+			lines = append(lines, st.muted.Render("  … and "+text.Plural(len(bs)-i, "more blocker")))
 			break
 		}
 		lines = append(lines, w...)
@@ -302,6 +317,9 @@ func (s *plannerScreen) actionLines() []string {
 	case s.phase == phaseArmed:
 		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
 			st.muted.Render("  enter executes, esc disarms")
+	case s.holding:
+		action = st.expired.Render("DISARMED") + "  " + s.confirm.View() +
+			st.muted.Render("  what you type stays here; esc leaves the field")
 	case s.c.readOnly:
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():
@@ -316,7 +334,7 @@ func (s *plannerScreen) actionLines() []string {
 		flash = st.notice.Render(s.flash)
 	}
 	if s.compact() {
-		if s.phase == phaseArmed && flash != "" {
+		if (s.phase == phaseArmed || s.holding) && flash != "" {
 			return []string{flash, action}
 		}
 		if flash != "" {

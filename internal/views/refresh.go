@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // tickEvery is how often the age text is recomputed and due refreshes start.
@@ -101,7 +102,7 @@ func (m *app) refreshNow() tea.Cmd {
 	}
 	m.ref.forced = true
 	if wait := m.ref.earliest().Sub(m.c.now()); wait > 0 {
-		m.setFlash("refresh in " + model.HumanDuration(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
+		m.setFlash("refresh in " + text.HumanDuration(wait.Round(time.Second)) + " (waiting 3× the last snapshot's duration)")
 	}
 	return m.maybeRefresh()
 }

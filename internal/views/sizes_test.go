@@ -35,7 +35,7 @@ func withLongNames(s model.Snapshot) model.Snapshot {
 		}
 		s.Groups = append(s.Groups, g)
 	}
-	model.SortGroupsWorstFirst(s.Groups)
+	model.SortGroupsByUrgency(s.Groups)
 	return s
 }
 

@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
 // Source reads the cluster. internal/kafka implements it for a real cluster and
@@ -69,12 +71,12 @@ type ReportWriter func(w io.Writer, s model.Snapshot) error
 type Resetter interface {
 	// Plan reads the group's state and makes the plan; blockers are in the plan.
 	// It returns an error only when the state cannot be read.
-	Plan(ctx context.Context, group string, scope model.Scope, st model.Strategy) (model.Plan, error)
+	Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error)
 	// Execute carries out a confirmed plan under every guard and reports what happened.
-	Execute(ctx context.Context, p model.Plan) model.ResetResult
+	Execute(ctx context.Context, p plan.Plan) plan.ResetResult
 	// Backups lists the backups written for a group, newest first: what a
 	// restore can put back.
-	Backups(ctx context.Context, group string) ([]model.Backup, error)
+	Backups(ctx context.Context, group string) ([]plan.Backup, error)
 }
 
 // New returns the root model of the inspector. Run it with tea.WithAltScreen.
@@ -92,18 +94,18 @@ func New(opts Options) tea.Model {
 		readOnly:   opts.ReadOnly,
 		riskWindow: opts.RiskWindow,
 		demo:       opts.Demo,
-		timeOpt:    model.TimeOptions{StallAfter: opts.StallAfter},
+		timeOpt:    timeaxis.Options{StallAfter: opts.StallAfter},
 		reports:    opts.WriteReport != nil,
 	}
 	return newApp(c, opts)
 }
 
 // queryAll is what the groups screen asks for: every group, and the
-// committed-record timestamps of at-risk commits only, within the fetch
-// budget: enough for the time to loss of every group it can fall within the
-// risk window for (docs/timeaxis.md).
+// committed-record timestamps within the fetch budget, at-risk commits first
+// (the time to loss of every group it can fall within the risk window for,
+// docs/timeaxis.md), then the others with lag (their time lag).
 func queryAll(window time.Duration) model.Query {
-	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskOnly: true, ConfigMaxAge: configMaxAge}
+	return model.Query{RiskWindow: window, FetchBudget: model.DefaultFetchBudget, TimestampsAtRiskFirst: true, ConfigMaxAge: configMaxAge}
 }
 
 // configMaxAge is how old the topic configs a refresh reuses may be: the

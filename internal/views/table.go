@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Cursor glyphs: the selected row never depends on color to be seen.
@@ -31,13 +33,21 @@ type column struct {
 	// middle shortens a long value in the middle ("payments-…-consumer-v2-a"),
 	// so names that differ only at their ends stay apart.
 	middle bool
+	// hidden, on the marker layoutColumns adds after the last column shown, is
+	// how many columns the width dropped: the header shows "…" there.
+	hidden int
 }
+
+// markerWidth is the "…" marker of dropped columns, with its space.
+const markerWidth = 2
 
 // layoutColumns drops columns by priority until the table fits total cells
 // (cursor glyph and one space between columns included), then hands the rest
 // of the width to the flex columns in order. Only when nothing is left to
 // drop are the flex columns squeezed, the widest first, never below 3 cells;
-// a column that is neither flex nor droppable (STATUS) keeps its width.
+// a column that is neither flex nor droppable (STATUS) keeps its width. When
+// columns were dropped, a marker column (hidden) ends the table: nothing a
+// narrow terminal drops goes without a sign.
 func layoutColumns(cols []column, total int) []column {
 	shown := append([]column(nil), cols...)
 	need := func() int {
@@ -47,6 +57,9 @@ func layoutColumns(cols []column, total int) []column {
 				n++
 			}
 			n += c.width
+		}
+		if len(shown) < len(cols) {
+			n += markerWidth
 		}
 		return n
 	}
@@ -85,7 +98,18 @@ func layoutColumns(cols []column, total int) []column {
 		c.width += grow
 		extra -= grow
 	}
+	if n := len(cols) - len(shown); n > 0 {
+		shown = append(shown, column{id: -1, width: markerWidth - 1, hidden: n})
+	}
 	return shown
+}
+
+// hiddenNote says how many columns the width dropped ("3 columns hidden"), or "".
+func hiddenNote(cols []column) string {
+	if n := len(cols); n > 0 && cols[n-1].hidden > 0 {
+		return text.Plural(cols[n-1].hidden, "column") + " hidden"
+	}
+	return ""
 }
 
 // cell is one table cell: plain text with an optional style, or a fit function
@@ -104,6 +128,10 @@ func renderRow(cols []column, width int, glyph string, cells []cell) string {
 	for i, c := range cols {
 		if i > 0 {
 			b.WriteByte(' ')
+		}
+		if c.hidden > 0 {
+			b.WriteString(pad("", c.width, false))
+			continue
 		}
 		cl := cells[c.id]
 		if cl.fitted != nil {
@@ -134,6 +162,9 @@ func renderHeader(cols []column, width int, st lipgloss.Style, sortID int, arrow
 		t := c.title
 		if c.id == sortID {
 			t += arrow
+		}
+		if c.hidden > 0 {
+			t = ellipsis
 		}
 		b.WriteString(pad(t, c.width, c.right))
 	}

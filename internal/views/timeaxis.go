@@ -14,7 +14,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // The time axis on screen (docs/timeaxis.md): rates, ETA, evaluation and time
@@ -45,7 +48,7 @@ func lossText(l *model.Loss) string {
 	if l.InMs <= 0 {
 		return "now"
 	}
-	return model.HumanMs(&l.InMs)
+	return text.HumanMs(&l.InMs)
 }
 
 // reportRequestedMsg asks the root to write the Markdown incident report of
@@ -65,9 +68,10 @@ type reportWrittenMsg struct {
 	err  error
 }
 
-// reportSnapshot narrows s to the named groups and their topics; the cluster,
-// window, baseline and errors stay.
-func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
+// reportSnapshot narrows s to the named groups and their topics, stamped with
+// when their numbers were read (stampReport); the cluster, baseline and errors
+// stay. readAt holds the groups read on their own since s was taken.
+func reportSnapshot(s *model.Snapshot, groups []string, readAt map[string]time.Time) model.Snapshot {
 	out := *s
 	out.Groups = make([]model.Group, 0, len(groups))
 	used, want := map[string]bool{}, make(map[string]bool, len(groups))
@@ -83,7 +87,54 @@ func reportSnapshot(s *model.Snapshot, groups []string) model.Snapshot {
 		}
 	}
 	out.Topics = slices.DeleteFunc(slices.Clone(s.Topics), func(t model.Topic) bool { return !used[t.Topic] })
+	stampReport(&out, readAt)
 	return out
+}
+
+// stampReport makes a report say when its numbers were read, never when the
+// screen was opened: a group read on its own (its screen is open) has its own
+// time, so the report's taken time is the one its groups share, else the
+// snapshot's with each later group's ReadAt; the rates' window is measured over
+// the groups reported, each group's ending when it was read.
+func stampReport(s *model.Snapshot, readAt map[string]time.Time) {
+	times := map[time.Time]bool{}
+	at := func(g *model.Group) time.Time {
+		if t, ok := readAt[g.Group]; ok {
+			return t
+		}
+		return s.Cluster.TakenAt.Time
+	}
+	for i := range s.Groups {
+		times[at(&s.Groups[i])] = true
+	}
+	if len(times) == 1 {
+		for t := range times {
+			s.Cluster.TakenAt = model.Stamp{Time: t}
+		}
+	}
+	s.Window = nil
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		t := at(g)
+		if !t.Equal(s.Cluster.TakenAt.Time) {
+			g.ReadAt = model.StampOf(t)
+		}
+		if g.Time == nil {
+			continue
+		}
+		from := t.Add(-time.Duration(g.Time.WindowMs) * time.Millisecond)
+		if s.Window == nil {
+			s.Window = &model.Window{Samples: g.Time.Samples, From: model.Stamp{Time: from}, To: model.Stamp{Time: t}}
+			continue
+		}
+		s.Window.Samples = max(s.Window.Samples, g.Time.Samples)
+		if from.Before(s.Window.From.Time) {
+			s.Window.From = model.Stamp{Time: from}
+		}
+		if t.After(s.Window.To.Time) {
+			s.Window.To = model.Stamp{Time: t}
+		}
+	}
 }
 
 // reportPath is dir/offsettui-report-<what>-<UTC time>.md, with what made safe for any
@@ -128,7 +179,7 @@ func reportFlash(msg reportWrittenMsg) string {
 	if msg.err != nil {
 		return fmt.Sprintf("report not written: %v", msg.err)
 	}
-	return fmt.Sprintf("report of %s written to %s", model.Plural(msg.n, "group"), path)
+	return fmt.Sprintf("report of %s written to %s", text.Plural(msg.n, "group"), path)
 }
 
 // timeCells fills the groups table's time-axis cells of a group.
@@ -140,9 +191,9 @@ func timeCells(st *styles, t *model.GroupTime, cells []cell) {
 	if t == nil {
 		return
 	}
-	cells[gcConsume] = cell{text: model.RateText(t.ConsumeRate)}
+	cells[gcConsume] = cell{text: display.RateText(t.ConsumeRate)}
 	etaStyle := etaStyleOf(st, t.ETA)
-	cells[gcETA] = cell{text: model.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
+	cells[gcETA] = cell{text: display.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
 	ev := evalStyle(st, t.Evaluation)
 	cells[gcEval] = cell{text: t.Evaluation.Badge(), style: &ev}
 	if t.Loss != nil {
@@ -188,7 +239,7 @@ func timeColumns() []column {
 		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 12},
 		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
 		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
-		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 3},
+		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 1},
 	}
 }
 
@@ -221,9 +272,9 @@ func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells
 	if pt == nil {
 		return
 	}
-	cells[pcConsume] = cell{text: model.RateText(pt.ConsumeRate)}
+	cells[pcConsume] = cell{text: display.RateText(pt.ConsumeRate)}
 	etaStyle := etaStyleOf(st, pt.ETA)
-	cells[pcETA] = cell{text: model.ETAText(pt.ETA, pt.ETAMs), style: &etaStyle}
+	cells[pcETA] = cell{text: display.ETAText(pt.ETA, pt.ETAMs), style: &etaStyle}
 	ev := evalStyle(st, pt.Evaluation)
 	cells[pcEval] = cell{text: pt.Evaluation.Badge(), style: &ev}
 }
@@ -241,7 +292,11 @@ func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []
 		room = 1 // a short screen keeps its rows: the sentence is cut, the summary left out
 	}
 	if t.Loss != nil {
-		loss = wrapLines(st.expired.Render("TIME TO LOSS")+"  "+t.Loss.Sentence, width, "", room)
+		sentence := t.Loss.Sentence
+		if compact { // one line: the time and the rate that avoids the loss first (w writes the whole sentence)
+			sentence = timeaxis.LossHeadline(*t.Loss)
+		}
+		loss = wrapLines(st.expired.Render("TIME TO LOSS")+"  "+sentence, width, "", room)
 	}
 	if compact {
 		return loss, ""
@@ -250,10 +305,10 @@ func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []
 	sep := st.muted.Render(" · ")
 	return loss, strings.Join([]string{
 		ev.Render(t.Evaluation.Badge()),
-		"ETA " + model.ETAText(t.ETA, t.ETAMs),
-		"consume " + model.RateText(t.ConsumeRate),
-		"produce " + model.RateText(t.ProduceRate),
-		"lag " + model.TrendText(t.LagRate),
-		st.muted.Render("over " + model.HumanMs(&t.WindowMs) + ", " + model.Plural(t.Samples, "snapshot")),
+		"ETA " + display.ETAText(t.ETA, t.ETAMs),
+		"consume " + display.RateText(t.ConsumeRate),
+		"produce " + display.RateText(t.ProduceRate),
+		"lag " + display.TrendText(t.LagRate),
+		st.muted.Render("over " + text.HumanMs(&t.WindowMs) + ", " + text.Plural(t.Samples, "snapshot")),
 	}, sep)
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // typesSnapshot holds one group of each type beside a consumer group: a share group (a
@@ -133,5 +134,38 @@ func TestFilterByType(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("/%s kept %v, want %v", tc.filter, got, tc.want)
 		}
+	}
+}
+
+// The planner of a share group never offers --shift-by or --by-duration, which
+// kafka-share-groups.sh does not have: ←/→ walk past them. They were offered
+// and blocked only once a value was typed.
+func TestPlannerOffersShareGroupsTheirStrategies(t *testing.T) {
+	src := &fakeSource{reply: func(q model.Query) (model.Snapshot, error) {
+		s := typesSnapshot()
+		if len(q.Groups) == 1 {
+			return onlyGroup(s, q.Groups[0]), nil
+		}
+		return s, nil
+	}}
+	opts := optsWith(src, newClock())
+	opts.Resetter = &fakeResetter{}
+	hs := newHarness(t, opts, 120, 40).send(keyRunes(":")).typeText("g mail-queue").send(keyType(tea.KeyEnter), keyRunes("R"))
+	p := hs.planner()
+	if p == nil {
+		t.Fatal("R did not open the planner")
+	}
+	var offered []plan.StrategyKind
+	for range plannerKinds {
+		offered = append(offered, plannerKinds[p.kind])
+		hs.send(keyRunes("l"))
+	}
+	for _, k := range offered {
+		if k == plan.ShiftBy || k == plan.ByDuration {
+			t.Errorf("a share group is offered %s: offered %v", k.Flag(), offered)
+		}
+	}
+	if !slices.Contains(offered, plan.ToDatetime) || !slices.Contains(offered, plan.Restore) {
+		t.Errorf("offered %v, want share groups' own strategies", offered)
 	}
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 func TestStaleReplyDropped(t *testing.T) {
@@ -104,6 +106,10 @@ func TestFirstRefreshFailureSaysSo(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
+	// Nothing was ever read: the status line must not promise the last good data.
+	if strings.Contains(v, "last good data") {
+		t.Errorf("the status line speaks of last good data that never was:\n%s", v)
+	}
 }
 
 // TestConnectingShowsAtOnce: before the first snapshot arrives, the screen says
@@ -165,10 +171,10 @@ func TestQueries(t *testing.T) {
 	if len(qs) != 2 {
 		t.Fatalf("queries: %+v", qs)
 	}
-	if q := qs[0]; len(q.Groups) != 0 || q.FetchBudget != model.DefaultFetchBudget || !q.TimestampsAtRiskOnly || q.RiskWindow != 24*time.Hour {
+	if q := qs[0]; len(q.Groups) != 0 || q.FetchBudget != model.DefaultFetchBudget || !q.TimestampsAtRiskFirst || q.RiskWindow != 24*time.Hour {
 		t.Errorf("groups screen query: %+v", q)
 	}
-	if q := qs[1]; len(q.Groups) != 1 || q.Groups[0] != "fanout" || q.FetchBudget != model.DefaultFetchBudget || q.RiskWindow != 24*time.Hour {
+	if q := qs[1]; len(q.Groups) != 1 || q.Groups[0] != "audit-export" || q.FetchBudget != model.DefaultFetchBudget || q.RiskWindow != 24*time.Hour {
 		t.Errorf("group screen query: %+v", q)
 	}
 	// The merged group keeps the rest of the snapshot.
@@ -229,7 +235,7 @@ func TestResize(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return model.Thousands(int64(n)) }
+func itoa(n int) string { return text.Thousands(int64(n)) }
 
 func TestFilterKeys(t *testing.T) {
 	hs := loaded(t, 120, 40)
@@ -288,13 +294,13 @@ func TestSortKeys(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", label, got, exp)
 		}
 	}
-	want("worst first", "fanout", "replay", "audit-export", "new-svc", "billing", "ledger", "r11-trace", "ship-svc")
-	hs.send(keyRunes("s")) // time to loss: none here, so worst first stays
-	want("time to loss", "fanout", "replay", "audit-export", "new-svc", "billing", "ledger", "r11-trace", "ship-svc")
+	want("urgency", "audit-export", "fanout", "billing", "replay", "new-svc", "ledger", "r11-trace", "ship-svc")
+	hs.send(keyRunes("s")) // time to loss: none here, so the urgency order stays
+	want("time to loss", "audit-export", "fanout", "billing", "replay", "new-svc", "ledger", "r11-trace", "ship-svc")
 	hs.send(keyRunes("s")) // ETA: never first, then caught up, then none
-	want("ETA", "fanout", "audit-export", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
+	want("ETA", "audit-export", "fanout", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
 	hs.send(keyRunes("s")) // trend: growing lag first
-	want("trend", "ship-svc", "fanout", "replay", "audit-export", "new-svc", "ledger", "r11-trace", "billing")
+	want("trend", "ship-svc", "audit-export", "fanout", "replay", "new-svc", "ledger", "r11-trace", "billing")
 	hs.send(keyRunes("s"))
 	want("group", "audit-export", "billing", "fanout", "ledger", "new-svc", "r11-trace", "replay", "ship-svc")
 	hs.send(keyRunes("S"))
@@ -306,8 +312,10 @@ func TestSortKeys(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "sort: lag") || !strings.Contains(v, "LAG↓") {
 		t.Errorf("sort not shown:\n%s", v)
 	}
-	hs.send(keyRunes("p")) // every group here has a problem: a status not ok, or an evaluation of warn
-	want("problems only, by lag", "audit-export", "fanout", "billing", "ledger", "r11-trace", "ship-svc", "replay", "new-svc")
+	// Problems: a status not ok, or a live consumer not keeping up (billing, warn);
+	// the idle groups whose partitions are all ok are none, whatever their lag.
+	hs.send(keyRunes("p"))
+	want("problems only, by lag", "audit-export", "fanout", "billing", "replay", "new-svc")
 }
 
 func TestGroupErrorShown(t *testing.T) {
@@ -319,7 +327,7 @@ func TestGroupErrorShown(t *testing.T) {
 			WorstStatus: model.StatusUnknown, Counts: model.Counts{}, Partitions: []model.GroupPartition{},
 			Error: &model.Error{Kind: model.KindDenied, Code: model.Ptr("GROUP_AUTHORIZATION_FAILED"),
 				Message: "not authorized to describe the group", Group: &name}})
-		model.SortGroupsWorstFirst(s.Groups)
+		model.SortGroupsByUrgency(s.Groups)
 		if len(q.Groups) == 1 {
 			return onlyGroup(s, q.Groups[0]), nil
 		}
@@ -330,10 +338,17 @@ func TestGroupErrorShown(t *testing.T) {
 	if !strings.Contains(v, "payments-audit") || !strings.Contains(v, "ERROR denied") {
 		t.Fatalf("group error not on its row:\n%s", v)
 	}
-	if g := hs.m.stack[0].(*groupsScreen); g.current().g.Group != "payments-audit" {
-		t.Errorf("an unreadable group sorts first (unknown), cursor on %q", g.current().g.Group)
+	// Unreadable, it is a problem: after what loses data (audit-export, fanout),
+	// with what cannot be told, ahead of the groups without a problem.
+	g := hs.m.stack[0].(*groupsScreen)
+	var order []string
+	for _, i := range g.visible {
+		order = append(order, g.rows[i].g.Group)
 	}
-	hs.send(keyType(tea.KeyEnter))
+	if i := slices.Index(order, "payments-audit"); i != 2 || !g.rows[g.visible[i]].problems {
+		t.Errorf("the unreadable group is at %d of %v, want 2 (before replay, ahead), with a problem", i, order)
+	}
+	hs.openGroup("payments-audit")
 	v = hs.view()
 	if !strings.Contains(v, "GROUP_AUTHORIZATION_FAILED") || !strings.Contains(v, "check the ACLs") {
 		t.Fatalf("group error not on the group screen:\n%s", v)

@@ -161,7 +161,7 @@ func TestGoldenGroupsProblemsOnly(t *testing.T) {
 
 func TestGoldenGroupExpired(t *testing.T) {
 	hs := loaded(t, 120, 40)
-	hs.send(keyType(tea.KeyEnter)) // fanout is the worst group: first row
+	hs.openGroup("fanout")
 	goldenView(t, hs, 120, 40)
 }
 

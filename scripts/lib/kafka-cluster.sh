@@ -79,6 +79,7 @@ leader.imbalance.check.interval.seconds=5
 leader.imbalance.per.broker.percentage=0
 
 $(group_settings)
+$(extra_config)
 EOF2
 }
 
@@ -96,7 +97,9 @@ node_probe() {
 # C1 only: a node starts noticeably faster on a loaded machine, and the tests' traffic is light.
 node_launch() {
   cluster_lib
-  launch_broker "$(node_dir "$1")" "$(cat "$CLUSTER_STATE/heap" 2>/dev/null || echo 384m)" -XX:TieredStopAtLevel=1
+  local heap
+  heap="$(cat "$CLUSTER_STATE/heap" 2>/dev/null || echo 384m)"
+  launch_broker "$(node_dir "$1")" "$LIB/*" "-Xms$heap" "-Xmx$heap" -XX:TieredStopAtLevel=1
 }
 
 # node_wait N [port]: wait until node N answers (with "port": only until its listener accepts).
@@ -129,7 +132,7 @@ cluster_start() {
     port_in_use "$(node_port "$n")" && die "cluster: port $(node_port "$n") is in use (set OFFSETTUI_KAFKA_CLUSTER_PORT)"
     port_in_use "$(controller_port "$n")" && die "cluster: port $(controller_port "$n") is in use (set OFFSETTUI_KAFKA_CLUSTER_PORT)"
   done
-  fetch_jars
+  with_lock "$(dirname "$LIB")" fetch_jars
   new_state "$CLUSTER_STATE"
   echo "$LIB" >"$CLUSTER_STATE/lib.path"
   echo "${OFFSETTUI_KAFKA_CLUSTER_HEAP:-384m}" >"$CLUSTER_STATE/heap"

@@ -6,14 +6,29 @@ SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 REPO_DIR="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
 KAFKA_CONF_DIR="$REPO_DIR/test/kafka"
 POM="$KAFKA_CONF_DIR/pom.xml"
+TIERED_POM="$KAFKA_CONF_DIR/tiered-pom.xml"
+SHIM_SRC="$KAFKA_CONF_DIR/shim/org/apache/kafka/common/utils/LogContext.java"
+SHAPES_SRC="$KAFKA_CONF_DIR/Shapes.java"
 BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
 TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
 
-VERSION="${OFFSETTUI_KAFKA_VERSION:-4.4.0}"
+# The role picks the single node's default version and port and the names 'env' exports (see
+# scripts/kafka.sh); the cluster runs the main role's version.
+ROLE="${OFFSETTUI_KAFKA_ROLE:-main}"
+case "$ROLE" in
+  main) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19092 ENV_PREFIX=OFFSETTUI_IT_ ;;
+  oldest) DEFAULT_VERSION=4.0.0 DEFAULT_PORT=19112 ENV_PREFIX=OFFSETTUI_IT_OLDEST_ ;;
+  timers) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19132 ENV_PREFIX=OFFSETTUI_IT_TIMERS_ ;;
+  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest or timers, got '$ROLE'" >&2; exit 2 ;;
+esac
+VERSION="${OFFSETTUI_KAFKA_VERSION:-$DEFAULT_VERSION}"
 HOST=127.0.0.1
 CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
 POM_SUM="$(sha256sum "$POM" | cut -c1-12)"
 LIB="$CACHE_HOME/$VERSION/$POM_SUM/lib"
+# test/kafka/Shapes.java compiled against $LIB, once per source digest.
+SHAPES_CLASSES="$CACHE_HOME/$VERSION/$POM_SUM/shapes-$(sha256sum "$SHAPES_SRC" | cut -c1-12)"
+TIERED_LIB="$CACHE_HOME/tiered/$(sha256sum "$TIERED_POM" | cut -c1-12)/lib"
 START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-60}"
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
 # Short-lived CLI JVMs start noticeably faster with these; they change nothing else.
@@ -64,6 +79,68 @@ fetch_jars() {
   rm -rf "$LIB"
   mv "$tmp" "$LIB"
   log "fetched $(find "$LIB" -name '*.jar' | wc -l) jars in $(elapsed "$t0")s"
+}
+
+# fetch_all: every jar this role needs, and the compiled shapes.
+fetch_all() {
+  with_lock "$(dirname "$LIB")" fetch_jars
+  with_lock "$(dirname "$LIB")" compile_shapes
+  if [[ "$ROLE" == timers ]]; then
+    with_lock "$(dirname "$TIERED_LIB")" fetch_tiered
+  fi
+}
+
+# with_lock DIR CMD...: run CMD holding an exclusive lock on DIR/.lock, so brokers started in
+# parallel (CI starts three) never fetch or compile into the same cache dir at once.
+with_lock() {
+  local dir="$1"
+  shift
+  mkdir -p "$dir"
+  if command -v flock >/dev/null 2>&1; then
+    (flock 9 && "$@") 9>"$dir/.lock"
+  else
+    "$@"
+  fi
+}
+
+# fetch_tiered: Kafka 4.3.1's kafka-storage test jar (LocalTieredStorage) into $TIERED_LIB once.
+fetch_tiered() {
+  local sum tmp
+  sum="$(sha256sum "$TIERED_POM" | cut -d' ' -f1)"
+  if [[ -f "$TIERED_LIB/.complete" && "$(cat "$TIERED_LIB/.complete")" == "$sum" ]]; then
+    return 0
+  fi
+  need mvn "needed once to fetch Kafka's LocalTieredStorage test jar"
+  tmp="$(mktemp -d "$TIERED_LIB.tmp.XXXXXX")"
+  chmod 755 "$tmp"
+  log "fetching Kafka's LocalTieredStorage (kafka-storage 4.3.1 test jar) into $TIERED_LIB ..."
+  if ! mvn -q -B -f "$TIERED_POM" dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
+    cat "$tmp.mvn.log" >&2
+    rm -rf "$tmp" "$tmp.mvn.log"
+    die "mvn could not fetch the kafka-storage test jar (see above)"
+  fi
+  rm -f "$tmp.mvn.log"
+  ls "$tmp"/kafka-storage-*-test.jar >/dev/null 2>&1 || { rm -rf "$tmp"; die "mvn finished but the kafka-storage test jar is missing"; }
+  echo "$sum" >"$tmp/.complete"
+  rm -rf "$TIERED_LIB"
+  mv "$tmp" "$TIERED_LIB"
+}
+
+# compile_shapes: test/kafka/Shapes.java compiled once against $LIB into $SHAPES_CLASSES.
+compile_shapes() {
+  local tmp
+  [[ -f "$SHAPES_CLASSES/Shapes.class" ]] && return 0
+  need javac "the shapes of the real-broker tests (test/kafka/Shapes.java) are compiled with it (it comes with the JDK)"
+  tmp="$(mktemp -d "$SHAPES_CLASSES.tmp.XXXXXX")"
+  if ! javac -nowarn -d "$tmp" -cp "$LIB/*" "$SHAPES_SRC" >"$tmp.log" 2>&1; then
+    cat "$tmp.log" >&2
+    rm -rf "$tmp" "$tmp.log"
+    die "javac could not compile $SHAPES_SRC against the Kafka $VERSION jars"
+  fi
+  rm -f "$tmp.log"
+  chmod 755 "$tmp"
+  rm -rf "$SHAPES_CLASSES"
+  mv "$tmp" "$SHAPES_CLASSES"
 }
 
 # tool_cmd MAIN args...: the command line of a Kafka CLI main class with the jars and the
@@ -131,16 +208,16 @@ features_args() {
   fi
 }
 
-# launch_broker DIR HEAP JVM-ARGS...: start kafka.Kafka on DIR/server.properties in the
+# launch_broker DIR CLASSPATH JVM-ARGS...: start kafka.Kafka on DIR/server.properties in the
 # background, logging into DIR, and write DIR/broker.pid. setsid: the broker must outlive this
 # script (and the shell that ran it).
 launch_broker() {
-  local dir="$1" heap="$2" launcher=()
+  local dir="$1" classpath="$2" launcher=()
   shift 2
   command -v setsid >/dev/null 2>&1 && launcher=(setsid)
-  "${launcher[@]}" "$JAVA" "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -Djava.awt.headless=true "$@" \
+  "${launcher[@]}" "$JAVA" -XX:+UseG1GC -Djava.awt.headless=true "$@" \
     -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$dir" \
-    -cp "$LIB/*" kafka.Kafka "$dir/server.properties" \
+    -cp "$classpath" kafka.Kafka "$dir/server.properties" \
     </dev/null >>"$dir/broker.out" 2>&1 &
   echo $! >"$dir/broker.pid"
 }
@@ -191,6 +268,10 @@ log.retention.check.interval.ms=1000
 log.initial.task.delay.ms=0
 log.segment.delete.delay.ms=1000
 EOF2
+}
+
+# extra_config: OFFSETTUI_KAFKA_EXTRA_CONFIG's lines, appended last to a server.properties.
+extra_config() {
   if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
     printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG"
   fi

@@ -1,0 +1,151 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/text"
+)
+
+// Effect renders what a row does to the group: "re-reads 3", "SKIPS 18",
+// "18 already lost", "no change".
+func Effect(r plan.Row) string {
+	var parts []string
+	if r.Duplicates > 0 {
+		parts = append(parts, "re-reads "+text.Thousands(r.Duplicates))
+	}
+	if r.Skipped > 0 {
+		parts = append(parts, "SKIPS "+text.Thousands(r.Skipped))
+	}
+	if r.AlreadyLost > 0 {
+		parts = append(parts, text.Thousands(r.AlreadyLost)+" already lost")
+	}
+	if len(parts) == 0 {
+		switch {
+		case r.Target == nil:
+			return "-"
+		case r.Committed == nil:
+			return "no commit (see note)"
+		}
+		return "no change"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TargetText is a row's new offset; a restore row without one deletes the commit.
+func TargetText(r plan.Row) string {
+	if r.Target == nil && r.Reason == plan.ReasonRestore {
+		return "(delete)"
+	}
+	return text.Num(r.Target)
+}
+
+// ReasonText is a row's reason; a row a blocker stopped has none.
+func ReasonText(r plan.Row) string {
+	if r.Reason == "" {
+		return "blocked"
+	}
+	return string(r.Reason)
+}
+
+// TotalsText is the plan's one-line banner: "re-delivers 3 records · skips 0 · 0
+// already lost · 1 partition".
+func TotalsText(t plan.Totals) string {
+	return fmt.Sprintf("re-delivers %s · skips %s · %s already lost · %s",
+		text.Plural(t.Duplicates, "record"), text.Thousands(t.Skipped), text.Thousands(t.AlreadyLost), text.Plural(t.Partitions, "partition"))
+}
+
+// Note explains in words what the counts of a row cannot say, or "" when they say
+// it all. Views show it next to the row.
+func Note(r plan.Row) string {
+	switch {
+	case r.Reason == plan.ReasonRestore && r.Target == nil:
+		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
+		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
+	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
+		return noCommitNote(r)
+	}
+	return ""
+}
+
+// NoteFor is Note for a group of type typ. A share group has start offsets, not commits,
+// and a partition without one starts where the group's share.auto.offset.reset config
+// says (docs/kafka.md), not a consumer's auto.offset.reset: the note says so.
+func NoteFor(r plan.Row, typ string) string {
+	n := Note(r)
+	if typ != model.TypeShare || n == "" {
+		return n
+	}
+	n = strings.NewReplacer("the consumer's auto.offset.reset", "the group's share.auto.offset.reset",
+		"auto.offset.reset", "share.auto.offset.reset", "the commit", "the start offset",
+		"no commit today: committing", "no start offset today: setting").Replace(n)
+	return strings.ReplaceAll(n, "share.share.", "share.")
+}
+
+// noCommitNote says what a first commit does to a partition the group never
+// committed on, against what its consumer would do without it.
+func noCommitNote(r plan.Row) string {
+	low, high, t := *r.Low, *r.High, *r.Target
+	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
+	if t > low {
+		n := min(t, high) - low
+		what += fmt.Sprintf(", so the %s %d..%d %s never read", text.Plural(n, "stored record"), low, min(t, high)-1, text.AreIs(n))
+	}
+	switch {
+	case r.ResetStart == nil:
+		return what + "; without it, auto.offset.reset=none would refuse to start"
+	case *r.ResetStart == t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
+	case *r.ResetStart < t:
+		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
+	}
+	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
+}
+
+// VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
+// rejected, changed since, or of unknown fate), or "not checked" when the offsets were
+// never read back.
+func VerifiedText(p plan.Plan) (verdict, why string) {
+	switch {
+	case p.Verified == nil:
+		return "not checked", "the offsets could not be read back"
+	case *p.Verified:
+		return "yes", "the offsets read back equal the plan"
+	}
+	count := map[plan.WriteResult]int{}
+	for _, r := range p.Rows {
+		count[r.Result]++
+	}
+	var causes []string
+	for _, c := range []struct {
+		result plan.WriteResult
+		words  string
+	}{
+		{plan.WriteRejected, "rejected by the broker (not written)"},
+		{plan.WriteChanged, "changed by another client since the write"},
+		{plan.WriteUnknown, "not at the target, and the request got no answer"},
+	} {
+		if n := count[c.result]; n > 0 {
+			causes = append(causes, text.Plural(n, "partition")+" "+c.words)
+		}
+	}
+	return "NO", strings.Join(causes, "; ")
+}
+
+// OutcomeMeaning says what a reset's outcome means for the group, in a line.
+func OutcomeMeaning(o plan.ResetOutcome) string {
+	switch o {
+	case plan.OutcomeApplied:
+		return "every offset was written and read back equal to the plan"
+	case plan.OutcomeRefused:
+		return "nothing was written"
+	case plan.OutcomePartlyApplied:
+		return "some partitions were written, others refused by the broker or changed since"
+	case plan.OutcomeFailed:
+		return "what was written cannot be told for some partition: compare with the backup"
+	}
+	return "unknown outcome"
+}

@@ -1,0 +1,25 @@
+package model
+
+import "strings"
+
+// CompareTP orders by topic, then partition.
+func CompareTP(a, b TP) int {
+	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return int(a.Partition) - int(b.Partition)
+}
+
+// LagSortKey is the total lag for ordering groups: the lower bound when the total
+// is partial, -1 when nothing is known, so a partial total never outranks or
+// hides behind a whole one by accident of its missing part. A group without a
+// commit has no lag: -1, known (after every lag).
+func (g *Group) LagSortKey() (int64, bool) {
+	switch {
+	case g.TotalLag != nil:
+		return *g.TotalLag, true
+	case g.TotalLagAtLeast != nil:
+		return *g.TotalLagAtLeast, false
+	}
+	return -1, g.NoCommit()
+}

@@ -1,0 +1,230 @@
+package serve
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// clusterView is what one read snapshot shows as series: built once per
+// snapshot from the annotated snapshot, then read by every scrape until the
+// next. It keeps only the numbers the series need (the snapshot itself, half a
+// million partitions at fleet scale, is let go), and the strings it holds are
+// the snapshot's own.
+type clusterView struct {
+	groups []groupView
+	// itemErrors counts the snapshot's errors by kind, in errorKinds order.
+	itemErrors [len(errorKinds)]int
+	// leftOut is how many partitions that are not ok got no series (the cap).
+	leftOut int
+}
+
+// errorKinds are the kinds of model.Error, in the order itemErrors counts them.
+var errorKinds = [...]model.ErrorKind{model.KindDenied, model.KindTimeout, model.KindUnreachable,
+	model.KindBroker, model.KindNotFound, model.KindUnsupported}
+
+type groupView struct {
+	name, typ, state string
+	members          model.Opt[int]
+	lag              model.Opt[int64]
+	lagSeconds       model.Opt[float64]
+	lost             model.Opt[int64]
+	consume, produce model.Opt[float64]
+	lagRate          model.Opt[float64]
+	eta              model.Opt[float64] // +Inf: never at this rate
+	loss             *lossView
+	// counts holds how many partitions have each status, indexed by model.Status.
+	counts     [numStatuses]int
+	evaluation model.Evaluation
+	parts      []partView
+}
+
+// numStatuses is how many statuses there are: model.Status runs from
+// StatusOK (0) to StatusUnknown.
+const numStatuses = int(model.StatusUnknown) + 1
+
+type lossView struct {
+	topic     string
+	partition int32
+	seconds   float64
+	needed    float64
+}
+
+type partView struct {
+	topic      string
+	partition  int32
+	status     model.Status
+	lag        model.Opt[int64]
+	lagSeconds model.Opt[float64]
+	lost       model.Opt[int64]
+	expiresIn  model.Opt[float64]
+	loss       model.Opt[float64]
+	evaluation model.Evaluation
+}
+
+// buildView turns an annotated snapshot into its series. Partitions that are
+// not ok (notOK, with the loss horizon riskWindow) get series of their own, at
+// most maxParts of them, the most severe first; the others are counted in
+// leftOut.
+func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clusterView {
+	v := &clusterView{groups: make([]groupView, len(s.Groups))}
+	for i := range s.Errors {
+		if k := slices.Index(errorKinds[:], s.Errors[i].Kind); k >= 0 {
+			v.itemErrors[k]++
+		}
+	}
+	var candidates []partRef
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
+		v.groups[gi] = groupOf(g)
+		for pi := range g.Partitions {
+			if p := &g.Partitions[pi]; notOK(p, riskWindow.Milliseconds()) {
+				candidates = append(candidates, partRef{gi, partOf(p)})
+			}
+		}
+	}
+	if len(candidates) > maxParts {
+		slices.SortStableFunc(candidates, func(a, b partRef) int { return moreSevere(&a.p, &b.p) })
+		v.leftOut = len(candidates) - maxParts
+		candidates = candidates[:maxParts]
+	}
+	for _, c := range candidates {
+		v.groups[c.group].parts = append(v.groups[c.group].parts, c.p)
+	}
+	return v
+}
+
+type partRef struct {
+	group int
+	p     partView
+}
+
+// notOK says whether a partition gets series of its own: its status is not
+// ok, a loss is predicted within the risk window (the horizon at-risk looks
+// at), or its consumer is stalled or rewound. A partition that is only warn or
+// stopped (an idle group with lag: common, and said by the group's series) is
+// left to its group.
+func notOK(p *model.GroupPartition, riskWindowMs int64) bool {
+	if p.Status != model.StatusOK {
+		return true
+	}
+	t := p.Time
+	if t == nil {
+		return false
+	}
+	return (t.Loss != nil && t.Loss.InMs <= riskWindowMs) || t.Evaluation == model.EvalStalled || t.Evaluation == model.EvalRewound
+}
+
+// moreSevere orders the worst status first, then the soonest loss, then the
+// largest lag.
+func moreSevere(a, b *partView) int {
+	if c := cmp.Compare(b.status, a.status); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(lossKey(a), lossKey(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.lag.V, a.lag.V)
+}
+
+func lossKey(p *partView) float64 {
+	if !p.loss.OK {
+		return math.Inf(1)
+	}
+	return p.loss.V
+}
+
+func groupOf(g *model.Group) groupView {
+	gv := groupView{name: g.Group, typ: g.Type, state: g.State}
+	if g.Members != nil {
+		gv.members = model.Some(len(g.Members))
+	}
+	for i := range g.Partitions {
+		if st := g.Partitions[i].Status; int(st) < len(gv.counts) {
+			gv.counts[st]++
+		}
+	}
+	if g.TotalLag != nil {
+		gv.lag = model.Some(*g.TotalLag)
+		gv.lagSeconds = groupLagSeconds(g)
+		gv.lost = groupLost(g)
+	}
+	if t := g.Time; t != nil {
+		gv.consume, gv.produce, gv.lagRate = t.ConsumeRate, t.ProduceRate, t.LagRate
+		gv.evaluation = t.Evaluation
+		gv.eta = etaSeconds(t.ETA, t.ETAMs)
+		if l := t.Loss; l != nil {
+			gv.loss = &lossView{topic: l.Topic, partition: l.Partition, seconds: ms(l.InMs), needed: l.NeededRate}
+		}
+	}
+	return gv
+}
+
+// groupLagSeconds is the largest time lag among the partitions counted in the
+// total lag; unknown when one of those with lag has none.
+func groupLagSeconds(g *model.Group) model.Opt[float64] {
+	var most int64
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if p.Lag == nil || *p.Lag <= 0 || p.Position() == nil {
+			continue // caught up, or outside the total lag
+		}
+		if p.TimeLagMs == nil {
+			return model.Opt[float64]{}
+		}
+		most = max(most, *p.TimeLagMs)
+	}
+	return model.Some(ms(most))
+}
+
+// groupLost sums the records the group's expired partitions lost; unknown when
+// a partition's status is.
+func groupLost(g *model.Group) model.Opt[int64] {
+	var lost int64
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if p.Status == model.StatusUnknown {
+			return model.Opt[int64]{}
+		}
+		lost += model.Deref(p.Lost)
+	}
+	return model.Some(lost)
+}
+
+// etaSeconds is the ETA as a number: the time to caught up when known, +Inf
+// for a partition or group that does not catch up at this rate.
+func etaSeconds(state model.ETAState, etaMs model.Opt[int64]) model.Opt[float64] {
+	switch {
+	case etaMs.OK:
+		return model.Some(ms(etaMs.V))
+	case state == model.ETANever, state == model.ETAStalled, state == model.ETAStopped:
+		return model.Some(inf)
+	}
+	return model.Opt[float64]{}
+}
+
+func partOf(p *model.GroupPartition) partView {
+	pv := partView{topic: p.Topic, partition: p.Partition, status: p.Status}
+	if p.Lag != nil {
+		pv.lag = model.Some(*p.Lag)
+	}
+	if p.TimeLagMs != nil {
+		pv.lagSeconds = model.Some(ms(*p.TimeLagMs))
+	}
+	if p.Lost != nil {
+		pv.lost = model.Some(*p.Lost)
+	}
+	if p.ExpiresInMs != nil {
+		pv.expiresIn = model.Some(ms(*p.ExpiresInMs))
+	}
+	if t := p.Time; t != nil {
+		pv.evaluation = t.Evaluation
+		if t.Loss != nil {
+			pv.loss = model.Some(ms(t.Loss.InMs))
+		}
+	}
+	return pv
+}

@@ -1,0 +1,24 @@
+package text
+
+import (
+	"testing"
+	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+func TestTexts(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Thousands(0), "0"}, {Thousands(999), "999"}, {Thousands(1000), "1,000"}, {Thousands(int64(-1234567)), "-1,234,567"},
+		{Thousands(123456), "123,456"}, {OptThousands(nil), "-"}, {OptThousands(model.Ptr[int64](12345)), "12,345"},
+		{HumanDuration(0), "0s"}, {HumanDuration(45 * time.Second), "45s"}, {HumanDuration(12*time.Minute + 5*time.Second), "12m5s"},
+		{HumanDuration(3*time.Hour + 12*time.Minute), "3h12m"}, {HumanDuration(52 * time.Hour), "2d4h"}, {HumanDuration(72 * time.Hour), "3d"},
+		{HumanDuration(-90 * time.Second), "-1m30s"}, {HumanDuration(250 * time.Millisecond), "250ms"},
+		{Plural(1, "record"), "1 record"}, {Plural(0, "record"), "0 records"}, {Plural(int64(1200), "partition"), "1,200 partitions"},
+		{Plural(-1, "record"), "-1 record"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

@@ -45,6 +45,9 @@ type common struct {
 	// onlyContext connects with the context's own settings, ignoring the connection flags
 	// and KAFKA_BOOTSTRAP_SERVERS (a context chosen in the TUI with :ctx).
 	onlyContext bool
+	// observe is how long a write watches the group's commits before and after it
+	// (--observe of reset and the TUI; 0 for none: reset.Service.Observe).
+	observe time.Duration
 }
 
 func (c *common) errOut() io.Writer {

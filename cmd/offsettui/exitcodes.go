@@ -28,6 +28,8 @@ func outcomeExitCode(o plan.ResetOutcome) int {
 		return 3
 	case plan.OutcomePartlyApplied:
 		return 4
+	case plan.OutcomeOverwritten:
+		return 5
 	}
 	return 1
 }

@@ -20,8 +20,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The reset service runs on the Kafka client.
-var _ reset.Cluster = (*kafka.Client)(nil)
+// The reset service runs on the Kafka client, which can read the commit history.
+var (
+	_ reset.Cluster       = (*kafka.Client)(nil)
+	_ reset.CommitHistory = (*kafka.Client)(nil)
+)
 
 // resetFlags are reset's own flags.
 type resetFlags struct {
@@ -33,6 +36,7 @@ type resetFlags struct {
 	assume    string
 	restore   reset.RestoreOptions
 	newGroup  bool
+	watch     watchFlags
 	values    map[plan.StrategyKind]*string
 	switches  map[plan.StrategyKind]*bool
 }
@@ -56,6 +60,9 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var backup reset.Backup
+	if err == nil {
+		err = f.watch.parse()
+	}
 	if err == nil && st.Kind == plan.Restore {
 		backup, err = reset.LoadBackup(st.Raw)
 	}
@@ -75,6 +82,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	defer s.close()
 	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
 		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
+		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
 		}}
@@ -204,6 +212,7 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
 	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
 	fs.BoolVar(&f.newGroup, "allow-new-group", false, "allow a plan for a group no broker lists: --execute creates it (else the plan is blocked)")
+	f.watch.register(fs, true)
 	for _, k := range plan.StrategyKinds {
 		name := string(k)
 		switch {
@@ -238,7 +247,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
 		return exitBlocked
 	}
-	res := svc.Execute(ctx, p)
+	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}

@@ -29,11 +29,13 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		backupDir string
 		reportDir string
 		tf        timeFlags
+		wf        watchFlags
 		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
 	c.noOutput = true
 	c.register(fs)
 	tf.register(fs, "")
+	wf.register(fs, false)
 	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
@@ -50,6 +52,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "offsettui: %v\n", err)
 		return exitBadInput
 	}
+	if err := wf.parse(); err != nil {
+		fmt.Fprintf(stderr, "offsettui: %v\n", err)
+		return exitBadInput
+	}
+	c.observe = wf.observeD
 	// The context and the client properties are read before the program starts: their
 	// errors and notes belong on the terminal, and a read-only context must be read-only
 	// from the first screen. Only the network connection waits for the program.
@@ -139,7 +146,7 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD, Observe: c.observe,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}

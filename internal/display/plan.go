@@ -126,6 +126,7 @@ func VerifiedText(p plan.Plan) (verdict, why string) {
 	}{
 		{plan.WriteRejected, "rejected by the broker (not written)"},
 		{plan.WriteChanged, "changed by another client since the write"},
+		{plan.WriteOverwritten, "overwritten by another client while the read-back watched"},
 		{plan.WriteUnknown, "not at the target, and the request got no answer"},
 	} {
 		if n := count[c.result]; n > 0 {
@@ -146,6 +147,8 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 		return "some partitions were written, others refused by the broker or changed since"
 	case plan.OutcomeFailed:
 		return "what was written cannot be told for some partition: compare with the backup"
+	case plan.OutcomeOverwritten:
+		return "written, then another client committed over it: stop the consumer that commits for this group, then reset again"
 	}
 	return "unknown outcome"
 }

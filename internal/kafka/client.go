@@ -65,6 +65,8 @@ type Client struct {
 	configs configCache
 	// seen holds the groups of the last snapshot of all groups (remember.go).
 	seen groupMemory
+	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).
+	clog commitLogCache
 }
 
 // New checks the configuration and connects (one Metadata round trip).
@@ -107,7 +109,8 @@ func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	c := &Client{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{}}
+		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, tsSeen: map[model.TPO]time.Time{},
+		clog: newCommitLogCache()}
 	c.logf = func(string, ...any) {}
 	if cfg.Logger != nil {
 		c.logf = cfg.Logger.Printf

@@ -74,6 +74,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
+	c.observeCommitLogs(ctx, groups)
+	phase("commit logs of the groups without members")
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)

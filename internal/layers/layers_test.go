@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"internal/text":           {},
 	"internal/display":        {"internal/model", "internal/model/plan", "internal/text"},
 	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/display", "internal/text"},
-	"internal/reset":          {"internal/model", "internal/model/plan"},
+	"internal/reset":          {"internal/model", "internal/model/plan", "internal/text"},
 	"internal/sampler":        {},
 	"internal/serve": {"internal/model", "internal/model/timeaxis", "internal/sampler",
 		"github.com/prometheus/client_golang", "github.com/prometheus/client_model"},

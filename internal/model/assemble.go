@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // AssembleOptions tune Assemble.
@@ -97,6 +98,10 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		grp.Members = nil // unknown: JSON null, never "0 members"
 	case grp.Members == nil:
 		grp.Members = []Member{}
+	}
+	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
+		grp.CommitLog = g.CommitLog
+		grp.Committer = DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
 	}
 	// Share-group start offsets never expire; committed offsets of an Empty group do.
 	if g.State == "Empty" && g.Type != TypeShare && obs.OffsetsRetentionMinutes != nil {

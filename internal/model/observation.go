@@ -69,6 +69,9 @@ type GroupObservation struct {
 	ShareAutoOffsetReset *string
 	// Topology is a streams group's topology.
 	Topology *Topology
+	// CommitLog is the group's records in __consumer_offsets, read for a group without
+	// members (committer.go); nil when not read.
+	CommitLog *CommitLog
 }
 
 // PartitionOffsets are the watermarks of one partition and the result of the

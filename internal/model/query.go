@@ -37,3 +37,7 @@ const DefaultRiskWindow = 24 * time.Hour
 
 // DefaultFetchBudget is the --fetch-budget default (4 MiB).
 const DefaultFetchBudget = 4 << 20
+
+// DefaultCommitLogBudget is the --commit-log-budget default (256 MiB): the record bytes
+// one read of __consumer_offsets may fetch.
+const DefaultCommitLogBudget = 256 << 20

@@ -102,6 +102,12 @@ type Group struct {
 	// broker applies where a share partition has no start offset yet; null for other types
 	// and when it could not be read (the snapshot's errors say why).
 	ShareAutoOffsetReset *string `json:"shareAutoOffsetReset"`
+	// Committer is set when a client outside the group keeps committing its offsets while
+	// it has no members (committer.go); null otherwise.
+	Committer *Committer `json:"committer"`
+	// CommitLog is the group's records in __consumer_offsets when they were read (a group
+	// without members), for the time axis to weigh with its own readings; not in the JSON.
+	CommitLog *CommitLog `json:"-"`
 	// Topology is a streams group's topology; null for other types.
 	Topology   *Topology        `json:"topology"`
 	Partitions []GroupPartition `json:"partitions"`

@@ -78,6 +78,9 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 	if g.Time != nil && g.Time.Loss != nil {
 		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)
 	}
+	if c := g.Committer; c != nil {
+		fmt.Fprintf(tw, "  COMMITTER: %s\n", CommitterLine(c))
+	}
 	if g.Change != nil && len(g.Change.GonePartitions) > 0 {
 		fmt.Fprintf(tw, "  gone since the baseline: %s\n", partitionList(g.Change.GonePartitions))
 	}

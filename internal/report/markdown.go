@@ -8,6 +8,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -40,7 +41,11 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 			if t := g.Time; t != nil {
 				eta, ev = display.ETAText(t.ETA, t.ETAMs), t.Evaluation.Badge()
 			}
-			fmt.Fprintf(bw, "| %s | %s | %d | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), len(g.Members), TotalLagText(g), eta, ev)
+			members := fmt.Sprint(len(g.Members))
+			if c := g.Committer; c != nil {
+				members += " + a committer outside the group: " + cell(plan.CommitterText(c))
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), members, TotalLagText(g), eta, ev)
 		}
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
@@ -108,6 +113,9 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 	}
 	if g.OffsetsExpireAfterMs != nil {
 		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", text.HumanMs(g.OffsetsExpireAfterMs))
+	}
+	if c := g.Committer; c != nil {
+		fmt.Fprintf(w, "- committer: %s\n", cell(CommitterLine(c)))
 	}
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(w, "- %s\n", cell(line))

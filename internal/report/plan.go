@@ -47,6 +47,10 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
+	if p.AllowCommitter && p.Committer != nil {
+		fmt.Fprintf(w, "\nCOMMITTER (guard overridden): a client outside the group commits for it: %s; its next commit may overwrite this write\n",
+			plan.CommitterText(p.Committer))
+	}
 	if len(p.Blockers) > 0 {
 		fmt.Fprintf(w, "\nBLOCKED: %s this plan cannot be executed:\n", text.Plural(len(p.Blockers), "reason"))
 		for _, b := range p.Blockers {

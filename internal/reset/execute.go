@@ -27,8 +27,14 @@ type Result struct {
 //  5. the offsets are committed (admin form) and deleted, as one phase that a
 //     cancelled ctx (SIGINT, SIGTERM) does not interrupt: its answer is awaited,
 //     bounded by the phase's deadline;
-//  6. the offsets are read back on a fresh connection, each row's result comes
-//     from the broker's answer and the read-back, and the outcome is audited.
+//  6. the offsets are read back on a fresh connection, watched for Observe in case
+//     a client outside the group overwrites them (committer.go), each row's result
+//     comes from the broker's answer, the read-back and the watch, and the outcome is
+//     audited.
+//
+// Between 1 and 2, the group's commits are watched for Observe and its commit history
+// is asked (committer.go): a client outside the group committing for it refuses the
+// write.
 //
 // A refusal at 1–4 writes nothing to Kafka; at 3–4 the backup is removed again.
 // Kafka has no conditional commit: a commit by another client between the
@@ -42,8 +48,12 @@ func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 	if s.beforeCommit != nil {
 		s.beforeCommit()
 	}
-	in, ok := s.reread(ctx, &res)
+	refuse, ok := s.observeBefore(ctx, &res)
 	if !ok {
+		return res
+	}
+	in, ok := s.reread(ctx, &res)
+	if refuseCommitter(&res, refuse) || !ok {
 		return res
 	}
 	backup, ok := s.prepare(&res, in.ClusterID)
@@ -57,7 +67,11 @@ func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 	w := s.writerFor(res.Plan.Type)
 	ans := s.write(write, w, res.Plan)
 	readBack, readErr := w.readBack(write, res.Plan.Group)
-	s.conclude(&res, ans, readBack, readErr, backup, in.ClusterID)
+	var overwritten map[model.TP]int64
+	if readErr == nil {
+		overwritten = s.watchAfter(ctx, &res, readBack)
+	}
+	s.conclude(&res, ans, readBack, readErr, overwritten, backup, in.ClusterID)
 	return res
 }
 
@@ -91,6 +105,9 @@ func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 		return in, false
 	}
 	in.AssumeReset = p.AssumeReset
+	if p.AllowCommitter {
+		in.AllowCommitter, in.Committer = true, nil // what was seen is in the plan already
+	}
 	res.Plan = p.Refresh(in)
 	if !res.Plan.Executable() {
 		res.Notes = append(res.Notes, "nothing written: the state changed since the plan")
@@ -156,7 +173,7 @@ func notSent(group string, tps []model.TP, err error) []model.Error {
 // conclude sets each row's result, the outcome, the undo and the notes, removes
 // a backup nothing was written after, writes the undo file of a partial write,
 // and audits the outcome.
-func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[model.TP]int64, readErr error, backup string, clusterID *string) {
+func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[model.TP]int64, readErr error, overwritten map[model.TP]int64, backup string, clusterID *string) {
 	if ans.RequestErr != nil {
 		res.Notes = append(res.Notes, "the commit request got no answer ("+ans.RequestErr.Error()+"); what was written comes from reading the offsets back on a fresh connection")
 	}
@@ -165,6 +182,9 @@ func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[mode
 		res.Notes = append(res.Notes, "could not read the offsets back: "+readErr.Error()+"; compare with the backup")
 	}
 	res.Outcome = res.Plan.ApplyResults(ans, readBack)
+	if len(overwritten) > 0 {
+		res.Outcome = res.Plan.ApplyOverwrites(overwritten)
+	}
 	for _, r := range res.Plan.Rows {
 		if n := r.ResultNote(); n != "" {
 			res.Notes = append(res.Notes, n)

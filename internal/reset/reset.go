@@ -55,6 +55,12 @@ type Service struct {
 	// RiskWindow is how far ahead a plan warns that a target record may be
 	// deleted by retention (--risk-window; 0 = model.DefaultRiskWindow).
 	RiskWindow time.Duration
+	// Observe is how long a write watches the group's commits before it and after its
+	// read-back, for a client outside the group that commits for it (0: no watch; the
+	// commands use DefaultObserve). AllowCommitter writes even when one is seen
+	// (--allow-committer). committer.go.
+	Observe        time.Duration
+	AllowCommitter bool
 	// beforeCommit, when set (tests), runs after the plan was confirmed and
 	// before the state is re-read.
 	beforeCommit func()
@@ -160,6 +166,8 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	if s.AllowNewGroup {
 		in.NewGroup = plan.NewGroupAllowed
 	}
+	in.AllowCommitter = s.AllowCommitter
+	in.Committer = s.committerAtPlan(ctx, in)
 	return in, nil
 }
 

@@ -21,7 +21,7 @@ import (
 // a new field filterable (a group type), add its values here and to the rows'
 // tags (groupRow.tags, partitionTags).
 var filterKeywords = func() map[string]bool {
-	m := map[string]bool{"error": true}
+	m := map[string]bool{"error": true, "committer": true}
 	for _, st := range model.AllStatuses {
 		m[st.String()] = true
 	}
@@ -122,6 +122,9 @@ func groupTags(g *model.Group) []string {
 		tags = append(tags, "error")
 	}
 	tags = append(tags, strings.ToLower(g.State), "type:"+g.Type)
+	if g.Committer != nil {
+		tags = append(tags, "committer")
+	}
 	if g.Type != model.TypeUnknown {
 		tags = append(tags, g.Type)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -44,6 +45,10 @@ func (s *groupScreen) infoLines() []string {
 	if g.OffsetsExpireAfterMs != nil {
 		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
 			text.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+	}
+	if c := g.Committer; c != nil {
+		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
+			st.muted.Render(" · resets refused while it runs"))
 	}
 	lines = append(lines, typeInfo(st, g)...)
 	for i, m := range g.Members {

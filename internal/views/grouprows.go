@@ -229,6 +229,9 @@ func groupCells(st *styles, r *groupRow) []cell {
 	if g.Members == nil { // not described: unknown, never 0
 		cells[gcMembers] = cell{text: "?"}
 	}
+	if g.Committer != nil { // none, yet a client outside the group commits for it
+		cells[gcMembers] = cell{text: "0+ext", style: &st.notice}
+	}
 	cells[gcTopics] = cell{text: text.Thousands(r.topics)}
 	cells[gcPartitions] = cell{text: text.Thousands(len(g.Partitions))}
 	lagStyle := st.lag(g.TotalLag)

@@ -154,6 +154,9 @@ type plannerKeys struct {
 	// Arm asks for the group name; Confirm executes when the name matches;
 	// Disarm cancels.
 	Arm, Confirm, Disarm key.Binding
+	// AllowCommitter overrides the committer guard for this screen's plans, and back
+	// (docs/resets.md#committers-outside-the-group).
+	AllowCommitter key.Binding
 	// Scroll moves through a result taller than the screen.
 	Scroll listKeys
 }
@@ -170,7 +173,9 @@ func newPlannerKeys() plannerKeys {
 		Arm:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "arm")),
 		Confirm:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "execute if the name matches")),
 		Disarm:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "disarm")),
-		Scroll:     newListKeys(),
+		AllowCommitter: key.NewBinding(key.WithKeys("!"),
+			key.WithHelp("!", "override the committer guard (a consumer outside the group may overwrite the write)")),
+		Scroll: newListKeys(),
 	}
 }
 

@@ -92,6 +92,11 @@ type plannerScreen struct {
 	changes  []string // what the last re-plan found changed, sticky until the inputs change
 	changeAt time.Time
 
+	// allowCommitter is the operator's override of the committer guard (!), for this
+	// screen's plans; progress is where an execution's watch stands (its countdown).
+	allowCommitter bool
+	progress       *plan.Progress
+
 	phase   plannerPhase
 	confirm textinput.Model
 	// holding: the plan disarmed itself (it changed while armed) while the
@@ -191,6 +196,13 @@ type planMadeMsg struct {
 // resetExecutedMsg is the reply to executePlanCmd.
 type resetExecutedMsg struct{ res plan.ResetResult }
 
+// resetProgressMsg is where an execution's watch stands (a countdown); next waits for the
+// next one, or the result.
+type resetProgressMsg struct {
+	progress plan.Progress
+	next     tea.Cmd
+}
+
 // backupsListedMsg is the reply to listBackupsCmd.
 type backupsListedMsg struct {
 	backups []plan.Backup
@@ -221,9 +233,30 @@ func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, grou
 	})
 }
 
-// executePlanCmd runs a confirmed plan; the Resetter checks every guard again.
+// executePlanCmd runs a confirmed plan; the Resetter checks every guard again. Its
+// progress (the watches of the group's commits before and after the write) comes as
+// resetProgressMsg, the newest only, until the result.
 func executePlanCmd(ctx context.Context, rs Resetter, id int, p plan.Plan) tea.Cmd {
-	return replyTo(id, func() tea.Msg { return resetExecutedMsg{res: rs.Execute(ctx, p)} })
+	updates := make(chan plan.Progress, 1)
+	done := make(chan tea.Msg, 1)
+	ctx = plan.WithProgress(ctx, func(pr plan.Progress) {
+		select { // keep only the newest: the screen shows where the watch stands now
+		case <-updates:
+		default:
+		}
+		updates <- pr
+	})
+	go func() { done <- resetExecutedMsg{res: rs.Execute(ctx, p)} }()
+	var wait func() tea.Msg
+	wait = func() tea.Msg {
+		select {
+		case m := <-done:
+			return m
+		case pr := <-updates:
+			return resetProgressMsg{progress: pr, next: replyTo(id, wait)}
+		}
+	}
+	return replyTo(id, wait)
 }
 
 // listBackupsCmd lists a group's backups for a restore.
@@ -251,6 +284,11 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = s.planMade(msg)
 	case backupsListedMsg:
 		cmd = s.backupsListed(msg)
+	case resetProgressMsg:
+		if s.phase == phaseExecuting {
+			s.progress = &msg.progress
+		}
+		cmd = msg.next
 	case resetExecutedMsg:
 		if s.phase == phaseExecuting {
 			res := msg.res
@@ -369,6 +407,7 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 		return
 	}
 	s.planErr = nil
+	msg.plan = s.withCommitter(msg.plan)
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {
@@ -386,6 +425,16 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 // keeps the keyboard (holding) until esc leaves it.
 func (s *plannerScreen) disarmItself(why string) {
 	s.phase, s.flash, s.holding = phaseEdit, why, true
+}
+
+// withCommitter adds to p what the time axis saw of a client committing for the group
+// from outside it (the Resetter saw the commit history), and the operator's override (!).
+func (s *plannerScreen) withCommitter(p plan.Plan) plan.Plan {
+	var seen *model.Committer
+	if s.g != nil {
+		seen = s.g.Committer
+	}
+	return p.WithCommitter(seen, s.allowCommitter)
 }
 
 // armable reports whether enter may arm: a plan for exactly these inputs,

@@ -134,6 +134,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 	if s.keys.Arm.Enabled() {
 		b = append(b, described(s.keys.Arm, "arm (then type the name)"))
 	}
+	if s.keys.AllowCommitter.Enabled() {
+		b = append(b, described(s.keys.AllowCommitter, "override the committer guard"))
+	}
 	if scroll {
 		b = append(b, s.keys.ScrollDown)
 	}
@@ -152,6 +155,7 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 			arm,
 			described(s.keys.Confirm, "with the exact name typed: execute"),
 			described(s.keys.Disarm, "disarm (while asked for the name)"),
+			s.keys.AllowCommitter,
 		},
 	}
 }
@@ -161,4 +165,5 @@ func (s *plannerScreen) syncKeys() {
 	s.keys.Arm.SetEnabled(s.armable() && s.phase == phaseEdit && !s.holding)
 	s.keys.Confirm.SetEnabled(!s.c.readOnly)
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
+	s.keys.AllowCommitter.SetEnabled(!s.c.readOnly && s.phase == phaseEdit && s.plan != nil && s.plan.Committer != nil)
 }

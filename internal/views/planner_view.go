@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model/plan"
@@ -212,6 +213,10 @@ func (s *plannerScreen) guardLines() []string {
 	default:
 		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
 	}
+	if p := s.plan; p != nil && p.AllowCommitter && p.Committer != nil {
+		verdict = append(verdict, wrapLines(st.notice.Render("COMMITTER GUARD OFF")+" (!)  "+plan.CommitterText(p.Committer)+
+			": its next commit may overwrite the write; the watch after it reports that", s.width, "  ", 2)...)
+	}
 	var notes []string // what the plan does or risks that blocks nothing: it creates the group, a target expires
 	if s.plan != nil {
 		for _, n := range s.plan.Notes {
@@ -313,7 +318,7 @@ func (s *plannerScreen) actionLines() []string {
 	var action string
 	switch {
 	case s.phase == phaseExecuting:
-		action = st.notice.Render("EXECUTING") + "  re-reading the group, writing the backup, committing, reading back…"
+		action = st.notice.Render("EXECUTING") + "  " + executingText(s.progress)
 	case s.phase == phaseArmed:
 		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
 			st.muted.Render("  enter executes, esc disarms")
@@ -343,4 +348,18 @@ func (s *plannerScreen) actionLines() []string {
 		return []string{action}
 	}
 	return []string{flash, action}
+}
+
+// executingText says where an execution stands: watching the group's commits before the
+// write, with its countdown; writing; or watching for an overwrite after it.
+func executingText(p *plan.Progress) string {
+	switch {
+	case p == nil || p.Left <= 0:
+		return "re-reading the group, writing the backup, committing, reading back…"
+	case p.Phase == plan.PhaseObserve:
+		return "watching the group's commits before writing, for a consumer committing from outside the group: " +
+			text.HumanDuration(p.Left.Round(time.Second)) + " left"
+	}
+	return "written and read back; watching for an overwrite by a consumer outside the group: " +
+		text.HumanDuration(p.Left.Round(time.Second)) + " left"
 }

@@ -28,6 +28,8 @@ func guardBlockers(in Input) []Blocker {
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
 	if len(in.Members) > 0 || !inactive {
 		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in)})
+	} else if in.Committer != nil && !in.AllowCommitter {
+		bs = append(bs, CommitterBlocker(in.Group, in.Committer))
 	}
 	return bs
 }
@@ -138,6 +140,9 @@ func fmtOpt(v *int64) string {
 func (p Plan) Refresh(now Input) Plan {
 	q := p
 	q.State = now.State
+	if now.Committer != nil {
+		q.Committer = now.Committer
+	}
 	q.Rows = slices.Clone(p.Rows)
 	for i := range q.Rows {
 		r := &q.Rows[i]
@@ -164,7 +169,7 @@ func (p Plan) Refresh(now Input) Plan {
 	bs := p.Drift(now)
 	for _, b := range p.Blockers {
 		switch {
-		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift:
+		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift || b.Kind == BlockCommitter:
 			continue // re-evaluated by Drift
 		case b.Kind == BlockUnknownOffsets && hasBlocker(bs, b):
 			continue // Drift found it unreadable again

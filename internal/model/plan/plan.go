@@ -54,6 +54,11 @@ type Input struct {
 	TargetTimestamps map[model.TPO]time.Time
 	// ReadOnly is --read-only: every plan is blocked.
 	ReadOnly bool
+	// Committer is a client outside the group seen committing its offsets (committer.go);
+	// nil when none was seen. AllowCommitter is the operator's override (--allow-committer):
+	// such a plan is not blocked.
+	Committer      *model.Committer
+	AllowCommitter bool
 	// AssumeReset is the consumer's auto.offset.reset ("" = latest, the client
 	// default): where it would start on a partition without a commit.
 	AssumeReset string
@@ -195,6 +200,11 @@ type Plan struct {
 	// Rejected lists the partitions the broker refused in a partly applied commit
 	// (exit 4); empty otherwise. Listed in docs/json.md.
 	Rejected []model.Error `json:"rejected"`
+	// Committer is what was seen of a client outside the group committing its offsets
+	// (null: none); AllowCommitter is the operator's override of that guard
+	// (committer.go).
+	Committer      *model.Committer `json:"committer"`
+	AllowCommitter bool             `json:"allowCommitter"`
 }
 
 // Executable reports whether nothing blocks the plan.
@@ -210,6 +220,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	}
 	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
+		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
 		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:

@@ -27,6 +27,9 @@ const (
 	OutcomePartlyApplied ResetOutcome = "partly-applied"
 	// OutcomeFailed: what was written cannot be told for some row (1).
 	OutcomeFailed ResetOutcome = "failed"
+	// OutcomeOverwritten: written and read back, then another client committed over
+	// some row while the read-back watched (5).
+	OutcomeOverwritten ResetOutcome = "overwritten"
 )
 
 // WriteResult is what became of one row of an executed plan.
@@ -47,6 +50,9 @@ const (
 	// WriteUnknown: the request got no answer and the read-back does not show the
 	// target; the request may still be applied later.
 	WriteUnknown WriteResult = "unknown"
+	// WriteOverwritten: read back at the target, then changed by another client while
+	// the read-back watched (a committer outside the group).
+	WriteOverwritten WriteResult = "overwritten"
 )
 
 // MarshalJSON writes the result, or null for none.
@@ -90,12 +96,34 @@ func (p *Plan) ApplyResults(ans CommitAnswer, readBack map[model.TP]int64) Reset
 		}
 		count[r.Result]++
 	}
-	n := len(p.Rows)
-	p.Executed = count[WriteRejected] < n
+	p.Executed = count[WriteRejected] < len(p.Rows)
 	p.Verified = nil // never read back: not checked, neither yes nor no
 	if readBack != nil {
-		p.Verified = model.Ptr(count[WriteWritten] == n)
+		p.Verified = model.Ptr(count[WriteWritten] == len(p.Rows))
 	}
+	return outcome(count, len(p.Rows))
+}
+
+// ApplyOverwrites marks the rows written (read back at their target) that the watch after
+// the read-back found at another offset, in after, as overwritten, with that offset as
+// their ReadBack, and returns the outcome. after holds the offsets that changed only.
+func (p *Plan) ApplyOverwrites(after map[model.TP]int64) ResetOutcome {
+	count := map[WriteResult]int{}
+	for i := range p.Rows {
+		r := &p.Rows[i]
+		if v, ok := after[r.TP()]; ok && r.Result == WriteWritten {
+			r.Result, r.ReadBack = WriteOverwritten, model.Ptr(v)
+		}
+		count[r.Result]++
+	}
+	if p.Verified != nil {
+		p.Verified = model.Ptr(count[WriteWritten] == len(p.Rows))
+	}
+	return outcome(count, len(p.Rows))
+}
+
+// outcome is the outcome of n rows with these results.
+func outcome(count map[WriteResult]int, n int) ResetOutcome {
 	switch {
 	case count[WriteWritten] == n:
 		return OutcomeApplied
@@ -103,6 +131,8 @@ func (p *Plan) ApplyResults(ans CommitAnswer, readBack map[model.TP]int64) Reset
 		return OutcomeRefused
 	case count[WriteUnknown] > 0 || count[WriteUnverified] > 0:
 		return OutcomeFailed
+	case count[WriteOverwritten] > 0:
+		return OutcomeOverwritten
 	}
 	return OutcomePartlyApplied
 }
@@ -138,6 +168,8 @@ func (r Row) ResultNote() string {
 		return fmt.Sprintf("%s: the request got no answer and the read-back shows %s: it may still be applied; read the group again", r.TP(), fmtOpt(r.ReadBack))
 	case WriteUnverified:
 		return fmt.Sprintf("%s: acknowledged by the broker, but the offsets could not be read back", r.TP())
+	case WriteOverwritten:
+		return fmt.Sprintf("%s: written and read back, then overwritten with %s by a client outside the group: stop the consumer that commits for this group, then reset again", r.TP(), fmtOpt(r.ReadBack))
 	}
 	return ""
 }

@@ -21,6 +21,9 @@ func (h *History) Annotate(s *model.Snapshot, opt Options) {
 			g.Partitions[pi].Time = nil
 		}
 		gh := h.groups[g.Group]
+		if gh != nil {
+			g.Committer = gh.committer(g, s.Cluster.TakenAt.Time)
+		}
 		if gh == nil || len(gh.at) < 2 {
 			continue
 		}

@@ -27,6 +27,9 @@ type groupHistory struct {
 	// writes holds when this process last wrote each partition's position
 	// (RecordWrite), Unix milliseconds.
 	writes map[model.TP]int64
+	// quiet is the time of the first sample of the run the group has had no members in
+	// (committer.go); noQuiet while it has members or could not be read.
+	quiet int64
 }
 
 type partHistory struct {
@@ -76,7 +79,7 @@ func (h *History) Add(s *model.Snapshot, complete bool) {
 func (h *History) addGroup(g *model.Group, at int64) {
 	gh := h.groups[g.Group]
 	if gh == nil {
-		gh = &groupHistory{}
+		gh = &groupHistory{quiet: noQuiet}
 		h.groups[g.Group] = gh
 	}
 	n := len(gh.at)
@@ -107,6 +110,7 @@ func (h *History) addGroup(g *model.Group, at int64) {
 	}
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
 	gh.forgetBeforeWrites()
+	gh.noteMembers(g, at)
 }
 
 // mergeParts writes g's partitions into slot, keeping the series of those

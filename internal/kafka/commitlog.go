@@ -1,0 +1,321 @@
+package kafka
+
+// Reading __consumer_offsets directly (no group join): the only place that holds a
+// commit's time and the time a classic group became Empty. docs/kafka.md says what is
+// read and why; commitlog_state.go keeps what was read between snapshots.
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// offsetsTopic is Kafka's internal topic of group metadata and commits.
+const offsetsTopic = "__consumer_offsets"
+
+// CommitLogOptions bound one read of __consumer_offsets.
+type CommitLogOptions struct {
+	// MaxBytes bounds the record bytes (keys and values) one read fetches over all
+	// partitions; 0 means model.DefaultCommitLogBudget.
+	MaxBytes int64
+	// Window is how far back a group's Recent commits reach (default
+	// DefaultCommitLogWindow); PerPartition caps them per partition (default
+	// DefaultCommitLogRecent).
+	Window       time.Duration
+	PerPartition int
+}
+
+// The defaults of CommitLogOptions.
+const (
+	DefaultCommitLogWindow = 5 * time.Minute
+	DefaultCommitLogRecent = 8
+)
+
+// Fetch sizes of the read: a round asks each broker for at most commitLogRoundBytes,
+// each partition starting at commitLogPartitionBytes (doubled, up to
+// commitLogMaxPartitionBytes, for a partition whose next batch is larger).
+const (
+	commitLogRoundBytes        = 16 << 20
+	commitLogPartitionBytes    = 1 << 20
+	commitLogMaxPartitionBytes = 64 << 20
+)
+
+func (o CommitLogOptions) withDefaults() CommitLogOptions {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = model.DefaultCommitLogBudget
+	}
+	if o.Window <= 0 {
+		o.Window = DefaultCommitLogWindow
+	}
+	if o.PerPartition <= 0 {
+		o.PerPartition = DefaultCommitLogRecent
+	}
+	return o
+}
+
+// ReadCommitLog reads the records of groups in __consumer_offsets: the partitions that
+// hold them (Kafka's hash rule, the partition count from metadata), by direct Fetch, one
+// request per leader carrying every partition it leads, round after round until each
+// partition reaches the high watermark its first answer gave, within opt.MaxBytes and
+// ctx. What was read is kept (commitlog_state.go): the next read fetches only what was
+// appended since, so a TUI's refreshes cost the new records only. Every group asked gets
+// a CommitLog; one that could not be read says why in its Status and Reason (a principal
+// denied the topic is CommitLogDenied), which is never an error of the snapshot.
+func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitLogOptions) (map[string]*model.CommitLog, model.CommitLogScan) {
+	opt = opt.withDefaults()
+	start := time.Now()
+	out := make(map[string]*model.CommitLog, len(groups))
+	var scan model.CommitLogScan
+	if len(groups) == 0 {
+		return out, scan
+	}
+	failAll := func(status, reason string) (map[string]*model.CommitLog, model.CommitLogScan) {
+		for _, g := range groups {
+			out[g] = &model.CommitLog{Status: status, Reason: reason, Partition: -1}
+		}
+		scan.Took = time.Since(start)
+		return out, scan
+	}
+	lay, err := c.metadata(ctx, []string{offsetsTopic})
+	if err != nil {
+		return failAll(model.CommitLogFailed, "metadata of "+offsetsTopic+": "+toError(err).Message)
+	}
+	if e := lay.topicErrs[offsetsTopic]; e != nil {
+		if e.Code != nil && *e.Code == kerrName(sarama.ErrTopicAuthorizationFailed) {
+			return failAll(model.CommitLogDenied, deniedReason)
+		}
+		return failAll(model.CommitLogFailed, e.Message)
+	}
+	n := lay.partitions[offsetsTopic]
+	if n <= 0 {
+		return failAll(model.CommitLogFailed, offsetsTopic+" is not in the cluster metadata")
+	}
+	if !c.clog.lock(ctx) {
+		return failAll(model.CommitLogFailed, "not read: another read of "+offsetsTopic+" was still running when the deadline passed")
+	}
+	defer c.clog.unlock()
+
+	byPartition := map[int32][]string{}
+	for _, g := range groups {
+		p := offsetsPartition(g, int32(n))
+		byPartition[p] = append(byPartition[p], g)
+	}
+	reads := map[int32][]*partitionRead{}
+	var leaders []int32
+	for _, p := range slices.Sorted(maps.Keys(byPartition)) {
+		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), maxBytes: commitLogPartitionBytes}
+		tp := model.TP{Topic: offsetsTopic, Partition: p}
+		l, ok := lay.leader[tp]
+		if !ok {
+			r.status, r.reason = model.CommitLogFailed, fmt.Sprintf("%s has no leader", tp)
+			if e := lay.errs[tp]; e != nil {
+				r.reason = e.Message
+			}
+			reads[-1] = append(reads[-1], r)
+			continue
+		}
+		if _, seen := reads[l]; !seen {
+			leaders = append(leaders, l)
+		}
+		reads[l] = append(reads[l], r)
+	}
+	scan.Partitions = len(byPartition)
+	budget := &atomic.Int64{}
+	budget.Store(opt.MaxBytes)
+	var mu sync.Mutex
+	run(c, leaders, func(l int32) {
+		s := c.readLeader(ctx, l, reads[l], budget, opt)
+		mu.Lock()
+		scan.Requests += s.Requests
+		scan.Records += s.Records
+		scan.Bytes += s.Bytes
+		mu.Unlock()
+	})
+	readAt := c.cfg.Now()
+	for _, rs := range reads {
+		for _, r := range rs {
+			if r.status == "" {
+				scan.Complete++
+			}
+			for _, g := range byPartition[r.p] {
+				out[g] = r.st.commitLog(g, r, readAt, opt)
+			}
+		}
+	}
+	scan.Took = time.Since(start)
+	c.logf("commit log: %d partitions of %s (%d read to the end), %d requests, %d records, %d bytes in %v",
+		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond))
+	return out, scan
+}
+
+// deniedReason is what a group's commit log says when the principal may not read
+// __consumer_offsets.
+const deniedReason = "the principal may not read " + offsetsTopic + " (TOPIC_AUTHORIZATION_FAILED): " +
+	"commit times and the time a group became Empty are unknown"
+
+// partitionRead is one partition of __consumer_offsets during one read.
+type partitionRead struct {
+	p  int32
+	st *offsetsPartitionState
+	// target is the high watermark of the partition's first answer (-1 until then).
+	target   int64
+	maxBytes int32
+	// status and reason are set when the partition was not read to target.
+	status, reason string
+}
+
+func (r *partitionRead) done() bool {
+	return r.status != "" || (r.target >= 0 && r.st.next >= r.target)
+}
+
+// readLeader reads the partitions one broker leads, round after round, each round one
+// Fetch carrying every partition not yet at its target.
+func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRead, budget *atomic.Int64, opt CommitLogOptions) model.CommitLogScan {
+	var scan model.CommitLogScan
+	for _, r := range rs {
+		r.target = -1
+	}
+	stop := func(status, reason string) {
+		for _, r := range rs {
+			if !r.done() {
+				r.status, r.reason = status, reason
+			}
+		}
+	}
+	b, err := c.broker(leader)
+	if err != nil {
+		stop(model.CommitLogFailed, err.Error())
+		return scan
+	}
+	for {
+		var todo []*partitionRead
+		for _, r := range rs {
+			if !r.done() {
+				todo = append(todo, r)
+			}
+		}
+		if len(todo) == 0 {
+			return scan
+		}
+		left := budget.Load()
+		if left <= 0 {
+			stop(model.CommitLogPartial, "the byte budget of the read (--commit-log-budget) ran out before the end of the partition")
+			return scan
+		}
+		if ctx.Err() != nil {
+			stop(model.CommitLogPartial, "the command's deadline passed before the end of the partition")
+			return scan
+		}
+		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, commitLogRoundBytes)),
+			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
+		for _, r := range todo {
+			req.AddBlock(offsetsTopic, r.p, r.st.next, r.maxBytes, -1)
+		}
+		resp, err := call(ctx, c, b, func() (*sarama.FetchResponse, error) { return b.Fetch(req) })
+		scan.Requests++
+		if err != nil {
+			if ctx.Err() != nil {
+				stop(model.CommitLogPartial, "the command's deadline passed before the end of the partition")
+			} else {
+				stop(model.CommitLogFailed, brokerErr(err, leader, "fetch "+offsetsTopic).Message)
+			}
+			return scan
+		}
+		var got int64
+		for _, r := range todo {
+			blk := resp.GetBlock(offsetsTopic, r.p)
+			if blk == nil {
+				r.status, r.reason = model.CommitLogFailed, "fetch "+offsetsTopic+": the broker's reply left the partition out"
+				continue
+			}
+			n, bytes := c.readBlock(r, blk, opt)
+			scan.Records += n
+			got += bytes
+		}
+		scan.Bytes += got
+		budget.Add(-got)
+		if !anyProgress(todo) {
+			// Nothing came back for any partition: every next batch is larger than its
+			// limit. Raise the limits; past the largest, give up.
+			grown := false
+			for _, r := range todo {
+				if !r.done() && r.maxBytes < commitLogMaxPartitionBytes {
+					r.maxBytes *= 2
+					grown = true
+				}
+			}
+			if !grown {
+				stop(model.CommitLogFailed, "fetch "+offsetsTopic+": a record batch larger than 64 MiB")
+				return scan
+			}
+		}
+	}
+}
+
+// anyProgress reports whether a round moved any partition (and clears the marks).
+func anyProgress(rs []*partitionRead) bool {
+	moved := false
+	for _, r := range rs {
+		moved = moved || r.st.moved
+		r.st.moved = false
+	}
+	return moved
+}
+
+// readBlock applies one partition's answer: an error ends its read; records advance it.
+// It returns the records read and their bytes (keys and values).
+func (c *Client) readBlock(r *partitionRead, blk *sarama.FetchResponseBlock, opt CommitLogOptions) (int64, int64) {
+	switch blk.Err {
+	case sarama.ErrNoError:
+	case sarama.ErrOffsetOutOfRange:
+		// The log no longer starts where the kept state ends (records deleted, a new
+		// topic): read it again from its start.
+		r.st.reset(blk.LogStartOffset)
+		r.st.moved = true
+		return 0, 0
+	case sarama.ErrTopicAuthorizationFailed:
+		r.status, r.reason = model.CommitLogDenied, deniedReason
+		return 0, 0
+	default:
+		r.status, r.reason = model.CommitLogFailed, "fetch "+offsetsTopic+": "+kerrText(blk.Err)
+		return 0, 0
+	}
+	if r.target < 0 {
+		r.target = blk.HighWaterMarkOffset
+		if r.st.next < blk.LogStartOffset {
+			r.st.reset(blk.LogStartOffset)
+		}
+	}
+	return r.st.apply(blk, opt)
+}
+
+// offsetsPartition is the partition of __consumer_offsets that holds group's records:
+// Java's String.hashCode of the group id (over UTF-16 code units), its absolute value
+// (Kafka's Utils.abs: 0 for math.MinInt32), modulo the partition count
+// (GroupCoordinatorService.partitionFor in Kafka's group-coordinator).
+func offsetsPartition(group string, partitions int32) int32 {
+	var h int32
+	for _, r := range group {
+		if r >= 0x10000 { // a surrogate pair in UTF-16
+			r -= 0x10000
+			h = 31*h + int32(0xD800+(r>>10))
+			h = 31*h + int32(0xDC00+(r&0x3FF))
+			continue
+		}
+		h = 31*h + int32(r)
+	}
+	switch {
+	case h == -1<<31:
+		h = 0
+	case h < 0:
+		h = -h
+	}
+	return h % partitions
+}

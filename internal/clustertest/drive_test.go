@@ -243,28 +243,43 @@ func (r *tuiRun) quitAndLoads() (bool, int) {
 // screenRow is a group's row on the TUI's groups screen.
 type screenRow struct{ state, members, lag string }
 
-// screenRows reads the rows of the groups table of a TUI screen. Every cell up to LAG
-// is one word ("-" when empty) but the lag, which may read "≥ 15".
+// screenRows reads the rows of the groups table of a TUI screen. The columns are found by
+// their titles (a narrow screen hides some); every cell up to LAG is one word ("-" when
+// empty) but the lag, which may read "≥ 15".
 func screenRows(screen string) map[string]screenRow {
 	out := map[string]screenRow{}
-	header := false
+	col := map[string]int{}
 	for _, l := range strings.Split(screen, "\n") {
 		f := strings.Fields(l)
-		if !header {
-			header = len(f) > 7 && f[0] == "GROUP" && f[6] == "LAG"
+		if len(col) == 0 {
+			if len(f) > 0 && f[0] == "GROUP" {
+				for i, title := range f {
+					col[strings.TrimRight(title, "↑↓")] = i
+				}
+				if _, ok := col["LAG"]; !ok {
+					return out
+				}
+			}
 			continue
 		}
 		if len(f) > 0 && f[0] == "▸" {
 			f = f[1:]
 		}
-		if len(f) < 7 {
+		if len(f) <= col["LAG"] {
 			continue
 		}
-		lag := f[6]
-		if lag == "≥" && len(f) > 7 {
-			lag += " " + f[7]
+		lag := f[col["LAG"]]
+		if lag == "≥" && len(f) > col["LAG"]+1 {
+			lag += " " + f[col["LAG"]+1]
 		}
-		out[f[0]] = screenRow{state: f[2], members: f[3], lag: lag}
+		r := screenRow{state: "?", members: "?", lag: lag}
+		if i, ok := col["STATE"]; ok {
+			r.state = f[i]
+		}
+		if i, ok := col["MEMBERS"]; ok {
+			r.members = f[i]
+		}
+		out[f[0]] = r
 	}
 	return out
 }

@@ -27,6 +27,8 @@ const (
 	exitFailure = 1
 	exitBlocked = 3
 	exitPartly  = 4
+	// exitOverwritten: written, then overwritten by a committer while the reset watched.
+	exitOverwritten = 5
 )
 
 // offsettui is the path of the built binary; empty when no cluster is set (the tests skip).

@@ -17,6 +17,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
+// observe is how long the CLI's resets watch the group's commits before and after the
+// write (--observe, default 10 s): long enough to ask the commits and the commit history
+// across the failover, short enough for CI.
+const observe = "2s"
+
 // failoverWorld is a topic of three partitions with 20 records each on the cluster.
 type failoverWorld struct {
 	c      *realcluster.Cluster
@@ -114,7 +119,7 @@ func undoFile(t *testing.T, undo string) string {
 func (w failoverWorld) retry(t *testing.T, group string) {
 	t.Helper()
 	code, r := runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
-		"--group", group, "--to-offset", "2", "--all-topics", "--execute")
+		"--group", group, "--to-offset", "2", "--all-topics", "--execute", "--observe", observe)
 	nothing := code == exitBlocked && len(r.Blockers) == 1 && r.Blockers[0].Kind == plan.BlockNothingToReset
 	applied := code == exitOK && r.Verified != nil && *r.Verified
 	if !nothing && !applied {
@@ -195,10 +200,11 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 		}()
 		dir := t.TempDir()
 		code, r := runReset(t, "--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", "3s", "--backup-dir", dir,
-			"--group", group, "--to-offset", "2", "--all-topics", "--execute")
+			"--group", group, "--to-offset", "2", "--all-topics", "--execute", "--observe", observe)
 		<-killed
 		outcome := map[int]string{exitOK: string(plan.OutcomeApplied), exitBlocked: string(plan.OutcomeRefused),
-			exitPartly: string(plan.OutcomePartlyApplied), exitFailure: string(plan.OutcomeFailed)}[code]
+			exitPartly: string(plan.OutcomePartlyApplied), exitFailure: string(plan.OutcomeFailed),
+			exitOverwritten: string(plan.OutcomeOverwritten)}[code]
 		t.Logf("coordinator %d killed with the commit's answer on its way: exit %d (%s), verified %v", coord, code, outcome, r.Verified)
 		if p.Requests(coord, kmsg.OffsetCommit) != 1 {
 			t.Errorf("%d commits reached the coordinator, want 1: a commit without an answer is never sent again", p.Requests(coord, kmsg.OffsetCommit))

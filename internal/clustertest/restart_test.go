@@ -56,8 +56,7 @@ func (l *watchLog) judgeAll(t *testing.T, w *clusterWorld, tr *truth, name strin
 // TestRealClusterRollingRestart: each node of the three-node cluster is stopped and
 // started in turn — a controlled shutdown, then kill -9 of the active controller, then a
 // controlled shutdown — with a preferred leader election after each return, while
-// `describe --watch` runs every second (the 100 ms watch is TestRealClusterFastWatch
-// ThroughElections'), the TUI refreshes every second,
+// `describe --watch` runs every 2 s and every 100 ms, the TUI refreshes every second,
 // `check` of a static group runs again and again, and one-shot describes follow the kill,
 // with a producer and two live groups (classic and consumer protocol) running. Every
 // number the watches and describes print equals the independent read (the static
@@ -70,8 +69,9 @@ func TestRealClusterRollingRestart(t *testing.T) {
 	w := newClusterWorld(t, c, "rr")
 	tr := w.startTruth(t)
 	common := []string{"--bootstrap-server", c.Bootstrap, "--timeout", "3s", "--topic", w.static, "--topic", w.live}
-	var watchLog watchLog
-	watching := watch(t, watchLog.add, append([]string{"--interval", "1s"}, common...)...)
+	var slowLog, fastLog watchLog
+	slow := watch(t, slowLog.add, append([]string{"--interval", "2s"}, common...)...)
+	fast := watch(t, fastLog.add, append([]string{"--interval", "100ms"}, common...)...)
 	checks := checkAgain(t, c.Bootstrap, w.staticGroups[0], w.static, w.staticCommits[w.staticGroups[0]])
 	tui := w.runTUI(t)
 
@@ -110,7 +110,8 @@ func TestRealClusterRollingRestart(t *testing.T) {
 			up.Sub(stopped.Add(2*time.Second)).Round(time.Second), time.Since(up).Round(time.Second))
 		time.Sleep(time.Second)
 	}
-	watching.stop()
+	slow.stop()
+	fast.stop()
 	tui.stop()
 	checks.report(t)
 	time.Sleep(300 * time.Millisecond) // the truth read after the last snapshot
@@ -119,13 +120,19 @@ func TestRealClusterRollingRestart(t *testing.T) {
 	t.Logf("went through %s (controller %d killed, %d leads now); the producer had %d records acknowledged",
 		tally, controller, newController, w.produced())
 
-	if watching.exitedEarly || watching.code != exitOK {
-		t.Errorf("the watch exited by itself (exit %d): %s", watching.code, watching.stderr.String())
+	for _, wl := range []struct {
+		name string
+		w    *watching
+		log  *watchLog
+	}{{"2s", slow, &slowLog}, {"100ms", fast, &fastLog}} {
+		if wl.w.exitedEarly || wl.w.code != exitOK {
+			t.Errorf("the %s watch exited by itself (exit %d): %s", wl.name, wl.w.code, wl.w.stderr.String())
+		}
+		if n := strings.Count(wl.w.stderr.String(), "still watching"); n > 0 {
+			t.Logf("the %s watch reported %d failed snapshots and went on", wl.name, n)
+		}
+		wl.log.judgeAll(t, w, tr, wl.name)
 	}
-	if n := strings.Count(watching.stderr.String(), "still watching"); n > 0 {
-		t.Logf("the watch reported %d failed snapshots and went on", n)
-	}
-	watchLog.judgeAll(t, w, tr, "1s")
 	for i, s := range once {
 		for _, p := range w.judge(tr, s, s.Cluster.TakenAt.Time, onceAt[i], nil).problems {
 			t.Errorf("one-shot describe %d after the kill: %s", i, p)

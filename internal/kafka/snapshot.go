@@ -111,7 +111,11 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		obs.ListingErrors = append(obs.ListingErrors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
 	}
 	obs.Brokers = len(brokers) + len(lost)
-	listed, errs := c.listGroups(ctx)
+	list := c.listGroups
+	if len(names) == 0 {
+		list = c.listGroupsSettled // no group named: a moving shard must not hide its groups (shards.go)
+	}
+	listed, errs := list(ctx)
 	obs.ListingErrors = append(obs.ListingErrors, errs...)
 	obs.Errors = append(obs.Errors, obs.ListingErrors...)
 	if len(brokers) == 0 {

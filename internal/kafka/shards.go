@@ -102,8 +102,9 @@ func shardList(m map[int32]string) string {
 
 // checkShards asks each __consumer_offsets partition's leader, one DescribeGroups per
 // broker, to describe a group that maps to that partition. ok is false when the check
-// could not be made (the topic not visible, a request failed as a whole: ListGroups
-// reports that broker's failure itself).
+// could not be made (the topic not visible to the principal, Metadata failed); the shards
+// of a broker whose DescribeGroups failed as a whole are not judged: its ListGroups
+// reports that broker's failure itself.
 func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 	lay, err := c.metadata(ctx, []string{offsetsTopic})
 	n := lay.partitions[offsetsTopic]
@@ -124,7 +125,6 @@ func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 		byLeader[l] = append(byLeader[l], p)
 	}
 	var mu sync.Mutex
-	ok = true
 	leaders := make([]int32, 0, len(byLeader))
 	for l := range byLeader {
 		leaders = append(leaders, l)
@@ -142,8 +142,7 @@ func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if err != nil {
-			ok = false
+		if err != nil { // its ListGroups reports this broker's failure itself
 			return
 		}
 		answered := map[string]sarama.KError{}
@@ -158,7 +157,7 @@ func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 			}
 		}
 	})
-	return st, ok
+	return st, true
 }
 
 // shardProbes names, for each of n partitions, a group Kafka maps to that partition: the

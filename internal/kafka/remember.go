@@ -51,6 +51,13 @@ func (m *groupMemory) missing(listed []listedGroup) map[string]string {
 	return out
 }
 
+// empty reports whether no snapshot of all groups has been remembered yet.
+func (m *groupMemory) empty() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.types == nil
+}
+
 // goneSince records that group's coordinator said at now that it does not exist, and
 // returns since when it has been saying so.
 func (m *groupMemory) goneSince(group string, now time.Time) time.Time {

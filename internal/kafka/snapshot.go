@@ -112,8 +112,10 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	}
 	obs.Brokers = len(brokers) + len(lost)
 	list := c.listGroups
-	if len(names) == 0 {
-		list = c.listGroupsSettled // no group named: a moving shard must not hide its groups (shards.go)
+	if len(names) == 0 && c.seen.empty() {
+		// The first listing of all groups has no memory (remember.go): a moving shard must
+		// not hide its groups (shards.go).
+		list = c.listGroupsSettled
 	}
 	listed, errs := list(ctx)
 	obs.ListingErrors = append(obs.ListingErrors, errs...)

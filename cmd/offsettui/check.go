@@ -50,7 +50,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 			return badFlag("--topic: empty topic name")
 		}
 	}
-	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD}
+	opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD, RequireCommitTimes: c.commitLog == "on"}
 	var err error
 	if opts.RecoveryWindow, err = parse.Duration(window); err != nil {
 		return badFlag("--recovery-window: %v", err)
@@ -79,6 +79,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	defer s.close()
 	q := model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
 		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget}
+	q = c.withCommitLog(q)
 	var snap model.Snapshot
 	if tf.sampleD > 0 {
 		run := &describeRun{src: s.client, q: q, errw: stderr, tf: tf, clock: sampler.RealClock}

@@ -15,6 +15,7 @@ import (
 	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
+	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/spf13/pflag"
 )
@@ -31,6 +32,9 @@ type common struct {
 	readOnly      bool
 	debug         string
 	output        string
+	// commitLog and commitLogBudget: --commit-log (auto, on, off), --commit-log-budget.
+	commitLog       string
+	commitLogBudget int64
 	// markdown accepts -o markdown (describe only).
 	markdown bool
 
@@ -67,6 +71,8 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
+	fs.StringVar(&c.commitLog, "commit-log", "auto", "`MODE` read commit times in __consumer_offsets for the commit-expiry clock (needs Read on it): auto, on (check fails where they could not be read), off")
+	fs.Int64Var(&c.commitLogBudget, "commit-log-budget", model.DefaultCommitLogBudget, "`BYTES` one read of __consumer_offsets may fetch")
 	if c.noOutput {
 		return
 	}
@@ -101,6 +107,14 @@ func (c *common) validate() error {
 	default:
 		return fmt.Errorf("-o/--output: want table or json, got %q", c.output)
 	}
+	switch c.commitLog {
+	case "auto", "on", "off":
+	default:
+		return fmt.Errorf("--commit-log: want auto, on or off, got %q", c.commitLog)
+	}
+	if c.commitLogBudget <= 0 {
+		return fmt.Errorf("--commit-log-budget: must be positive (bytes of __consumer_offsets one read may fetch), got %d; --commit-log=off reads none", c.commitLogBudget)
+	}
 	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
 		c.readOnly = true
 	}
@@ -109,6 +123,13 @@ func (c *common) validate() error {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
 	}
 	return nil
+}
+
+// withCommitLog is q reading __consumer_offsets as --commit-log says (never on the
+// demo cluster, which has no such topic).
+func (c *common) withCommitLog(q model.Query) model.Query {
+	q.CommitLog, q.CommitLogBudget = c.commitLog != "off" && !c.demo, c.commitLogBudget
+	return q
 }
 
 // readOnlyEnv reads OFFSETTUI_READ_ONLY failing closed: every value except empty,

@@ -82,7 +82,7 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	defer s.close()
 	run.src = s.client
-	run.q = model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget}
+	run.q = c.withCommitLog(model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget, CommitLogCatchUp: watch})
 	switch {
 	case watch:
 		return run.watch(ctx)

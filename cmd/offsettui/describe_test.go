@@ -104,6 +104,8 @@ func TestDescribeBadInput(t *testing.T) {
 		{"--demo", "-o", "yaml"},
 		{"--demo", "--timeout", "soon"},
 		{"--demo", "--fetch-budget", "-1"},
+		{"--demo", "--commit-log", "yes"},
+		{"--demo", "--commit-log-budget", "0"},
 		{"--demo", "extra"},
 		{"--bootstrap-server", ""},
 	} {

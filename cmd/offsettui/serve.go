@@ -93,7 +93,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		targets[i] = serve.Target{Cluster: s.cluster, Source: s}
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
-		Query: model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute},
+		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
 		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf})
 	if err != nil {
 		return bad("%v", err)

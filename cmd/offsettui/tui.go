@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
@@ -131,7 +132,7 @@ func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, bac
 		cluster = "demo"
 	}
 	return views.Options{
-		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD,
+		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD, CommitLog: c.withCommitLog(model.Query{}),
 		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
 		Resetter: newTUIResetter(c, lc, backupDir), Context: info, WriteReport: report.Markdown,
 	}

@@ -6,6 +6,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -30,6 +31,9 @@ type CommitLogOptions struct {
 	// DefaultCommitLogRecent).
 	Window       time.Duration
 	PerPartition int
+	// History says which groups keep their Recent commits; nil: every group. The
+	// earlier commits of a group are kept from the first read that asks for them.
+	History func(group string) bool
 }
 
 // The defaults of CommitLogOptions.
@@ -111,6 +115,9 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 	var leaders []int32
 	for _, p := range slices.Sorted(maps.Keys(byPartition)) {
 		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), maxBytes: commitLogPartitionBytes}
+		for _, g := range byPartition[p] {
+			r.st.setHistory(g, opt.History == nil || opt.History(g))
+		}
 		tp := model.TP{Topic: offsetsTopic, Partition: p}
 		l, ok := lay.leader[tp]
 		if !ok {
@@ -154,6 +161,67 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond))
 	return out, scan
 }
+
+// startCommitLog starts reading the records of the snapshot's groups in
+// __consumer_offsets when q asks for it (groups with commits; share groups have none),
+// alongside the rest of the snapshot, keeping the recent commits of the groups without
+// members only (a Stable fleet's history would cost memory for nothing). The function it
+// returns waits for the read and, given the observation, gives each of its groups its
+// CommitLog and logs the phase; it does nothing after its first call.
+func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation, func(string, ...any)) {
+	var names []string
+	alone := map[string]bool{} // groups without members: commits there come from outside
+	for _, g := range groups {
+		if q.CommitLog && len(g.Committed) > 0 && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
+			names = append(names, g.Group)
+			alone[g.Group] = readsCommitLog(g)
+		}
+	}
+	if len(names) == 0 {
+		return func(*model.Observation, func(string, ...any)) {}
+	}
+	rctx, stop := context.WithCancelCause(ctx)
+	done := make(chan map[string]*model.CommitLog, 1)
+	go func() {
+		got, _ := c.ReadCommitLog(rctx, names, CommitLogOptions{MaxBytes: q.CommitLogBudget, History: func(g string) bool { return alone[g] }})
+		done <- got
+	}()
+	var once sync.Once
+	return func(obs *model.Observation, phase func(string, ...any)) {
+		once.Do(func() {
+			defer stop(nil)
+			if obs == nil { // the snapshot failed: the read is not needed
+				stop(context.Canceled)
+				<-done
+				return
+			}
+			var got map[string]*model.CommitLog
+			if q.CommitLogCatchUp {
+				select {
+				case got = <-done:
+				case <-time.After(catchUpGrace):
+					stop(errCatchUp)
+					got = <-done
+				}
+			} else {
+				got = <-done
+			}
+			for i := range obs.Groups {
+				if l, ok := got[obs.Groups[i].Group]; ok {
+					obs.Groups[i].CommitLog = l
+				}
+			}
+			phase("__consumer_offsets read")
+		})
+	}
+}
+
+// catchUpGrace is how much longer than the rest of a snapshot a catching-up read of
+// __consumer_offsets may take (model.Query.CommitLogCatchUp).
+const catchUpGrace = time.Second
+
+// errCatchUp stops a catching-up read: the next snapshot goes on from there.
+var errCatchUp = errors.New("not read to the end yet: the next snapshot goes on from where this one stopped")
 
 // deniedReason is what a group's commit log says when the principal may not read
 // __consumer_offsets.
@@ -210,7 +278,7 @@ func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRe
 			return scan
 		}
 		if ctx.Err() != nil {
-			stop(model.CommitLogPartial, "the command's deadline passed before the end of the partition")
+			stop(model.CommitLogPartial, stoppedReason(ctx))
 			return scan
 		}
 		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, commitLogRoundBytes)),
@@ -222,7 +290,7 @@ func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRe
 		scan.Requests++
 		if err != nil {
 			if ctx.Err() != nil {
-				stop(model.CommitLogPartial, "the command's deadline passed before the end of the partition")
+				stop(model.CommitLogPartial, stoppedReason(ctx))
 			} else {
 				stop(model.CommitLogFailed, brokerErr(err, leader, "fetch "+offsetsTopic).Message)
 			}
@@ -257,6 +325,14 @@ func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRe
 			}
 		}
 	}
+}
+
+// stoppedReason says why a read stopped with ctx done.
+func stoppedReason(ctx context.Context) string {
+	if errors.Is(context.Cause(ctx), errCatchUp) {
+		return errCatchUp.Error()
+	}
+	return "the command's deadline passed before the end of the partition"
 }
 
 // anyProgress reports whether a round moved any partition (and clears the marks).

@@ -33,12 +33,12 @@ func keyGroup(key []byte) (int16, []byte, bool) {
 	return int16(binary.BigEndian.Uint16(key)), key[4 : 4+n], true
 }
 
-// decodeCommit reads an OffsetCommit record: its partition and the commit, nil for a
-// tombstone (the commit deleted). Topic names are interned in topics.
-func decodeCommit(key, value []byte, topics map[string]string) (model.TP, *commitState, bool) {
+// decodeCommit reads an OffsetCommit record: its partition and the commit (a tombstone:
+// the commit deleted). Topic names are interned in topics.
+func decodeCommit(key, value []byte, topics map[string]string) (model.TP, decodedCommit, bool) {
 	var k kmsg.OffsetCommitKey
 	if k.UnsafeReadFrom(key) != nil {
-		return model.TP{}, nil, false
+		return model.TP{}, decodedCommit{}, false
 	}
 	topic, ok := topics[k.Topic]
 	if !ok {
@@ -47,17 +47,17 @@ func decodeCommit(key, value []byte, topics map[string]string) (model.TP, *commi
 	}
 	tp := model.TP{Topic: topic, Partition: k.Partition}
 	if value == nil {
-		return tp, nil, true
+		return tp, decodedCommit{tombstone: true}, true
 	}
 	var v kmsg.OffsetCommitValue
 	if v.UnsafeReadFrom(value) != nil {
-		return model.TP{}, nil, false
+		return model.TP{}, decodedCommit{}, false
 	}
-	c := &commitState{offset: v.Offset, atMs: v.CommitTimestamp, expireMs: -1}
+	d := decodedCommit{commitState: commitState{offset: v.Offset, atMs: v.CommitTimestamp}, expireMs: -1}
 	if v.Version == 1 && v.ExpireTimestamp >= 0 {
-		c.expireMs = v.ExpireTimestamp
+		d.expireMs = v.ExpireTimestamp
 	}
-	return tp, c, true
+	return tp, d, true
 }
 
 // decodeClassic reads a GroupMetadata value written at at; nil for a tombstone (the

@@ -73,27 +73,40 @@ type offsetsPartitionState struct {
 	moved bool
 }
 
-// groupLogState is one followed group's records.
+// groupLogState is one followed group's records. Most groups need only commits: the
+// other maps stay nil.
 type groupLogState struct {
-	commits map[model.TP]*commitState
+	// commits holds each partition's last commit.
+	commits map[model.TP]commitState
+	// earlier holds the commits within the window before the last, oldest first.
+	earlier map[model.TP][]commitState
+	// expires holds explicit expire timestamps (OffsetCommit v1, rare), in ms.
+	expires map[model.TP]int64
 	classic *model.ClassicRecord
+	// history: earlier commits are kept (CommitLogOptions.History).
+	history bool
+	// commitsOut and classicOut are what the last CommitLog handed out (shared, read
+	// only); dirty marks them stale.
+	commitsOut []model.CommitRecord
+	classicOut *model.ClassicRecord
+	dirty      bool
 }
 
-// commitState is one partition's last commit and the ones before it still in the window.
-type commitState struct {
-	offset, atMs, expireMs int64
-	// recent holds the commits within the window before the last, oldest first; nil
-	// while there is none (most groups).
-	recent []recentCommit
-}
+// commitState is one commit: its offset and commit time (ms).
+type commitState struct{ offset, atMs int64 }
 
-type recentCommit struct{ offset, atMs int64 }
+// decodedCommit is an OffsetCommit record's value.
+type decodedCommit struct {
+	commitState
+	expireMs  int64 // -1: none
+	tombstone bool  // the commit was deleted
+}
 
 // pendingCommit is a transactional offset commit (TxnOffsetCommit) not yet decided.
 type pendingCommit struct {
 	group *groupLogState
 	tp    model.TP
-	value *commitState // nil: a tombstone
+	value decodedCommit
 }
 
 // reset forgets what was read and starts again at from.
@@ -192,7 +205,7 @@ func (st *offsetsPartitionState) record(key, value []byte, at time.Time, produce
 		}
 		g.commit(tp, c, keep, window)
 	case recordGroupMetadata:
-		g.classic = decodeClassic(value, at)
+		g.classic, g.dirty = decodeClassic(value, at), true
 	}
 }
 
@@ -209,31 +222,62 @@ func (st *offsetsPartitionState) decide(producer int64, key []byte, keep int, wi
 	}
 }
 
-// commit records c as tp's last commit (nil: the commit was deleted), keeping the
-// earlier commits within the window (at most keep, the newest).
-func (g *groupLogState) commit(tp model.TP, c *commitState, keep int, window int64) {
-	if c == nil {
+// commit records d as tp's last commit (or deletes it), keeping the earlier commits within
+// the window (at most keep in all, the newest).
+func (g *groupLogState) commit(tp model.TP, d decodedCommit, keep int, window int64) {
+	g.dirty = true
+	if d.tombstone {
 		delete(g.commits, tp)
+		delete(g.earlier, tp)
+		delete(g.expires, tp)
 		return
 	}
 	if g.commits == nil {
-		g.commits = map[model.TP]*commitState{}
+		g.commits = map[model.TP]commitState{}
 	}
-	if prev := g.commits[tp]; prev != nil && prev.atMs >= c.atMs-window && keep > 1 {
-		recent := append(prev.recent, recentCommit{prev.offset, prev.atMs})
+	prev, had := g.commits[tp]
+	switch {
+	case had && g.history && keep > 1 && prev.atMs >= d.atMs-window:
+		earlier := append(g.earlier[tp], prev)
 		from := 0
-		for from < len(recent) && recent[from].atMs < c.atMs-window {
+		for from < len(earlier) && earlier[from].atMs < d.atMs-window {
 			from++
 		}
-		if n := len(recent) - from; n > keep-1 {
+		if n := len(earlier) - from; n > keep-1 {
 			from += n - (keep - 1)
 		}
-		c.recent = slices.Clip(recent[from:])
+		if g.earlier == nil {
+			g.earlier = map[model.TP][]commitState{}
+		}
+		g.earlier[tp] = slices.Clip(earlier[from:])
+	case had:
+		delete(g.earlier, tp)
 	}
-	g.commits[tp] = c
+	g.commits[tp] = d.commitState
+	switch {
+	case d.expireMs >= 0:
+		if g.expires == nil {
+			g.expires = map[model.TP]int64{}
+		}
+		g.expires[tp] = d.expireMs
+	case g.expires != nil:
+		delete(g.expires, tp)
+	}
 }
 
-// commitLog is group's CommitLog after a read.
+// setHistory says whether group's earlier commits are kept from now on.
+func (st *offsetsPartitionState) setHistory(group string, on bool) {
+	if g := st.groups[group]; g != nil {
+		g.history = on
+		if !on {
+			g.earlier = nil
+		}
+	}
+}
+
+// commitLog is group's CommitLog after a read. Its Commits and Classic are shared with
+// the CommitLogs of earlier reads while the group's records did not change, so a read
+// that found little new costs little at thousands of groups.
 func (st *offsetsPartitionState) commitLog(group string, r *partitionRead, readAt time.Time, opt CommitLogOptions) *model.CommitLog {
 	l := &model.CommitLog{Status: model.CommitLogRead, Partition: r.p, ReadAt: readAt}
 	if r.status != "" {
@@ -244,29 +288,40 @@ func (st *offsetsPartitionState) commitLog(group string, r *partitionRead, readA
 	if g == nil {
 		return l
 	}
-	if g.classic != nil {
-		c := *g.classic
-		l.Classic = &c
-	}
-	since := readAt.Add(-opt.Window).UnixMilli()
-	l.Commits = make([]model.CommitRecord, 0, len(g.commits))
-	for tp, c := range g.commits {
-		rec := model.CommitRecord{TP: tp, Offset: c.offset, CommittedAt: time.UnixMilli(c.atMs)}
-		if c.expireMs >= 0 {
-			rec.ExpiresAt = time.UnixMilli(c.expireMs)
+	if g.dirty || g.commitsOut == nil {
+		g.commitsOut = make([]model.CommitRecord, 0, len(g.commits))
+		for tp, c := range g.commits {
+			rec := model.CommitRecord{TP: tp, Offset: c.offset, CommittedAt: time.UnixMilli(c.atMs)}
+			if ms, ok := g.expires[tp]; ok {
+				rec.ExpiresAt = time.UnixMilli(ms)
+			}
+			g.commitsOut = append(g.commitsOut, rec)
 		}
-		l.Commits = append(l.Commits, rec)
-		for _, rc := range c.recent {
-			if rc.atMs >= since {
-				l.Recent = append(l.Recent, model.CommitRecord{TP: tp, Offset: rc.offset, CommittedAt: time.UnixMilli(rc.atMs)})
+		slices.SortFunc(g.commitsOut, func(a, b model.CommitRecord) int { return model.CompareTP(a.TP, b.TP) })
+		g.classicOut = nil
+		if g.classic != nil {
+			c := *g.classic
+			g.classicOut = &c
+		}
+		g.dirty = false
+	}
+	l.Commits, l.Classic = g.commitsOut, g.classicOut
+	if g.history {
+		l.Recent = g.recent(readAt.Add(-opt.Window).UnixMilli())
+	}
+	return l
+}
+
+// recent lists the commits made at or after since, by partition, oldest first.
+func (g *groupLogState) recent(since int64) []model.CommitRecord {
+	var out []model.CommitRecord
+	for tp, c := range g.commits {
+		for _, e := range append(g.earlier[tp], c) {
+			if e.atMs >= since {
+				out = append(out, model.CommitRecord{TP: tp, Offset: e.offset, CommittedAt: time.UnixMilli(e.atMs)})
 			}
 		}
-		if c.atMs >= since {
-			l.Recent = append(l.Recent, model.CommitRecord{TP: tp, Offset: c.offset, CommittedAt: rec.CommittedAt})
-		}
 	}
-	byTP := func(a, b model.CommitRecord) int { return model.CompareTP(a.TP, b.TP) }
-	slices.SortFunc(l.Commits, byTP)
-	slices.SortStableFunc(l.Recent, byTP) // oldest first within a partition, as appended
-	return l
+	slices.SortStableFunc(out, func(a, b model.CommitRecord) int { return model.CompareTP(a.TP, b.TP) })
+	return out
 }

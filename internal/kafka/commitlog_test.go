@@ -9,6 +9,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -98,6 +99,10 @@ func TestReadCommitLogRecent(t *testing.T) {
 	}
 	if l, ok := got["g"].Last(model.TP{Topic: "t", Partition: 0}); !ok || l.Offset != 15 {
 		t.Errorf("last commit on t-0: %v %v, want 15", l, ok)
+	}
+	got, _ = c.ReadCommitLog(context.Background(), []string{"g"}, kafka.CommitLogOptions{History: func(string) bool { return false }})
+	if r := got["g"].Recent; r != nil || len(got["g"].Commits) != 2 {
+		t.Errorf("without history: recent %v, %d commits; want none and 2", r, len(got["g"].Commits))
 	}
 }
 
@@ -216,6 +221,54 @@ func TestReadCommitLogBudget(t *testing.T) {
 		}
 		if round > 40 {
 			t.Fatalf("not read whole after %d reads (%d records)", round, total)
+		}
+	}
+}
+
+// A snapshot that asks for the commit log gives each group its records and the clock its
+// times: an admin-committed group's commit expires the retention after its commit time; one
+// that does not ask (--commit-log=off) says the commit time is unknown and that the log was
+// not read. A catching-up read (the TUI's) of a small log ends within the snapshot alike.
+func TestSnapshotCommitLogClock(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("orders", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	log := newFakeOffsetsTopic(t, k, 5)
+	c := newClient(t, k.ListenAddrs(), time.Now)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(k.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	offs := kadm.Offsets{}
+	offs.Add(kadm.Offset{Topic: "orders", Partition: 0, At: 0, LeaderEpoch: -1})
+	if _, err := adm.CommitOffsets(context.Background(), "simple", offs); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	log.commit("simple", "orders", 0, 0, at)
+	for _, q := range []model.Query{
+		{Groups: []string{"simple"}, RiskWindow: time.Hour, CommitLog: true},
+		{Groups: []string{"simple"}, RiskWindow: time.Hour, CommitLog: true, CommitLogCatchUp: true},
+		{Groups: []string{"simple"}, RiskWindow: time.Hour},
+	} {
+		snap, err := c.Snapshot(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := findGroup(t, snap, "simple")
+		e, p := g.CommitsExpiry, g.Partitions[0]
+		if e == nil || e.Rule != model.ExpiryCommitTime {
+			t.Fatalf("query %+v: clock %+v, want by commit time", q, e)
+		}
+		retention := time.Duration(e.RetentionMs) * time.Millisecond
+		switch {
+		case q.CommitLog && (e.CommitLog != model.CommitLogRead || p.CommitsExpireAt == nil || !p.CommitsExpireAt.Equal(at.Add(retention))):
+			t.Errorf("with the log: %+v, partition at %v; want read, %v", e, p.CommitsExpireAt, at.Add(retention))
+		case !q.CommitLog && (e.CommitLog != model.CommitLogOff || p.CommitsExpireAt != nil || e.UnknownTime != model.ExpiryCommitTime):
+			t.Errorf("without the log: %+v, partition at %v; want off and the commit time unknown", e, p.CommitsExpireAt)
 		}
 	}
 }

@@ -17,6 +17,7 @@ type configCache struct {
 	mu       sync.Mutex
 	topics   map[string]cachedTopic
 	minutes  *int64
+	checkMs  *int64
 	brokerAt time.Time // when offsets.retention.minutes was read; zero when not
 }
 
@@ -45,7 +46,7 @@ func (c *Client) topicConfigs(ctx context.Context, topics []string, maxAge time.
 		}
 	}
 	brokerFresh := !cc.brokerAt.IsZero() && now.Sub(cc.brokerAt) < maxAge
-	res.offsetsRetentionMinutes = cc.minutes
+	res.offsetsRetentionMinutes, res.offsetsRetentionCheckMs = cc.minutes, cc.checkMs
 	cc.mu.Unlock()
 	if len(due) == 0 && brokerFresh {
 		return res
@@ -64,9 +65,9 @@ func (c *Client) topicConfigs(ctx context.Context, topics []string, maxAge time.
 		}
 	}
 	res.errs = got.errs
-	res.offsetsRetentionMinutes = got.offsetsRetentionMinutes
+	res.offsetsRetentionMinutes, res.offsetsRetentionCheckMs = got.offsetsRetentionMinutes, got.offsetsRetentionCheckMs
 	if len(got.errs) == 0 {
-		cc.minutes, cc.brokerAt = got.offsetsRetentionMinutes, now
+		cc.minutes, cc.checkMs, cc.brokerAt = got.offsetsRetentionMinutes, got.offsetsRetentionCheckMs, now
 	} else {
 		cc.brokerAt = time.Time{}
 	}

@@ -13,12 +13,15 @@ import (
 type configResult struct {
 	topics                  map[string]model.Topic
 	offsetsRetentionMinutes *int64
+	// offsetsRetentionCheckMs is offsets.retention.check.interval.ms.
+	offsetsRetentionCheckMs *int64
 	// errs holds failures that belong to no topic (the broker's own configs).
 	errs []model.Error
 }
 
 // describeConfigs reads cleanup.policy, retention.ms and retention.bytes of every
-// topic and the broker's offsets.retention.minutes in one DescribeConfigs request
+// topic and the broker's offsets.retention.minutes and
+// offsets.retention.check.interval.ms in one DescribeConfigs request
 // (a broker resource must go to that broker, so the request goes there). A broker
 // that refuses or closes the connection (shutting down) is followed by the next;
 // one that stays silent is not, so it costs one --timeout.
@@ -76,12 +79,13 @@ func (c *Client) describeConfigsOf(ctx context.Context, b *sarama.Broker, topics
 		})
 	}
 	req.Resources = append(req.Resources, &sarama.ConfigResource{
-		Type: sarama.BrokerResource, Name: strconv.Itoa(int(b.ID())), ConfigNames: []string{"offsets.retention.minutes"},
+		Type: sarama.BrokerResource, Name: strconv.Itoa(int(b.ID())), ConfigNames: []string{"offsets.retention.minutes", "offsets.retention.check.interval.ms"},
 	})
 	return call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 }
 
-// addBroker takes offsets.retention.minutes from the broker's resource, or its error.
+// addBroker takes offsets.retention.minutes and the check interval from the broker's
+// resource, or its error.
 func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 	if r.ErrorCode != 0 {
 		k := sarama.KError(r.ErrorCode)
@@ -91,10 +95,13 @@ func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 		return
 	}
 	for _, ce := range r.Configs {
-		if ce.Name == "offsets.retention.minutes" {
-			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
-				res.offsetsRetentionMinutes = &v
-			}
+		v, err := strconv.ParseInt(ce.Value, 10, 64)
+		switch {
+		case err != nil:
+		case ce.Name == "offsets.retention.minutes":
+			res.offsetsRetentionMinutes = &v
+		case ce.Name == "offsets.retention.check.interval.ms":
+			res.offsetsRetentionCheckMs = &v
 		}
 	}
 }

@@ -240,8 +240,9 @@ func classicMembers(d *sarama.GroupDescription) []model.Member {
 	out := []model.Member{}
 	for _, m := range d.Members {
 		mem := model.Member{
-			MemberRef:   model.MemberRef{MemberID: m.MemberId, ClientID: m.ClientId, Host: m.ClientHost},
-			Assignments: []model.Assignment{},
+			MemberRef:    model.MemberRef{MemberID: m.MemberId, ClientID: m.ClientId, Host: m.ClientHost},
+			Assignments:  []model.Assignment{},
+			Subscription: classicSubscription(d.ProtocolType, m),
 		}
 		if a, err := m.GetMemberAssignment(); err == nil && a != nil {
 			for t, ps := range a.Topics {
@@ -269,7 +270,7 @@ func (c *Client) describeConsumer(ctx context.Context, b *sarama.Broker, gs []*m
 				out := []model.Member{}
 				for _, m := range d.Members {
 					mem := model.Member{MemberRef: model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
-						Assignments: []model.Assignment{}}
+						Assignments: []model.Assignment{}, Subscription: consumerSubscription(m.SubscribedTopicNames, m.SubscribedTopicRegex)}
 					for _, tp := range m.Assignment.TopicPartitions {
 						mem.Assignments = append(mem.Assignments, assignment(tp.TopicName, tp.Partitions))
 					}

@@ -558,6 +558,10 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 		if !strings.HasPrefix(m.ClientID, g.name+"-m") || m.Host == "" {
 			t.Errorf("%s: member %+v: want client id %s-mN and a host", g.name, m.MemberRef, g.name)
 		}
+		// Its subscription, read from its JoinGroup metadata: the topics it was started with.
+		if m.Subscription == nil || !slices.Equal(m.Subscription.Topics, g.topics) || m.Subscription.Regex != nil {
+			t.Errorf("%s: member %s subscription %+v, want topics %v", g.name, m.MemberID, m.Subscription, g.topics)
+		}
 		for _, a := range m.Assignments {
 			for _, p := range a.Partitions {
 				tp := model.TP{Topic: a.Topic, Partition: p}

@@ -65,6 +65,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 		return obs, err
 	}
 	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
+	commitLogRead := c.startCommitLog(ctx, groups, q)
+	defer commitLogRead(nil, nil)
 	topics := queryTopics(groups, q)
 	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
@@ -74,12 +76,11 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
-	c.observeCommitLogs(ctx, groups)
-	phase("commit logs of the groups without members")
 	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))
+	commitLogRead(&obs, phase)
 	if err := ctx.Err(); err != nil && errors.Is(err, context.Canceled) {
 		return obs, err
 	}
@@ -91,9 +92,8 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 func (c *Client) phaseLogger() func(format string, args ...any) {
 	last := time.Now()
 	return func(format string, args ...any) {
-		now := time.Now()
-		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), now.Sub(last).Round(time.Millisecond))
-		last = now
+		c.logf("snapshot: %s in %v", fmt.Sprintf(format, args...), time.Since(last).Round(time.Millisecond))
+		last = time.Now()
 	}
 }
 
@@ -210,7 +210,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	if v := lay.visible; v == nil || !*v {
 		obs.Errors = append(obs.Errors, model.VisibilityError(v, lay.probeDenied))
 	}
-	obs.OffsetsRetentionMinutes = cfgs.offsetsRetentionMinutes
+	obs.OffsetsRetentionMinutes, obs.OffsetsRetentionCheckIntervalMs = cfgs.offsetsRetentionMinutes, cfgs.offsetsRetentionCheckMs
 	obs.Errors = append(obs.Errors, cfgs.errs...)
 	risk := map[string]time.Time{}
 	for _, name := range topics {

@@ -20,12 +20,13 @@ type AssembleOptions struct {
 func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	s := Snapshot{
 		Cluster: Cluster{
-			Bootstrap:               obs.Bootstrap,
-			ID:                      obs.ClusterID,
-			AllTopicsVisible:        obs.AllTopicsVisible,
-			Brokers:                 obs.Brokers,
-			TakenAt:                 Stamp{obs.TakenAt},
-			OffsetsRetentionMinutes: obs.OffsetsRetentionMinutes,
+			Bootstrap:                       obs.Bootstrap,
+			ID:                              obs.ClusterID,
+			AllTopicsVisible:                obs.AllTopicsVisible,
+			Brokers:                         obs.Brokers,
+			TakenAt:                         Stamp{obs.TakenAt},
+			OffsetsRetentionMinutes:         obs.OffsetsRetentionMinutes,
+			OffsetsRetentionCheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs,
 		},
 		Groups: make([]Group, 0, len(obs.Groups)),
 		Topics: []Topic{},
@@ -135,6 +136,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	if g.Error.IsGroupNotFound() {
 		groupErr = nil // a group that does not exist has no commits: judged as such
 	}
+	clock := newExpiryClock(&grp, g, &obs)
 	// Rows come sorted by topic: the per-topic lookups happen once per topic.
 	var (
 		topic   *Topic
@@ -167,6 +169,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		}
 		p := Classify(in)
 		p.Topic, p.Partition, p.Member = tp.Topic, tp.Partition, owner[tp]
+		clock.partition(&p, in.Committed)
 		if g.Type == TypeShare {
 			shareFields(&p, g.ShareLag, tp)
 		}
@@ -175,6 +178,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		}
 		grp.Partitions = append(grp.Partitions, p)
 	}
+	clock.finish(&grp)
 	rollup(&grp)
 	return grp
 }

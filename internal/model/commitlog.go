@@ -8,7 +8,8 @@ import (
 // CommitLog is what a group's records in __consumer_offsets say, read directly from the
 // topic without joining the group (internal/kafka/commitlog.go; docs/kafka.md). Only
 // __consumer_offsets holds a commit's time and the time a classic group became Empty:
-// OffsetFetch and DescribeGroups carry neither.
+// OffsetFetch and DescribeGroups carry neither. Its slices may be shared with the
+// CommitLogs of other snapshots: read only.
 type CommitLog struct {
 	// Status says whether the group's partition of __consumer_offsets was read to the
 	// high watermark the read started with (CommitLog* below); only CommitLogRead makes
@@ -25,7 +26,9 @@ type CommitLog struct {
 	Commits []CommitRecord
 	// Recent holds the group's commits made within the read's window before ReadAt
 	// (oldest first per partition, sorted by partition), at most the read's cap per
-	// partition (the newest kept), as far as the log cleaner has not removed them yet.
+	// partition (the newest kept), as far as the log cleaner has not removed them yet;
+	// only for the groups the read kept history for (a snapshot: those without
+	// members), from the first read that did.
 	Recent []CommitRecord
 	// Classic is the group's last GroupMetadata record (a classic group that ever had a
 	// member); nil when there is none.

@@ -15,6 +15,7 @@ func ListedSnapshot(obs Observation) Snapshot {
 		Cluster: Cluster{
 			Bootstrap: obs.Bootstrap, ID: obs.ClusterID, AllTopicsVisible: obs.AllTopicsVisible,
 			Brokers: obs.Brokers, TakenAt: Stamp{obs.TakenAt}, OffsetsRetentionMinutes: obs.OffsetsRetentionMinutes,
+			OffsetsRetentionCheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs,
 		},
 		Groups:  make([]Group, 0, len(obs.Groups)),
 		Topics:  []Topic{},

@@ -16,6 +16,8 @@ type Observation struct {
 	// RiskWindow is the window the risk offsets were looked up for.
 	RiskWindow              time.Duration
 	OffsetsRetentionMinutes *int64
+	// OffsetsRetentionCheckIntervalMs: see Cluster.
+	OffsetsRetentionCheckIntervalMs *int64
 	// ListingErrors say why some broker's groups are not listed (its ListGroups
 	// failed, or it was dropped after a failure and not asked): a group no answer
 	// named may still exist, coordinated by that broker. They are in Errors too.
@@ -69,8 +71,8 @@ type GroupObservation struct {
 	ShareAutoOffsetReset *string
 	// Topology is a streams group's topology.
 	Topology *Topology
-	// CommitLog is the group's records in __consumer_offsets, read for a group without
-	// members (committer.go); nil when not read.
+	// CommitLog is what __consumer_offsets says of the group (its recent commits only
+	// for a group without members: committer.go); nil when not read.
 	CommitLog *CommitLog
 }
 

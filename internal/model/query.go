@@ -30,6 +30,15 @@ type Query struct {
 	// at its next retention check (log.retention.check.interval.ms, 5 minutes
 	// by default), so the TUI's refreshes read them every minute.
 	ConfigMaxAge time.Duration
+	// CommitLog reads the groups' records in __consumer_offsets (commit times, the
+	// time a classic group became Empty: the commit-expiry clock, docs/kafka.md),
+	// within CommitLogBudget bytes (0: DefaultCommitLogBudget). With CommitLogCatchUp
+	// (a TUI, serve, --watch: one client, many snapshots) the read takes at most a
+	// second longer than the rest of the snapshot, and the next snapshot goes on from
+	// where it stopped; otherwise the snapshot waits for it.
+	CommitLog        bool
+	CommitLogBudget  int64
+	CommitLogCatchUp bool
 }
 
 // DefaultRiskWindow is the --risk-window default.

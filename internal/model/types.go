@@ -69,6 +69,9 @@ type Cluster struct {
 	Brokers                 int     `json:"brokers"`
 	TakenAt                 Stamp   `json:"takenAt"`
 	OffsetsRetentionMinutes *int64  `json:"offsetsRetentionMinutes"`
+	// OffsetsRetentionCheckIntervalMs is how often the broker deletes expired commits
+	// (offsets.retention.check.interval.ms); null when not read.
+	OffsetsRetentionCheckIntervalMs *int64 `json:"offsetsRetentionCheckIntervalMs"`
 	// AllTopicsVisible says whether the principal can see every topic: false when
 	// ACLs may hide topics from it (Kafka's OffsetFetch then leaves their commits
 	// out without a word), null when it could not be determined.
@@ -95,9 +98,15 @@ type Group struct {
 	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
 	WorstStatus     Status `json:"worstStatus"`
 	Counts          Counts `json:"counts"`
-	// OffsetsExpireAfterMs is set for Empty groups: after this long without members
-	// the broker may delete the group's commits (offsets.retention.minutes).
+	// OffsetsExpireAfterMs is set for Empty groups: offsets.retention.minutes in ms.
+	// When the commits go is CommitsExpireAt.
 	OffsetsExpireAfterMs *int64 `json:"offsetsExpireAfterMs"`
+	// CommitsExpireAt is the earliest time the broker may delete any of the group's
+	// commits (deletion follows within one offsets.retention.check.interval.ms); null
+	// when none expires in the group's state or when the time could not be known
+	// (CommitsExpiry says which). commitexpiry.go has the rules.
+	CommitsExpireAt *Stamp        `json:"commitsExpireAt"`
+	CommitsExpiry   *CommitExpiry `json:"commitsExpiry"`
 	// ShareAutoOffsetReset is a share group's share.auto.offset.reset, a group config the
 	// broker applies where a share partition has no start offset yet; null for other types
 	// and when it could not be read (the snapshot's errors say why).
@@ -148,6 +157,9 @@ type MemberRef struct {
 type Member struct {
 	MemberRef
 	Assignments []Assignment `json:"assignments"`
+	// Subscription is what the member subscribes to (classic members of a Stable group and
+	// consumer-protocol members); null where the broker does not say (subscriptions.go).
+	Subscription *Subscription `json:"subscription"`
 	// ProcessID and Tasks are set for streams members only.
 	ProcessID *string `json:"processId"`
 	Tasks     *Tasks  `json:"tasks"`
@@ -185,6 +197,11 @@ type GroupPartition struct {
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
 	Change *PartitionChange `json:"change"`
+
+	// CommitsExpireAt is when the broker may delete this commit, by the rule
+	// CommitsExpireBy names (see Group.CommitsExpireAt).
+	CommitsExpireAt *Stamp     `json:"commitsExpireAt"`
+	CommitsExpireBy ExpiryRule `json:"commitsExpireBy"`
 }
 
 // TP returns the partition's topic partition.

@@ -29,14 +29,16 @@ const (
 	// UrgencySave: retention may delete records the group has not read within the
 	// risk window, and acting now can still save them: an at-risk partition (a
 	// predicted loss within the window has one; a loss predicted further out is
-	// no emergency, and ranks as the rest of the group does).
+	// no emergency, and ranks as the rest of the group does); or the broker may
+	// delete the group's commits within the window (commitexpiry.go), after which
+	// its consumers restart by auto.offset.reset.
 	UrgencySave
 )
 
 // Urgency returns the group's urgency.
 func (g *Group) Urgency() Urgency {
 	switch {
-	case g.Counts[StatusAtRisk] > 0:
+	case g.Counts[StatusAtRisk] > 0 || g.CommitsExpiring():
 		return UrgencySave
 	case g.Counts[StatusExpired] > 0:
 		return UrgencyLost
@@ -51,8 +53,9 @@ func (g *Group) Urgency() Urgency {
 // urgencyKey is what ordering a group by urgency needs, computed once per group.
 type urgencyKey struct {
 	tier Urgency
-	// soonest is when the first record may be lost (ms): the predicted loss, else the
-	// earliest expiry of an at-risk commit; MaxInt64 when not known.
+	// soonest is when the first record or commit may be lost (ms): the predicted loss,
+	// the earliest expiry of an at-risk commit, or the first commit the broker may
+	// delete; MaxInt64 when not known.
 	soonest int64
 	lost    int64 // records already lost (expired)
 	eval    Evaluation
@@ -69,6 +72,9 @@ func keyOf(g *Group) urgencyKey {
 	}
 	if l := g.PredictedLoss(); l != nil {
 		k.soonest = l.InMs
+	}
+	if e := g.CommitsExpiry; e != nil && e.ExpiringInMs != nil {
+		k.soonest = min(k.soonest, *e.ExpiringInMs)
 	}
 	for i := range g.Partitions {
 		p := &g.Partitions[i]

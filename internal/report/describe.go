@@ -16,7 +16,8 @@ import (
 )
 
 // Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
-// LOW, STATUS, TIME-LAG and EXPIRES-IN, one block per group, worst groups first.
+// LOW, STATUS, TIME-LAG, EXPIRES-IN and COMMIT-TTL, one block per group, worst groups
+// first.
 // A snapshot with a time axis (docs/timeaxis.md) adds CONSUME, PRODUCE, LAG/S,
 // ETA and EVALUATION, and one with a baseline adds what changed since.
 // The columns are aligned per group, so each group's block leaves (through a
@@ -32,7 +33,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	}
 	var rows aligned
 	for i := range s.Groups {
-		describeGroup(tw, &rows, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+		describeGroup(tw, &rows, &s.Groups[i], s.Cluster, s.Window != nil, s.Baseline != nil)
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
@@ -67,7 +68,8 @@ func clusterLine(s model.Snapshot) string {
 const notFoundWhy = "no broker lists it, and it has no committed offsets"
 
 // describeGroup writes one group's heading, its rows and its errors.
-func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *bool, timed, based bool) {
+func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
+	allVisible, at := cl.AllTopicsVisible, cl.TakenAt.Time
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error.IsGroupNotFound() {
 		return // the heading says it all; the errors at the end name it again
@@ -87,11 +89,14 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(tw, "  %s\n", line)
 	}
+	if c := display.CommitExpiryText(g, at); c != "" {
+		fmt.Fprintf(tw, "  %s%s\n", commitsLabel(g), c)
+	}
 	if len(g.Partitions) == 0 {
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
 		return
 	}
-	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN"}
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
 	if timed {
 		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
@@ -116,6 +121,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, allVisible *
 		rows.add(StatusText(p.Status, p.Lost, p.Beyond))
 		rows.add(text.HumanMs(p.TimeLagMs))
 		rows.add(display.ExpiresCell(p.ExpiresInMs))
+		rows.add(text.OrDash(display.PartitionCommitTTL(g, p, at)))
 		if timed {
 			rows.addAll(timeCells(p.Time))
 		}
@@ -182,9 +188,6 @@ func groupHeading(g model.Group) string {
 	}
 	if ch := g.Change; ch != nil {
 		b.WriteString(" · " + changeText(ch, g))
-	}
-	if g.OffsetsExpireAfterMs != nil {
-		fmt.Fprintf(&b, " · commits deletable after %s without members (offsets.retention.minutes)", text.HumanMs(g.OffsetsExpireAfterMs))
 	}
 	return b.String()
 }
@@ -261,4 +264,13 @@ func HiddenTopicsNote(s model.Snapshot) string {
 		}
 	}
 	return "WARNING: " + model.VisibilityError(s.Cluster.AllTopicsVisible, false).Message
+}
+
+// commitsLabel starts the line of the commit-expiry clock: EXPIRING when the broker may
+// delete commits within the risk window.
+func commitsLabel(g *model.Group) string {
+	if g.CommitsExpiring() {
+		return "COMMITS EXPIRING: "
+	}
+	return "commits: "
 }

@@ -141,14 +141,7 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 	b = appendString(b, p.Status.String())
 	b = appendNum(b, `,"lost":`, p.Lost)
 	b = appendNum(b, `,"beyond":`, p.Beyond)
-	b = append(b, `,"committedTimestamp":`...)
-	if p.CommittedTimestamp == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '"')
-		b = p.CommittedTimestamp.UTC().AppendFormat(b, model.StampLayout)
-		b = append(b, '"')
-	}
+	b = appendStamp(b, `,"committedTimestamp":`, p.CommittedTimestamp)
 	b = appendNum(b, `,"timeLagMs":`, p.TimeLagMs)
 	b = appendNum(b, `,"expiresInMs":`, p.ExpiresInMs)
 	b = append(b, `,"member":`...)
@@ -176,9 +169,27 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		j.err = err
 		return
 	}
+	b = appendStamp(b, `,"commitsExpireAt":`, p.CommitsExpireAt)
+	b = append(b, `,"commitsExpireBy":`...)
+	if p.CommitsExpireBy == "" {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, string(p.CommitsExpireBy))
+	}
 	b = append(b, '}')
 	j.buf = b
 	j.bytes(b)
+}
+
+// appendStamp appends key and the time as model.Stamp writes it, or null.
+func appendStamp(b []byte, key string, s *model.Stamp) []byte {
+	b = append(b, key...)
+	if s == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = s.UTC().AppendFormat(b, model.StampLayout)
+	return append(b, '"')
 }
 
 // appendOptional appends null for a nil v (the common case, kept cheap) and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
@@ -30,11 +31,11 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 	if len(problems) > 0 {
 		fmt.Fprint(bw, "\n## Groups with problems\n")
 		for _, i := range problems {
-			markdownGroup(bw, &s.Groups[i], s.Cluster.AllTopicsVisible, s.Window != nil, s.Baseline != nil)
+			markdownGroup(bw, &s.Groups[i], s.Cluster, s.Window != nil, s.Baseline != nil)
 		}
 	}
 	if len(fine) > 0 {
-		fmt.Fprint(bw, "\n## Groups without problems\n\n| group | state | members | lag | ETA | evaluation |\n| --- | --- | --- | --- | --- | --- |\n")
+		fmt.Fprint(bw, "\n## Groups without problems\n\n| group | state | members | lag | ETA | evaluation | commit TTL |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, i := range fine {
 			g := &s.Groups[i]
 			eta, ev := "-", "-"
@@ -45,7 +46,8 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 			if c := g.Committer; c != nil {
 				members += " + a committer outside the group: " + cell(plan.CommitterText(c))
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), members, TotalLagText(g), eta, ev)
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), members, TotalLagText(g), eta, ev,
+				display.CommitTTL(g, s.Cluster.TakenAt.Time))
 		}
 	}
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
@@ -83,7 +85,8 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 	}
 }
 
-func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based bool) {
+func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based bool) {
+	allVisible, at := cl.AllTopicsVisible, cl.TakenAt.Time
 	if g.Error.IsGroupNotFound() {
 		fmt.Fprintf(w, "\n### %s: does not exist\n\n%s.\n", code(g.Group), strings.ToUpper(notFoundWhy[:1])+notFoundWhy[1:])
 		return
@@ -111,8 +114,8 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 			fmt.Fprintf(w, "- gone since the baseline: %s\n", partitionList(ch.GonePartitions))
 		}
 	}
-	if g.OffsetsExpireAfterMs != nil {
-		fmt.Fprintf(w, "- commits deletable after %s without members (offsets.retention.minutes)\n", text.HumanMs(g.OffsetsExpireAfterMs))
+	if c := display.CommitExpiryText(g, at); c != "" {
+		fmt.Fprintf(w, "- %s%s\n", commitsLabel(g), cell(c))
 	}
 	if c := g.Committer; c != nil {
 		fmt.Fprintf(w, "- committer: %s\n", cell(CommitterLine(c)))
@@ -127,13 +130,13 @@ func markdownGroup(w io.Writer, g *model.Group, allVisible *bool, timed, based b
 		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, allVisible))
 		return
 	}
-	markdownRows(w, g, timed, based)
+	markdownRows(w, g, at, timed, based)
 }
 
-func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
+func markdownRows(w io.Writer, g *model.Group, at time.Time, timed, based bool) {
 	// The group's position: the committed offset, or a share group's start offset.
 	position := strings.ToLower(strings.ReplaceAll(display.PositionColumn(g.Type), "-", " "))
-	head := []string{"topic", "partition", "low", position, "high", "lag", "status", "time lag", "expires in"}
+	head := []string{"topic", "partition", "low", position, "high", "lag", "status", "time lag", "expires in", "commit TTL"}
 	if timed {
 		head = append(head, "consume", "produce", "lag/s", "ETA", "evaluation")
 	}
@@ -144,7 +147,8 @@ func markdownRows(w io.Writer, g *model.Group, timed, based bool) {
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
 		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), text.Num(p.Low), text.Num(p.Position()), text.Num(p.High),
-			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs)}
+			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs),
+			text.OrDash(display.PartitionCommitTTL(g, &p, at))}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)
 		}

@@ -43,6 +43,7 @@ func snapshot() model.Snapshot {
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	obs := model.Observation{
 		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: &visible,
+		OffsetsRetentionCheckIntervalMs: i64(600000), RiskWindow: 24 * time.Hour,
 		Topics: map[string]model.Topic{
 			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
 			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)},
@@ -54,11 +55,15 @@ func snapshot() model.Snapshot {
 		},
 		CommittedTimestamps: map[model.TPO]time.Time{},
 		Groups: []model.GroupObservation{
-			{Group: "fanout", Type: "classic", State: "Empty", Committed: map[model.TP]int64{{Topic: "outbox", Partition: 0}: 12}},
+			{Group: "fanout", Type: "classic", State: "Empty", ProtocolType: "consumer", Committed: map[model.TP]int64{{Topic: "outbox", Partition: 0}: 12},
+				CommitLog: &model.CommitLog{Status: model.CommitLogRead, ReadAt: now,
+					Commits: []model.CommitRecord{{TP: model.TP{Topic: "outbox"}, Offset: 12, CommittedAt: now.Add(-7 * 24 * time.Hour)}},
+					Classic: &model.ClassicRecord{ProtocolType: "consumer", Generation: 4, StateAt: now.Add(-6 * 24 * time.Hour)}}},
 			{Group: "replay", Type: "classic", State: "Empty", Committed: map[model.TP]int64{{Topic: "orders", Partition: 0}: 150, {Topic: "orders", Partition: 1}: 3}},
 			{Group: "billing", Type: "consumer", State: "Stable", Committed: map[model.TP]int64{{Topic: "orders", Partition: 0}: 95},
 				Members: []model.Member{{MemberRef: model.MemberRef{MemberID: "m-1", ClientID: "billing-1", Host: "/10.0.0.7"},
-					Assignments: []model.Assignment{{Topic: "orders", Partitions: []int32{0, 1}}}}}},
+					Subscription: &model.Subscription{Topics: []string{"orders"}},
+					Assignments:  []model.Assignment{{Topic: "orders", Partitions: []int32{0, 1}}}}}},
 		},
 	}
 	return model.Assemble(obs, model.AssembleOptions{})

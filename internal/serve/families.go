@@ -82,6 +82,9 @@ func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 			s.add(mGroupLoss, l.seconds, at)
 			s.add(mGroupLossNeeded, l.needed, at)
 		}
+		if g.commitsExpire.OK {
+			s.add(mGroupCommitsExpire, g.commitsExpire.V, labels(c, gp, tp, pair(&lBasis, g.commitsExpireBasis)))
+		}
 		if g.lost.OK {
 			s.add(mGroupLost, float64(g.lost.V), base)
 		}

@@ -56,6 +56,8 @@ var (
 		"Time until retention deletes a record the group has not read, at these rates (its soonest partition); absent when no loss is predicted.")
 	mGroupLossNeeded = gauge("offsettui_group_loss_needed_rate",
 		"The consume rate, offsets per second, at and above which that partition loses nothing; present with offsettui_group_loss_seconds.")
+	mGroupCommitsExpire = gauge("offsettui_group_commits_expire_seconds",
+		"Time until the broker may delete the group's first commit (offsets.retention.minutes; 0: due at its next sweep); basis known when the time it counts from was read in __consumer_offsets, latest when not (the latest it can come); absent when no commit expires in the group's state.")
 	mGroupLost = gauge("offsettui_group_lost_records",
 		"Records retention already deleted before the group read them (its expired partitions); absent when a part of the group could not be read.")
 	mGroupPartitions = gauge("offsettui_group_partitions",
@@ -90,12 +92,13 @@ var (
 var allMetrics = []*metric{
 	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
-	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
+	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
 	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartEvaluation,
 }
 
 // Label names, each kept once so that every label pair can point at it.
 var (
+	lBasis      = "basis"
 	lCluster    = "cluster"
 	lEvaluation = "evaluation"
 	lGroup      = "group"

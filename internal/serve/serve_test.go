@@ -319,3 +319,26 @@ func TestMetricsLint(t *testing.T) {
 		t.Errorf("%s: %s", p.Metric, p.Text)
 	}
 }
+
+// The commit-expiry clock's series: the time until the first commit may go, known when its
+// base time was read, the latest it can come when not, 0 when due; absent when no commit
+// expires in the group's state.
+func TestCommitsExpireSeconds(t *testing.T) {
+	known, latest, due, never := group("known", 0, part("t", 0, 1, 5, model.StatusOK)), group("latest", 0, part("t", 0, 1, 5, model.StatusOK)),
+		group("due", 0, part("t", 0, 1, 5, model.StatusOK)), group("never", 0, part("t", 0, 1, 5, model.StatusOK))
+	known.CommitsExpireAt, known.CommitsExpiry = &model.Stamp{Time: t0.Add(90 * time.Minute)}, &model.CommitExpiry{Rule: model.ExpiryCommitTime}
+	latest.CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryEmptyTime, UnknownTime: model.ExpiryEmptyTime, Latest: &model.Stamp{Time: t0.Add(7 * 24 * time.Hour)}}
+	due.CommitsExpireAt, due.CommitsExpiry = &model.Stamp{Time: t0.Add(-time.Minute)}, &model.CommitExpiry{Rule: model.ExpiryCommitTime}
+	never.CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryNever}
+	e := newTestExporter(t, &scripted{snap: snapshotAt(t0, known, latest, due, never)}, &fixedClock{now: t0}, 0)
+	e.pollers[0].take(t.Context())
+	got := lines(t, e, "offsettui_group_commits_expire_seconds")
+	want := []string{ // in the snapshot's order
+		`offsettui_group_commits_expire_seconds{basis="known",cluster="prod",group="known",type="classic"} 5400`,
+		`offsettui_group_commits_expire_seconds{basis="latest",cluster="prod",group="latest",type="classic"} 604800`,
+		`offsettui_group_commits_expire_seconds{basis="known",cluster="prod",group="due",type="classic"} 0`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -36,6 +36,10 @@ type groupView struct {
 	lagRate          model.Opt[float64]
 	eta              model.Opt[float64] // +Inf: never at this rate
 	loss             *lossView
+	// commitsExpire is the seconds until the first commit may go, with its basis
+	// ("known" or "latest"); absent when none expires in the group's state.
+	commitsExpire      model.Opt[float64]
+	commitsExpireBasis string
 	// counts holds how many partitions have each status, indexed by model.Status.
 	counts     [numStatuses]int
 	evaluation model.Evaluation
@@ -79,7 +83,7 @@ func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clust
 	var candidates []partRef
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
-		v.groups[gi] = groupOf(g)
+		v.groups[gi] = groupOf(g, s.Cluster.TakenAt.Time)
 		for pi := range g.Partitions {
 			if p := &g.Partitions[pi]; notOK(p, riskWindow.Milliseconds()) {
 				candidates = append(candidates, partRef{gi, partOf(p)})
@@ -137,8 +141,9 @@ func lossKey(p *partView) float64 {
 	return p.loss.V
 }
 
-func groupOf(g *model.Group) groupView {
+func groupOf(g *model.Group, takenAt time.Time) groupView {
 	gv := groupView{name: g.Group, typ: g.Type, state: g.State}
+	gv.commitsExpire, gv.commitsExpireBasis = commitsExpire(g, takenAt)
 	if g.Members != nil {
 		gv.members = model.Some(len(g.Members))
 	}
@@ -161,6 +166,27 @@ func groupOf(g *model.Group) groupView {
 		}
 	}
 	return gv
+}
+
+// commitsExpire is the time from takenAt until the broker may delete the group's first
+// commit (0 when due), and its basis: "known" (commitsExpireAt) or "latest" (the time it
+// counts from could not be read: the latest the first deletion can come); none when no
+// commit expires in the group's state.
+func commitsExpire(g *model.Group, takenAt time.Time) (model.Opt[float64], string) {
+	var (
+		at    time.Time
+		basis string
+	)
+	if g.CommitsExpireAt != nil {
+		at, basis = g.CommitsExpireAt.Time, "known"
+	}
+	if e := g.CommitsExpiry; e != nil && e.Latest != nil && (basis == "" || e.Latest.Before(at)) {
+		at, basis = e.Latest.Time, "latest"
+	}
+	if basis == "" {
+		return model.Opt[float64]{}, ""
+	}
+	return model.Some(max(0, at.Sub(takenAt).Seconds())), basis
 }
 
 // groupLagSeconds is the largest time lag among the partitions counted in the

@@ -30,6 +30,8 @@ type common struct {
 	timeOpt timeaxis.Options
 	// reports is set when w can write the Markdown incident report.
 	reports bool
+	// commitLog: Options.CommitLog.
+	commitLog model.Query
 }
 
 // nextID returns a new screen id. A screen tags its async replies with it

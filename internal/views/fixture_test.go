@@ -160,10 +160,12 @@ func fixtureSnapshot(now time.Time, timestamps bool) model.Snapshot {
 		if fg.state == "Empty" {
 			g.OffsetsExpireAfterMs = c(retention * 60_000)
 		}
+		clock := fixtureClock(&g, now.Add(-snapshot), retention)
 		var total int64
 		anyLag := false
 		for _, pt := range fg.parts {
 			p := fixturePartition(pt, topics, now.Add(-snapshot), timestamps)
+			clock(&p)
 			g.Partitions = append(g.Partitions, p)
 			g.Counts[p.Status]++
 			g.WorstStatus = max(g.WorstStatus, p.Status)
@@ -182,6 +184,41 @@ func fixtureSnapshot(now time.Time, timestamps bool) model.Snapshot {
 	}
 	model.SortGroupsByUrgency(s.Groups)
 	return s
+}
+
+// commitAges is how long before the snapshot the Empty groups last committed (read from
+// __consumer_offsets): audit-export's commits go within the risk window (after its
+// at-risk record, so its place in the urgency order stays).
+var commitAges = map[string]time.Duration{"fanout": 3 * 24 * time.Hour, "ship-svc": 2 * 24 * time.Hour,
+	"r11-trace": 24 * time.Hour, "audit-export": 6*24*time.Hour + 12*time.Hour, "replay": 5 * time.Hour, "ledger": 20 * time.Minute}
+
+// fixtureClock gives g the commit-expiry clock a snapshot with the commit log read has:
+// an Empty group without a protocol type (offsets only) by commit time, a Stable group's
+// subscribed topics never. It returns what sets each partition's clock.
+func fixtureClock(g *model.Group, taken time.Time, retention int64) func(*model.GroupPartition) {
+	e := &model.CommitExpiry{Rule: model.ExpiryCommitTime, RetentionMs: retention * 60_000, CheckIntervalMs: c(600_000),
+		CommitLog: model.CommitLogRead}
+	if g.State == "Stable" {
+		e.Rule = model.ExpiryUnsubscribed
+	}
+	return func(p *model.GroupPartition) {
+		if p.Committed == nil {
+			return
+		}
+		g.CommitsExpiry = e // a group without commits has no clock
+		if g.State == "Stable" {
+			p.CommitsExpireBy = model.ExpiryNever
+			return
+		}
+		at := taken.Add(-commitAges[g.Group]).Add(time.Duration(retention) * time.Minute)
+		p.CommitsExpireBy, p.CommitsExpireAt = model.ExpiryCommitTime, &model.Stamp{Time: at}
+		if g.CommitsExpireAt == nil || at.Before(g.CommitsExpireAt.Time) {
+			g.CommitsExpireAt = &model.Stamp{Time: at}
+		}
+		if at.Sub(taken) <= 24*time.Hour {
+			e.Expiring++
+		}
+	}
 }
 
 // onlyGroup narrows a snapshot to one group and its topics, as a group

@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -25,6 +26,7 @@ type groupScreen struct {
 	width, height int
 
 	g         *model.Group // nil when the group is not in the snapshot
+	takenAt   time.Time    // when the snapshot was taken: countdowns count from it
 	loading   bool         // the group is listed, its offsets still being read
 	topics    map[string]*model.Topic
 	axis      *timeAxis // the time axis' history, read in Update only
@@ -190,6 +192,7 @@ func (s *groupScreen) apply(msg dataAppliedMsg) {
 	if msg.snap == nil {
 		return
 	}
+	s.takenAt = msg.snap.Cluster.TakenAt.Time
 	for i := range msg.snap.Groups {
 		if msg.snap.Groups[i].Group == s.name {
 			s.g = &msg.snap.Groups[i]

@@ -42,9 +42,12 @@ func (s *groupScreen) infoLines() []string {
 	if summary != "" {
 		lines = append(lines, summary)
 	}
-	if g.OffsetsExpireAfterMs != nil {
-		lines = append(lines, st.notice.Render("EMPTY")+"  the broker may delete these commits "+
-			text.HumanMs(g.OffsetsExpireAfterMs)+" after the last member left (offsets.retention.minutes)")
+	if c := display.CommitExpiryText(g, s.takenAt); c != "" {
+		label := st.muted.Render("COMMITS")
+		if g.CommitsExpiring() {
+			label = st.err.Render("COMMITS EXPIRING")
+		}
+		lines = append(lines, label+"  "+c)
 	}
 	if c := g.Committer; c != nil {
 		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+

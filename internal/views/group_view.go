@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/text"
 )
@@ -33,6 +34,7 @@ const (
 	pcETA
 	pcEval
 	pcSpark
+	pcCommitTTL // when the broker may delete the commit (display.PartitionCommitTTL)
 	pcCount
 )
 
@@ -57,7 +59,7 @@ const compactBelow = 16
 
 // partitionColumns is the partitions table, left to right; drop is the
 // written priority of what goes when the terminal is narrow (highest first,
-// 0 never): CONSUME, POSITION (the gauge repeats the numbers), TREND,
+// 0 never): CONSUME, POSITION (the gauge repeats the numbers), COMMIT-TTL, TREND,
 // CONSUMER, ETA, EVAL, EXPIRES-IN, TIME-LAG, HIGH, LOW. TOPIC, P, COMMITTED,
 // LAG and STATUS stay. The time axis' columns (CONSUME, ETA, EVAL, TREND) are
 // there only when timed: one snapshot alone shows no rates. To add a column:
@@ -84,8 +86,9 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 4},
 		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", len("UNKNOWN"), 0)},
-		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 9},
+		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 10},
 		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 7, middle: true},
+		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 9},
 	}
 	if timed {
 		cols = append(cols, partitionTimeColumns()...)
@@ -198,6 +201,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells[pcLag] = cell{text: text.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
+	cells[pcCommitTTL] = cell{text: text.OrDash(display.PartitionCommitTTL(s.g, p, s.takenAt))}
 	cells[pcStatus] = cell{text: p.Status.Badge(), style: &status}
 	cells[pcConsumer] = cell{text: "-"}
 	if p.Member != nil {

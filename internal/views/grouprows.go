@@ -27,15 +27,16 @@ const (
 	gcETA
 	gcEval
 	gcLoss
+	gcCommitTTL // when the broker may delete the group's commits (display.CommitTTL)
 	gcCount
 )
 
 // sortCycle is the order `s` walks the sort keys in, starting from the default.
-var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag}
+var sortCycle = []int{gcStatus, gcLoss, gcETA, gcTrend, gcGroup, gcType, gcState, gcMembers, gcTopics, gcPartitions, gcLag, gcTimeLag, gcCommitTTL}
 
 // sortNames names the sort keys in the title line.
 var sortNames = [gcCount]string{"group", "type", "state", "members", "topics", "partitions", "lag", "time lag", "urgency",
-	"trend", "consume rate", "ETA", "evaluation", "time to loss"}
+	"trend", "consume rate", "ETA", "evaluation", "time to loss", "commit TTL"}
 
 // groupRow is one group with what sorting, filtering and drawing need,
 // computed once per snapshot so that a keystroke costs no more than a scan.
@@ -50,6 +51,8 @@ type groupRow struct {
 	lags       []int64
 	delta      int64 // last change of total lag, for sorting by trend
 	problems   bool
+	// ttl is the COMMIT-TTL cell, counted from the snapshot's time.
+	ttl string
 	// loading: the group is listed, its offsets are still being read
 	// (model.Snapshot.Loading). Nothing but its name, type, state and members
 	// is known, and a problem cannot be ruled out.
@@ -74,6 +77,7 @@ func buildRows(snap *model.Snapshot, hist *lagHistory) []groupRow {
 			topics:   len(topics),
 			problems: g.HasProblem() || snap.Loading,
 			loading:  snap.Loading,
+			ttl:      display.CommitTTL(g, snap.Cluster.TakenAt.Time),
 		}
 		r.timeLag, r.timeLagAny = groupTimeLag(g)
 		if hist != nil {
@@ -155,6 +159,8 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 			return compareETA(a.g.Time, b.g.Time)
 		case gcLoss:
 			return model.CompareLoss(a.g, b.g)
+		case gcCommitTTL: // soonest first; never and unknown last
+			return compareExpiry(a.g, b.g)
 		}
 		return 0
 	}
@@ -174,7 +180,7 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 // groupColumns is the groups table, left to right. drop is the written
 // priority of what goes when the terminal is narrow (highest first; 0 never):
 // GROUP and STATUS stay, then LOSS-IN (the urgency itself), LAG, TIME-LAG,
-// STATE, EVAL, ETA, TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
+// STATE, EVAL, ETA, COMMIT-TTL, TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
 // widest value and is never cut; GROUP takes what is left and is shortened in
 // the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
 // only when timed: one snapshot alone shows no rates. To add a column: an id
@@ -194,15 +200,16 @@ func groupColumns(rows []groupRow, timed bool) []column {
 	}
 	cols := []column{
 		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
-		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 11},
+		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 12},
 		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 4},
-		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 8},
-		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 10},
-		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 9},
+		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 9},
+		{id: gcTopics, title: "TOPICS", width: textWidth("TOPICS", 0, 0), right: true, drop: 11},
+		{id: gcPartitions, title: "PARTITIONS", width: textWidth("PARTITIONS", 0, 0), right: true, drop: 10},
 		{id: gcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true, drop: 2},
 		{id: gcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: gcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
-		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 7},
+		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 8},
+		{id: gcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 7},
 	}
 	if timed {
 		cols = append(cols, timeColumns()...)
@@ -246,6 +253,10 @@ func groupCells(st *styles, r *groupRow) []cell {
 	cells[gcStatus] = cell{fitted: func(w int) string { return statusCounts(st, g, w) }}
 	trend := sparkline(r.lags, trendSpark) + " " + trendArrow(r.lags)
 	cells[gcTrend] = cell{text: trend, style: &lagStyle}
+	cells[gcCommitTTL] = cell{text: r.ttl}
+	if g.CommitsExpiring() {
+		cells[gcCommitTTL].style = &st.err
+	}
 	timeCells(st, g.Time, cells)
 	if r.loading {
 		loadingCells(st, g, cells)
@@ -264,7 +275,7 @@ const (
 // and the status read from offsets say so, never a zero or OK.
 func loadingCells(st *styles, g *model.Group, cells []cell) {
 	muted := st.muted
-	for _, id := range []int{gcTopics, gcPartitions, gcLag, gcTimeLag, gcTrend} {
+	for _, id := range []int{gcTopics, gcPartitions, gcLag, gcTimeLag, gcTrend, gcCommitTTL} {
 		cells[id] = cell{text: loadingText, style: &muted}
 	}
 	if g.Error == nil {
@@ -317,4 +328,19 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 // whole, "≥ N" when only a lower bound is known, "?" when nothing is.
 func lagCellText(g *model.Group) string {
 	return display.FormatTotalLag(g, text.Thousands[int64], "?")
+}
+
+// compareExpiry orders groups whose commits the broker may delete soonest first; groups
+// without a known time (never, unknown, no commits) last.
+func compareExpiry(a, b *model.Group) int {
+	switch ta, tb := a.CommitsExpireAt, b.CommitsExpireAt; {
+	case ta == nil && tb == nil:
+		return 0
+	case ta == nil:
+		return 1
+	case tb == nil:
+		return -1
+	default:
+		return ta.Compare(tb.Time)
+	}
 }

@@ -84,6 +84,8 @@ func (m *app) maybeRefresh() tea.Cmd {
 	if kind != "" {
 		q = queryGroup(kind, m.c.riskWindow)
 	}
+	// One client, many refreshes: a long first read of __consumer_offsets goes on at the next.
+	q.CommitLog, q.CommitLogBudget, q.CommitLogCatchUp = m.c.commitLog.CommitLog, m.c.commitLog.CommitLogBudget, true
 	gen := m.ref.begin(kind, now)
 	if kind != "" {
 		m.broadcastData() // the group screen says it is reading timestamps

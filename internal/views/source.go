@@ -47,6 +47,9 @@ type Options struct {
 	Resetter Resetter
 	// StallAfter is --stall-after (docs/timeaxis.md); 0 means the default.
 	StallAfter time.Duration
+	// CommitLog holds the query's CommitLog and CommitLogBudget (--commit-log): whether
+	// a refresh reads __consumer_offsets for the commit-expiry clock.
+	CommitLog model.Query
 	// WriteReport renders the Markdown incident report; nil leaves w (write
 	// the report) disabled. ReportDir is where w writes it ("" = the working
 	// directory).
@@ -96,6 +99,7 @@ func New(opts Options) tea.Model {
 		demo:       opts.Demo,
 		timeOpt:    timeaxis.Options{StallAfter: opts.StallAfter},
 		reports:    opts.WriteReport != nil,
+		commitLog:  opts.CommitLog,
 	}
 	return newApp(c, opts)
 }

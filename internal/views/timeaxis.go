@@ -236,7 +236,7 @@ func compareETA(a, b *model.GroupTime) int {
 // priorities are listed with groupColumns).
 func timeColumns() []column {
 	return []column{
-		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 12},
+		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 13},
 		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
 		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
 		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 1},
@@ -254,7 +254,7 @@ const sparkKeep = 8
 // priorities are listed with partitionColumns).
 func partitionTimeColumns() []column {
 	return []column{
-		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 10},
+		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 11},
 		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
 		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
 		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 8},

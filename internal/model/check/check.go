@@ -27,6 +27,9 @@ type Options struct {
 	AssumeReset string
 	// RiskWindow is the at-risk look-ahead the snapshot was taken with (0 = 24h).
 	RiskWindow time.Duration
+	// RequireCommitTimes fails a partition whose commit-expiry time could not be known
+	// (--commit-log=on).
+	RequireCommitTimes bool
 }
 
 // MarshalJSON writes durations as milliseconds and topics as [] when empty.
@@ -36,7 +39,9 @@ func (o Options) MarshalJSON() ([]byte, error) {
 		RecoveryWindowMs int64    `json:"recoveryWindowMs"`
 		AssumeReset      string   `json:"assumeReset"`
 		RiskWindowMs     int64    `json:"riskWindowMs"`
-	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds()})
+		// requireCommitTimes: --commit-log=on.
+		RequireCommitTimes bool `json:"requireCommitTimes"`
+	}{append([]string{}, o.Topics...), o.RecoveryWindow.Milliseconds(), o.AssumeReset, o.RiskWindow.Milliseconds(), o.RequireCommitTimes})
 }
 
 // Verdict is the outcome of a check, or of one partition of it.

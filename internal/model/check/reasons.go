@@ -20,6 +20,7 @@ func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts
 	} else {
 		checkStatus(&p, gp, opts, now)
 		checkLoss(&p, gp, opts)
+		checkCommitExpiry(&p, g, gp, opts, now)
 	}
 	switch {
 	case t == nil:

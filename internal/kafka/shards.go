@@ -103,8 +103,7 @@ func shardList(m map[int32]string) string {
 // checkShards asks each __consumer_offsets partition's leader, one DescribeGroups per
 // broker, to describe a group that maps to that partition. ok is false when the check
 // could not be made (the topic not visible to the principal, Metadata failed); the shards
-// of a broker whose DescribeGroups failed as a whole are not judged: its ListGroups
-// reports that broker's failure itself.
+// of a leader that did not answer count as moving.
 func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 	lay, err := c.metadata(ctx, []string{offsetsTopic})
 	n := lay.partitions[offsetsTopic]
@@ -142,7 +141,12 @@ func (c *Client) checkShards(ctx context.Context) (st shardState, ok bool) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if err != nil { // its ListGroups reports this broker's failure itself
+		if err != nil {
+			// A leader that cannot be asked (killed, not yet fenced): its shards may be
+			// moving, and a listing that did not reach it cannot say so.
+			for _, p := range parts {
+				st.moving[p] = fmt.Sprintf("leader %d did not answer", l)
+			}
 			return
 		}
 		answered := map[string]sarama.KError{}

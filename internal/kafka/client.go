@@ -61,6 +61,8 @@ type Client struct {
 
 	tsMu   sync.Mutex
 	tsSeen map[model.TPO]time.Time
+	// dataSeen holds commits a read_committed consumer has records after (markers.go).
+	dataSeen map[model.TPO]struct{}
 
 	configs configCache
 	// seen holds the groups of the last snapshot of all groups (remember.go).

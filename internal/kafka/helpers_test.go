@@ -43,7 +43,7 @@ func findPartition(t testing.TB, g model.Group, topic string, p int32) model.Gro
 	return model.GroupPartition{}
 }
 
-func val(p *int64) any {
+func val[T any](p *T) any {
 	if p == nil {
 		return nil
 	}

@@ -592,6 +592,7 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 	anyLag := false // a group without a commit anywhere has no total lag (null), not 0
 	worst := model.StatusOK
 	counts := model.Counts{}
+	var unsubscribed []string
 	for _, p := range got.Partitions {
 		tp := p.TP()
 		gotTPs = append(gotTPs, tp)
@@ -600,6 +601,21 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 			continue
 		}
 		e := w.expect(g, tp, fetched)
+		// A live group's members subscribe to g.topics: its commits on other topics are not
+		// consumed, shown but left out of its rollups. An Empty group's are all judged.
+		var wantSub *bool
+		if g.members > 0 {
+			wantSub = model.Ptr(slices.Contains(g.topics, tp.Topic))
+			if !*wantSub && !slices.Contains(unsubscribed, tp.Topic) {
+				unsubscribed = append(unsubscribed, tp.Topic)
+			}
+		}
+		if fmt.Sprint(val(p.Subscribed)) != fmt.Sprint(val(wantSub)) {
+			t.Errorf("%s %s: subscribed %v, want %v (members subscribe to %v)", g.name, tp, val(p.Subscribed), val(wantSub), g.topics)
+		}
+		if wantSub != nil && !*wantSub {
+			continue
+		}
 		anyLag = anyLag || e.lag != nil
 		if e.lag != nil && *e.lag > 0 {
 			totalLag += *e.lag
@@ -636,6 +652,12 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 	if text.Num(got.TotalLag) != wantTotal || got.TotalLagAtLeast != nil || got.WorstStatus != worst || fmt.Sprint(got.Counts) != fmt.Sprint(counts) {
 		t.Errorf("%s: totalLag %s worst %v counts %v; want %s %v %v", g.name, text.Num(got.TotalLag), got.WorstStatus, got.Counts, wantTotal, worst, counts)
 	}
+	if g.members > 0 && unsubscribed == nil {
+		unsubscribed = []string{}
+	}
+	if fmt.Sprintf("%#v", got.UnsubscribedTopics) != fmt.Sprintf("%#v", unsubscribed) {
+		t.Errorf("%s: unsubscribed topics %#v, want %#v", g.name, got.UnsubscribedTopics, unsubscribed)
+	}
 }
 
 // checkOrder: the urgency order of one snapshot (docs/tui.md), written out
@@ -654,12 +676,15 @@ func (w *randomWorld) checkOrder(t *testing.T, gs []model.Group) {
 	}
 	keyOf := func(g model.Group) key {
 		// A group without a commit has no lag: known, after every lag.
-		noCommit := !slices.ContainsFunc(g.Partitions, func(p model.GroupPartition) bool { return p.Committed != nil })
+		noCommit := !slices.ContainsFunc(g.Partitions, func(p model.GroupPartition) bool { return p.Committed != nil && !p.NotConsumed() })
 		k := key{soon: math.MaxInt64, rank: rwRank(g.WorstStatus), whole: g.TotalLag != nil || noCommit, lag: -1}
 		if g.TotalLag != nil {
 			k.lag = *g.TotalLag
 		}
 		for _, p := range g.Partitions {
+			if p.NotConsumed() { // shown, not the group's
+				continue
+			}
 			if p.Status == model.StatusAtRisk {
 				k.tier = 2
 				if p.ExpiresInMs != nil {

@@ -30,8 +30,8 @@ func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 }
 
 // Observe reads, in this order: the groups (ListGroups on every broker), their
-// members and committed offsets (per coordinator, concurrently), then topic
-// layout and configs, then watermarks per leader, then committed-record
+// members and committed offsets (per coordinator, concurrently), topic layout and
+// configs, watermarks per leader, transaction markers (markers.go), committed-record
 // timestamps. Offsets are read before watermarks, as Kafka's CLI does, so a live
 // commit cannot look ahead of a high watermark read a moment earlier.
 func (c *Client) Observe(ctx context.Context, q model.Query) (model.Observation, error) {
@@ -76,7 +76,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	phase("watermarks of %d partitions", len(tps))
-	want := addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst)
+	want := c.readMarkers(ctx, &obs, lay, addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst), phase)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	obs.CommittedTimestamps = c.committedTimestamps(ctx, lay, want, q.FetchBudget)
 	phase("committed-record timestamps (%d known)", len(obs.CommittedTimestamps))

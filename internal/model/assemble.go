@@ -137,12 +137,17 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		groupErr = nil // a group that does not exist has no commits: judged as such
 	}
 	clock := newExpiryClock(&grp, g, &obs)
+	// Partitions of topics no member subscribes to are marked: nobody consumes them.
+	subs := grp.Subscriptions()
+	marks := subs.Known && len(grp.Members) > 0
+	yes, no := true, false
 	// Rows come sorted by topic: the per-topic lookups happen once per topic.
 	var (
-		topic   *Topic
-		offsets TopicOffsets
-		stamped bool
-		looked  bool
+		topic      *Topic
+		offsets    TopicOffsets
+		stamped    bool
+		looked     bool
+		subscribed *bool
 	)
 	for _, tp := range tps {
 		if len(only) > 0 && !slices.Contains(only, tp.Topic) {
@@ -151,6 +156,16 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		if !looked || tp.Topic != offsets.Name() {
 			looked = true
 			topic, offsets, stamped = ix.topics[tp.Topic], ix.offsets.Topic(tp.Topic), ix.stamped[tp.Topic]
+			subscribed = nil
+			if marks {
+				subscribed = &no
+				if subs.Has(tp.Topic) {
+					subscribed = &yes
+				}
+				if !*subscribed && !slices.Contains(grp.UnsubscribedTopics, tp.Topic) {
+					grp.UnsubscribedTopics = append(grp.UnsubscribedTopics, tp.Topic)
+				}
+			}
 		}
 		in := PartitionInput{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic}
 		if in.GroupError == nil && len(g.PartitionErrors) > 0 {
@@ -166,9 +181,16 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 					in.CommittedTimestamp = &ts
 				}
 			}
+			if len(obs.Markers)+len(obs.MarkersUnknown) > 0 && g.Type != TypeShare {
+				if m, ok := obs.Markers[TPO{tp, c}]; ok {
+					in.Markers = &m
+				} else if why, ok := obs.MarkersUnknown[TPO{tp, c}]; ok {
+					in.MarkersUnknown = &why
+				}
+			}
 		}
 		p := Classify(in)
-		p.Topic, p.Partition, p.Member = tp.Topic, tp.Partition, owner[tp]
+		p.Topic, p.Partition, p.Member, p.Subscribed = tp.Topic, tp.Partition, owner[tp], subscribed
 		clock.partition(&p, in.Committed)
 		if g.Type == TypeShare {
 			shareFields(&p, g.ShareLag, tp)
@@ -177,6 +199,9 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 			p.Error = p.Error.WithPartition(tp)
 		}
 		grp.Partitions = append(grp.Partitions, p)
+	}
+	if marks && grp.UnsubscribedTopics == nil {
+		grp.UnsubscribedTopics = []string{}
 	}
 	clock.finish(&grp)
 	rollup(&grp)
@@ -265,12 +290,16 @@ func groupPartitions(positions map[TP]int64, extra []TP, owner map[TP]*MemberRef
 // rollup computes a group's counts, worst status and total lag. totalLag sums the
 // positive lags of partitions with a commit, so a partition ahead cannot hide a
 // backlog elsewhere; it is never a partial sum shown as whole (see partialLag),
-// and null when no partition has a commit.
+// and null when no partition it consumes has a commit. Partitions nobody consumes (NotConsumed)
+// are left out of all three.
 func rollup(g *Group) {
 	g.Counts, g.WorstStatus = Counts{}, StatusOK
 	var sum int64
 	partial := g.Error != nil
 	for _, p := range g.Partitions {
+		if p.NotConsumed() {
+			continue
+		}
 		g.Counts[p.Status]++
 		g.WorstStatus = max(g.WorstStatus, p.Status)
 		if p.Lag != nil && *p.Lag > 0 {
@@ -289,9 +318,9 @@ func rollup(g *Group) {
 	switch {
 	case partial:
 		g.partialLag()
-	case len(g.Partitions) > 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Lag != nil }):
-		// No partition has a commit: there is no lag to sum, and 0 would say
-		// the group is caught up.
+	case len(g.Partitions) > 0 && !slices.ContainsFunc(g.Partitions, func(p GroupPartition) bool { return p.Lag != nil && !p.NotConsumed() }):
+		// No partition it consumes has a commit: there is no lag to sum, and 0
+		// would say the group is caught up.
 		g.TotalLag = nil
 	}
 }

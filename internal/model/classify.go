@@ -15,6 +15,11 @@ type PartitionInput struct {
 	Now                time.Time
 	// GroupError is set when the group's commits could not be read.
 	GroupError *Error
+	// Markers is what a read_committed fetch from Committed found up to the high watermark
+	// when that was transaction markers and aborted records only (markers.go).
+	Markers *TransactionMarkers
+	// MarkersUnknown is why that could not be told, where it might have been.
+	MarkersUnknown *string
 }
 
 // Classify computes a group partition's lag, status and derived numbers as
@@ -56,6 +61,16 @@ func Classify(in PartitionInput) GroupPartition {
 		p.TimeLagMs, p.Status = Ptr(int64(0)), StatusOK
 		return p
 	}
+	if onlyMarkers(in.Markers, c, o) {
+		// Caught up too: nothing a read_committed consumer receives is left, only
+		// transaction markers and aborted records (its position moves past them).
+		m := *in.Markers
+		m.KafkaLag = high - c
+		p.Lag, p.TransactionMarkers, p.CommittedTimestamp = Ptr(int64(0)), &m, nil
+		p.TimeLagMs, p.Status = Ptr(int64(0)), StatusOK
+		return p
+	}
+	p.MarkersUnknown = in.MarkersUnknown
 	if in.CommittedTimestamp != nil {
 		p.TimeLagMs = Ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
 	}

@@ -28,7 +28,14 @@ type Observation struct {
 	// CommittedTimestamps holds the timestamp of the record at a committed offset,
 	// keyed by partition and offset, for the ones that were fetched.
 	CommittedTimestamps map[TPO]time.Time
-	Errors              []Error
+	// Markers holds, per partition and committed offset, what lies between the offset and
+	// the high watermark where a read_committed fetch found transaction markers and aborted
+	// records only (markers.go).
+	Markers map[TPO]TransactionMarkers
+	// MarkersUnknown says, per partition and committed offset that may lie before markers
+	// alone, why that could not be told (a failed fetch, an answer that did not reach high).
+	MarkersUnknown map[TPO]string
+	Errors         []Error
 }
 
 // TPO names one offset of one partition.

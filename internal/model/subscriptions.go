@@ -20,10 +20,17 @@ type Subscription struct {
 // false offsettui cannot tell which topics the group reads, and nothing may be concluded
 // from it.
 type Subscriptions struct {
-	Known   bool
-	topics  []string // sorted, distinct
-	regexes []*regexp.Regexp
+	Known    bool
+	topics   []string // sorted, distinct
+	patterns []string // as the members wrote them
+	regexes  []*regexp.Regexp
 }
+
+// Topics lists the topics subscribed by name, sorted.
+func (s Subscriptions) Topics() []string { return slices.Clone(s.topics) }
+
+// Patterns lists the regular expressions subscribed (consumer protocol), as written.
+func (s Subscriptions) Patterns() []string { return slices.Clone(s.patterns) }
 
 // Has reports whether a member of the group subscribes to topic (false when not Known).
 func (s Subscriptions) Has(topic string) bool {
@@ -39,7 +46,8 @@ func (s Subscriptions) Has(topic string) bool {
 // Subscriptions returns what the group subscribes to, by the rule of its type and state
 // (Kafka's ClassicGroup, ConsumerGroup and StreamsGroup isSubscribedToTopic):
 //
-//   - classic without a protocol type (a group that only ever had commits): nothing;
+//   - classic without a protocol type (a group that only ever had commits, never a member):
+//     nothing;
 //   - classic "consumer", Empty: nothing; Stable: the union of the members' JoinGroup
 //     subscriptions, when every member's could be read; any other state, or another protocol
 //     type: not known (the broker gives member metadata only for Stable groups);
@@ -58,7 +66,7 @@ func (g *Group) Subscriptions() Subscriptions {
 	switch g.Type {
 	case TypeClassic:
 		switch {
-		case g.ProtocolType == "":
+		case g.ProtocolType == "" && len(g.Members) == 0:
 			return Subscriptions{Known: true}
 		case g.ProtocolType != "consumer":
 			return Subscriptions{}
@@ -93,7 +101,9 @@ func memberSubscriptions(members []Member, regex bool) Subscriptions {
 			if !regex || err != nil {
 				return Subscriptions{}
 			}
-			s.regexes = append(s.regexes, re)
+			if !slices.Contains(s.patterns, *sub.Regex) {
+				s.patterns, s.regexes = append(s.patterns, *sub.Regex), append(s.regexes, re)
+			}
 		}
 	}
 	slices.Sort(s.topics)

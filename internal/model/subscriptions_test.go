@@ -21,6 +21,8 @@ func TestGroupSubscriptions(t *testing.T) {
 		want string
 	}{
 		{"classic simple group (no protocol type)", Group{Type: TypeClassic, State: "Empty", Members: []Member{}}, "a=false"},
+		{"classic without a protocol type, with members", Group{Type: TypeClassic, State: "Stable",
+			Members: []Member{member(sub("a"))}}, "unknown"},
 		{"classic Empty", Group{Type: TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []Member{}}, "a=false"},
 		{"classic Stable", Group{Type: TypeClassic, State: "Stable", ProtocolType: "consumer",
 			Members: []Member{member(sub("a")), member(sub("b", "a"))}}, "a=true b=true c=false"},

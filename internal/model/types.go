@@ -98,6 +98,10 @@ type Group struct {
 	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
 	WorstStatus     Status `json:"worstStatus"`
 	Counts          Counts `json:"counts"`
+	// UnsubscribedTopics lists the topics of the group's partitions that no member
+	// subscribes to (sorted); counts, worst status and total lag leave them out. Null when
+	// the group has no members or its subscriptions are not known (subscriptions.go).
+	UnsubscribedTopics []string `json:"unsubscribedTopics"`
 	// OffsetsExpireAfterMs is set for Empty groups: offsets.retention.minutes in ms.
 	// When the commits go is CommitsExpireAt.
 	OffsetsExpireAfterMs *int64 `json:"offsetsExpireAfterMs"`
@@ -192,7 +196,17 @@ type GroupPartition struct {
 	TimeLagMs          *int64     `json:"timeLagMs"`
 	ExpiresInMs        *int64     `json:"expiresInMs"`
 	Member             *MemberRef `json:"member"`
-	Error              *Error     `json:"error"`
+	// Subscribed says whether a member of the group subscribes to the topic; false marks
+	// a partition nobody consumes, left out of the group's rollups. Null when the group has
+	// no members or its subscriptions are not known.
+	Subscribed *bool `json:"subscribed"`
+	// TransactionMarkers is set when only transaction markers and aborted records lie
+	// between the committed offset and the high watermark: Lag is then 0 (markers.go).
+	TransactionMarkers *TransactionMarkers `json:"transactionMarkers"`
+	// MarkersUnknown says why whether only transaction markers lie before high could not be
+	// told where it might (no open transaction): Lag is then Kafka's.
+	MarkersUnknown *string `json:"markersUnknown"`
+	Error          *Error  `json:"error"`
 	// Time is the partition on the time axis; nil for one snapshot.
 	Time *PartitionTime `json:"time"`
 	// Change is what changed since the baseline; nil without one.
@@ -206,6 +220,9 @@ type GroupPartition struct {
 
 // TP returns the partition's topic partition.
 func (p *GroupPartition) TP() TP { return TP{p.Topic, p.Partition} }
+
+// NotConsumed reports whether no member of the group subscribes to the partition's topic.
+func (p *GroupPartition) NotConsumed() bool { return p.Subscribed != nil && !*p.Subscribed }
 
 // Topic is a topic's size and the configs that decide what retention deletes.
 type Topic struct {

@@ -78,6 +78,9 @@ func keyOf(g *Group) urgencyKey {
 	}
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
+		if p.NotConsumed() { // shown, not the group's: no member subscribes to its topic
+			continue
+		}
 		if p.Status == StatusAtRisk && p.ExpiresInMs != nil {
 			k.soonest = min(k.soonest, *p.ExpiresInMs)
 		}
@@ -168,13 +171,14 @@ func UrgencyOrder(gs []Group) []int {
 }
 
 // NoCommit reports whether the group has partitions and a commit on none of
-// them, all read: it has no lag (a null total, never 0 and never unknown).
+// those it consumes, all read: it has no lag (a null total, never 0 and never
+// unknown), as rollup counts it.
 func (g *Group) NoCommit() bool {
 	if g.Error != nil || len(g.Partitions) == 0 {
 		return false
 	}
 	for i := range g.Partitions {
-		if p := &g.Partitions[i]; p.Position() != nil || p.Status == StatusUnknown {
+		if p := &g.Partitions[i]; !p.NotConsumed() && (p.Position() != nil || p.Status == StatusUnknown) {
 			return false
 		}
 	}

@@ -69,7 +69,7 @@ const notFoundWhy = "no broker lists it, and it has no committed offsets"
 
 // describeGroup writes one group's heading, its rows and its errors.
 func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
-	allVisible, at := cl.AllTopicsVisible, cl.TakenAt.Time
+	at := cl.TakenAt.Time
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error.IsGroupNotFound() {
 		return // the heading says it all; the errors at the end name it again
@@ -92,8 +92,11 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Clu
 	if c := display.CommitExpiryText(g, at); c != "" {
 		fmt.Fprintf(tw, "  %s%s\n", commitsLabel(g), c)
 	}
+	if t := display.NotConsumedText(g, cl.OffsetsRetentionMinutes); t != "" {
+		fmt.Fprintf(tw, "  NOT CONSUMED: %s\n", t)
+	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, allVisible))
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, cl.AllTopicsVisible))
 		return
 	}
 	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
@@ -118,7 +121,7 @@ func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Clu
 		rows.num(p.Position())
 		rows.num(p.High)
 		rows.num(p.Lag)
-		rows.add(StatusText(p.Status, p.Lost, p.Beyond))
+		rows.add(PartitionStatusText(p))
 		rows.add(text.HumanMs(p.TimeLagMs))
 		rows.add(display.ExpiresCell(p.ExpiresInMs))
 		rows.add(text.OrDash(display.PartitionCommitTTL(g, p, at)))

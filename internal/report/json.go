@@ -156,9 +156,25 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = appendString(b, m.Host)
 		b = append(b, '}')
 	}
+	b = append(b, `,"subscribed":`...)
+	if p.Subscribed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, *p.Subscribed)
+	}
 	var err error
-	b = append(b, `,"error":`...)
-	if b, err = appendOptional(b, p.Error); err == nil {
+	b = append(b, `,"transactionMarkers":`...)
+	if b, err = appendOptional(b, p.TransactionMarkers); err == nil {
+		b = append(b, `,"markersUnknown":`...)
+		if p.MarkersUnknown == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendString(b, *p.MarkersUnknown)
+		}
+		b = append(b, `,"error":`...)
+		b, err = appendOptional(b, p.Error)
+	}
+	if err == nil {
 		b = append(b, `,"time":`...)
 		if b, err = appendOptional(b, p.Time); err == nil {
 			b = append(b, `,"change":`...)

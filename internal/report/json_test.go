@@ -134,6 +134,14 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			if r.IntN(3) == 0 {
 				p.Member = &model.MemberRef{MemberID: "m", ClientID: strings.Repeat("c", r.IntN(3)), Host: "/10.0.0.1"}
 			}
+			if r.IntN(3) > 0 {
+				p.Subscribed = model.Ptr(r.IntN(2) == 0)
+			}
+			if r.IntN(3) == 0 {
+				p.TransactionMarkers = &model.TransactionMarkers{ControlRecords: r.Int64N(9), AbortedRecords: r.Int64N(9), KafkaLag: r.Int64N(20)}
+			} else if r.IntN(4) == 0 {
+				p.MarkersUnknown = model.Ptr(`read_committed Fetch from broker 1: "moved"`)
+			}
 			if r.IntN(3) == 0 {
 				p.Time = &model.PartitionTime{ETAMs: model.Some(r.Int64N(1 << 30)), Evaluation: model.Evaluation(r.IntN(3))}
 			}
@@ -146,6 +154,9 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 		if r.IntN(4) == 0 {
 			g.Members = nil // not described: null
 			g.Topology = &model.Topology{Epoch: 3, Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}}}}
+		}
+		if r.IntN(2) == 0 {
+			g.UnsubscribedTopics = []string{"topic.1"}
 		}
 		if r.IntN(3) == 0 {
 			g.Time = &model.GroupTime{Samples: r.IntN(9), WindowMs: r.Int64N(1 << 20)}

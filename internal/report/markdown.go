@@ -86,7 +86,7 @@ func markdownHeader(w io.Writer, s model.Snapshot, problems int) {
 }
 
 func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based bool) {
-	allVisible, at := cl.AllTopicsVisible, cl.TakenAt.Time
+	at := cl.TakenAt.Time
 	if g.Error.IsGroupNotFound() {
 		fmt.Fprintf(w, "\n### %s: does not exist\n\n%s.\n", code(g.Group), strings.ToUpper(notFoundWhy[:1])+notFoundWhy[1:])
 		return
@@ -123,11 +123,14 @@ func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based b
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(w, "- %s\n", cell(line))
 	}
+	if t := display.NotConsumedText(g, cl.OffsetsRetentionMinutes); t != "" {
+		fmt.Fprintf(w, "- not consumed: %s\n", cell(t))
+	}
 	if g.Error != nil {
 		fmt.Fprintf(w, "- error: %s\n", g.Error.Error())
 	}
 	if len(g.Partitions) == 0 {
-		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, allVisible))
+		fmt.Fprintf(w, "\n%s.\n", NoPartitionsText(*g, cl.AllTopicsVisible))
 		return
 	}
 	markdownRows(w, g, at, timed, based)
@@ -147,7 +150,7 @@ func markdownRows(w io.Writer, g *model.Group, at time.Time, timed, based bool) 
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for _, p := range g.Partitions {
 		cells := []string{cell(code(p.Topic)), fmt.Sprint(p.Partition), text.Num(p.Low), text.Num(p.Position()), text.Num(p.High),
-			text.Num(p.Lag), StatusText(p.Status, p.Lost, p.Beyond), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs),
+			text.Num(p.Lag), PartitionStatusText(&p), text.HumanMs(p.TimeLagMs), display.ExpiresCell(p.ExpiresInMs),
 			text.OrDash(display.PartitionCommitTTL(g, &p, at))}
 		if timed {
 			cells = append(cells, timeCells(p.Time)...)

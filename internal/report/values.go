@@ -23,6 +23,21 @@ func StatusText(st model.Status, lost, beyond *int64) string {
 	return s
 }
 
+// PartitionStatusText is a row's STATUS: StatusText, with what lies before high when it is
+// transaction markers alone ("OK (1 transaction marker; Kafka's CLI shows LAG 1)"), after
+// NOT-CONSUMED for a partition no member subscribes to ("NOT-CONSUMED (EXPIRED (lost 60))":
+// shown, not the group's status).
+func PartitionStatusText(p *model.GroupPartition) string {
+	s := StatusText(p.Status, p.Lost, p.Beyond)
+	if m := p.TransactionMarkers; m != nil {
+		s += " (" + display.MarkersText(m) + ")"
+	}
+	if p.NotConsumed() {
+		return display.NotConsumedBadge + " (" + s + ")"
+	}
+	return s
+}
+
 // SignedNum renders an optional change with its sign ("+30", "-5", "0"),
 // "-" when absent.
 func SignedNum(o model.Opt[int64]) string {

@@ -89,6 +89,9 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 	switch {
 	case p.Committed == nil || p.Lag == nil:
 		b.WriteString("ok")
+	case p.TransactionMarkers != nil && p.High != nil:
+		fmt.Fprintf(&b, "caught up: only what no read_committed consumer receives lies between committed %s and high %s: %s",
+			text.Thousands(*p.Committed), text.Thousands(*p.High), display.MarkersText(p.TransactionMarkers))
 	case *p.Lag == 0:
 		fmt.Fprintf(&b, "caught up: committed %s is the high watermark", text.Thousands(*p.Committed))
 	default:
@@ -98,6 +101,9 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 		}
 		if p.ExpiresInMs != nil {
 			fmt.Fprintf(&b, "; retention can delete record %s %s", text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs))
+		}
+		if p.MarkersUnknown != nil {
+			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown)
 		}
 	}
 	if t != nil && t.Compacts() && !t.Deletes() {

@@ -33,6 +33,8 @@ type groupScreen struct {
 	detailed  bool      // the data includes committed-record timestamps
 	fetching  bool
 	detailErr error
+	// retentionMinutes is the broker's offsets.retention.minutes, nil when not read.
+	retentionMinutes *int64
 
 	order   []int // partition indexes in sort order
 	visible []int // partition indexes that pass the filters, in sort order
@@ -183,7 +185,7 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (s *groupScreen) apply(msg dataAppliedMsg) {
-	s.g, s.topics, s.axis = nil, map[string]*model.Topic{}, msg.axis
+	s.g, s.topics, s.axis, s.retentionMinutes = nil, map[string]*model.Topic{}, msg.axis, nil
 	s.lines = map[int]string{}
 	_, s.detailed = msg.detailed[s.name]
 	s.fetching = msg.fetching == s.name
@@ -193,6 +195,7 @@ func (s *groupScreen) apply(msg dataAppliedMsg) {
 		return
 	}
 	s.takenAt = msg.snap.Cluster.TakenAt.Time
+	s.retentionMinutes = msg.snap.Cluster.OffsetsRetentionMinutes
 	for i := range msg.snap.Groups {
 		if msg.snap.Groups[i].Group == s.name {
 			s.g = &msg.snap.Groups[i]
@@ -210,6 +213,12 @@ func (s *groupScreen) apply(msg dataAppliedMsg) {
 	}
 }
 
+// partitionProblem reports whether a partition needs attention: a status other than ok, on
+// a topic a member subscribes to (or whose subscriptions are not known).
+func partitionProblem(p *model.GroupPartition) bool {
+	return p.Status != model.StatusOK && !p.NotConsumed()
+}
+
 // keepCursor puts the cursor back on the partition it was on; the first time
 // data arrives, on the first partition with a problem instead.
 func (s *groupScreen) keepCursor(was *model.GroupPartition) {
@@ -218,7 +227,7 @@ func (s *groupScreen) keepCursor(was *model.GroupPartition) {
 	}
 	if !s.placed {
 		s.placed = true
-		s.cursor = max(0, slices.IndexFunc(s.visible, func(i int) bool { return s.g.Partitions[i].Status != model.StatusOK }))
+		s.cursor = max(0, slices.IndexFunc(s.visible, func(i int) bool { return partitionProblem(&s.g.Partitions[i]) }))
 		return
 	}
 	if was != nil {
@@ -290,7 +299,7 @@ func (s *groupScreen) refilter() {
 	for _, i := range s.order {
 		p := &s.g.Partitions[i]
 		t := partitionTarget(p)
-		if (s.problemsOnly && p.Status == model.StatusOK) || !s.filter.spec.keep(&t) {
+		if (s.problemsOnly && !partitionProblem(p)) || !s.filter.spec.keep(&t) {
 			continue
 		}
 		s.visible = append(s.visible, i)

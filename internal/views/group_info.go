@@ -49,6 +49,9 @@ func (s *groupScreen) infoLines() []string {
 		}
 		lines = append(lines, label+"  "+c)
 	}
+	if t := display.NotConsumedText(g, s.retentionMinutes); t != "" {
+		lines = append(lines, st.notice.Render("NOT CONSUMED")+"  "+t)
+	}
 	if c := g.Committer; c != nil {
 		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
 			st.muted.Render(" · resets refused while it runs"))

@@ -66,8 +66,12 @@ const compactBelow = 16
 // an id above, an entry here, its cell in cells.
 func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) []column {
 	var wTopic, wLow, wCom, wHigh, wLag, wCons, wP int
+	wStatus := len("UNKNOWN")
 	for i := range ps {
 		p := &ps[i]
+		if p.NotConsumed() {
+			wStatus = max(wStatus, len(display.NotConsumedBadge))
+		}
 		wTopic = max(wTopic, ansi.StringWidth(p.Topic))
 		wP = max(wP, len(fmt.Sprint(p.Partition)))
 		wLow, wCom = max(wLow, len(text.OptThousands(p.Low))), max(wCom, len(text.OptThousands(p.Position())))
@@ -85,7 +89,7 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		{id: pcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true},
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
 		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 4},
-		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", len("UNKNOWN"), 0)},
+		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
 		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 10},
 		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 7, middle: true},
 		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 9},
@@ -182,6 +186,10 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 		typ = s.g.Type
 	}
 	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	if p.NotConsumed() && s.g != nil {
+		text = st.muted.Render(display.NotConsumedBadge) + "  no member subscribes to " + p.Topic + " (" + display.SubscribedText(s.g) +
+			"): not in the group's total or status. As a commit it is " + text
+	}
 	return selLine, append(detail, wrapLines(text, s.width, "", s.explainLines())...)
 }
 
@@ -198,11 +206,15 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if p.Status == model.StatusExpired || p.Status == model.StatusAhead {
 		lag = status // a lag that cannot be read as a backlog
 	}
+	badge := p.Status.Badge()
+	if p.NotConsumed() { // shown, not counted: no member subscribes to the topic
+		badge, status, lag = display.NotConsumedBadge, st.muted, st.muted
+	}
 	cells[pcLag] = cell{text: text.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
 	cells[pcCommitTTL] = cell{text: text.OrDash(display.PartitionCommitTTL(s.g, p, s.takenAt))}
-	cells[pcStatus] = cell{text: p.Status.Badge(), style: &status}
+	cells[pcStatus] = cell{text: badge, style: &status}
 	cells[pcConsumer] = cell{text: "-"}
 	if p.Member != nil {
 		cells[pcConsumer] = cell{text: p.Member.Name()}

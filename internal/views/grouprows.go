@@ -300,6 +300,9 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		}
 		parts = append(parts, st.status(sc.Status).Render(sc.Status.Badge()+" "+text.Thousands(sc.N)))
 	}
+	if n := notConsumed(g); n > 0 { // shown after the counts, outside them
+		parts = append(parts, st.muted.Render(display.NotConsumedBadge+" "+text.Thousands(n)))
+	}
 	if len(parts) == 0 {
 		return st.muted.Render("-")
 	}
@@ -322,6 +325,20 @@ func statusCounts(st *styles, g *model.Group, w int) string {
 		used += add
 	}
 	return out
+}
+
+// notConsumed counts the partitions of a group no member subscribes to.
+func notConsumed(g *model.Group) int {
+	if len(g.UnsubscribedTopics) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range g.Partitions {
+		if g.Partitions[i].NotConsumed() {
+			n++
+		}
+	}
+	return n
 }
 
 // lagCellText is the LAG cell: the total with thousands separators when it is

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,6 +38,7 @@ func TestOwnResetIsNotConsumption(t *testing.T) {
 	rs := &fakeResetter{result: func(p plan.Plan) plan.ResetResult {
 		committed.Store(1) // what the write did on the cluster
 		res := appliedResult(p)
+		res.Plan.Rows = slices.Clone(res.Plan.Rows) // the planner's plan shares them: it is read on screen meanwhile
 		for i := range res.Plan.Rows {
 			res.Plan.Rows[i].Result = plan.WriteWritten
 		}

@@ -88,6 +88,8 @@ const (
 	CodeGroupMissing    = "group-does-not-exist"
 	CodeCommitsExpire   = "commits-expire"
 	CodeHiddenTopics    = "topics-may-be-hidden"
+	CodeMarkers         = "transaction-markers"
+	CodeMarkersUnknown  = "transaction-markers-unknown"
 )
 
 // Reason is one finding. Result is what it does to its item: fail or
@@ -222,7 +224,14 @@ func Check(s model.Snapshot, group string, opts Options) Result {
 			continue
 		}
 		checked[gp.TP()] = true
+		if len(opts.Topics) == 0 && gp.NotConsumed() {
+			r.Partitions = append(r.Partitions, notConsumedPartition(g, gp))
+			continue
+		}
 		r.Partitions = append(r.Partitions, checkPartition(g, gp, topics[gp.Topic], opts, s.Cluster.TakenAt.Time))
+	}
+	if n, ok := notConsumedNote(g, r.Partitions, s.Cluster.OffsetsRetentionMinutes); ok {
+		r.Notes = append(r.Notes, n)
 	}
 	p.namedTopics(opts.Topics, topics, checked)
 	p.snapshotErrors(s.Errors, checked, notFound, group, len(opts.Topics) > 0)

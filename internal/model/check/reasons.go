@@ -21,6 +21,7 @@ func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts
 		checkStatus(&p, gp, opts, now)
 		checkLoss(&p, gp, opts)
 		checkCommitExpiry(&p, g, gp, opts, now)
+		markersNote(&p, gp)
 	}
 	switch {
 	case t == nil:
@@ -78,6 +79,20 @@ func checkStatus(p *Partition, gp model.GroupPartition, opts Options, now time.T
 		p.add(VerdictFail, CodeAtRisk, fmt.Sprintf("%s, within the %s risk window; %s still unread",
 			what, humanWindow(opts.RiskWindow), text.Plural(high-c, "record")+" "+text.AreIs(high-c)), nil)
 	}
+}
+
+// markersNote says why a partition below high is caught up: only transaction markers and
+// aborted records lie between its commit and high; or why that could not be told.
+func markersNote(p *Partition, gp model.GroupPartition) {
+	m := gp.TransactionMarkers
+	if gp.MarkersUnknown != nil {
+		p.note(CodeMarkersUnknown, "lag as Kafka's CLI counts it: whether only transaction markers lie before high could not be told: "+*gp.MarkersUnknown)
+	}
+	if m == nil || gp.Committed == nil || gp.High == nil {
+		return
+	}
+	p.note(CodeMarkers, fmt.Sprintf("caught up: offsets %d..%d hold %s and %s, which no read_committed consumer receives (Kafka's CLI shows LAG %d)",
+		*gp.Committed, *gp.High-1, text.Plural(m.ControlRecords, "transaction marker"), text.Plural(m.AbortedRecords, "aborted record"), m.KafkaLag))
 }
 
 func checkMissing(p *Partition, reset string, low, high int64) {

@@ -33,8 +33,10 @@ func (r *Result) finish() {
 
 // summary is the one-line verdict, e.g. "FAIL fanout: 1 of 1 partitions fail
 // (outbox-0 expired: 18 records 12..29 deleted before the group read them)".
+// Partitions no member subscribes to are not judged: they are named, not counted.
 func (r *Result) summary() string {
-	n := r.Counts.Partitions
+	unjudged := r.unjudgedTopics()
+	n := r.Counts.Partitions - unjudged.partitions
 	switch r.Verdict {
 	case VerdictPass:
 		noun := "partitions"
@@ -44,6 +46,9 @@ func (r *Result) summary() string {
 		s := fmt.Sprintf("PASS %s: %d %s proven", r.Group, n, noun)
 		if why := r.passNotes(); why != "" {
 			s += " (" + why + ")"
+		}
+		if len(unjudged.topics) > 0 {
+			s += "; not consumed, not judged: " + strings.Join(unjudged.topics, ", ")
 		}
 		return s
 	case VerdictFail:
@@ -102,7 +107,7 @@ func (r *Result) passNotes() string {
 	var topics, msgs []string
 	for _, p := range r.Partitions {
 		for _, n := range p.Notes {
-			if n.Code == CodeOnRestart || n.Code == CodeStartsAtLow {
+			if n.Code == CodeOnRestart || n.Code == CodeStartsAtLow || n.Code == CodeNotConsumed {
 				continue
 			}
 			if _, ok := byTopic[p.Topic]; !ok {
@@ -126,6 +131,25 @@ func (r *Result) passNotes() string {
 		msgs = append(msgs, t+": "+byTopic[t])
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// unjudged is what a check left unjudged: the partitions of topics no member subscribes to.
+type unjudged struct {
+	topics     []string
+	partitions int
+}
+
+func (r *Result) unjudgedTopics() unjudged {
+	var u unjudged
+	for i := range r.Partitions {
+		if p := &r.Partitions[i]; p.notConsumed() {
+			u.partitions++
+			if !slices.Contains(u.topics, p.Topic) {
+				u.topics = append(u.topics, p.Topic)
+			}
+		}
+	}
+	return u
 }
 
 // Label is the short text form of a reason code used in tables and verdicts.

@@ -64,7 +64,8 @@ func (h *History) annotateGroup(g *model.Group, gh *groupHistory, opt Options, b
 	return buf
 }
 
-// rollupTime sums and ranks the partitions with a commit (docs/timeaxis.md).
+// rollupTime sums and ranks the partitions with a commit that a member subscribes to, or
+// whose subscriptions are not known (docs/timeaxis.md).
 func rollupTime(g *model.Group, gh *groupHistory) *model.GroupTime {
 	gt := &model.GroupTime{Samples: len(gh.at), WindowMs: gh.at[len(gh.at)-1] - gh.at[0]}
 	var consume, produce, lagRate float64
@@ -75,6 +76,9 @@ func rollupTime(g *model.Group, gh *groupHistory) *model.GroupTime {
 	longest, counted := int64(0), 0
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
+		if p.NotConsumed() {
+			continue // nobody consumes it: outside the group's rollups, as outside its total lag
+		}
 		pt := p.Time
 		if pt == nil || pt.Evaluation == model.EvalUnknown {
 			whole = false // a position is unknown

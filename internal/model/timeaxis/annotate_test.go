@@ -134,3 +134,45 @@ func TestTimeAxisJSONRoundTrip(t *testing.T) {
 		t.Errorf("round trip changed the time axis: %+v", back.Groups[0].Time)
 	}
 }
+
+// A partition nobody consumes stands still with lag while the group's members read another
+// topic: its own evaluation says so, the group's rates and evaluation leave it out.
+func TestAnnotateLeavesOutNotConsumed(t *testing.T) {
+	active, stale := model.TP{Topic: "active", Partition: 0}, model.TP{Topic: "stale", Partition: 0}
+	h := NewHistory(16, 0)
+	var s *model.Snapshot
+	for i := range 5 {
+		s = snapAt(time.Duration(i)*10*time.Second, map[string]map[model.TP][2]int64{"g": {active: {int64(10 * i), int64(10 * i)}, stale: {20, 100}}})
+		s.Groups[0].Partitions[1].Subscribed = model.Ptr(false)
+		h.Add(s, true)
+	}
+	h.Annotate(s, Options{})
+	g := s.Groups[0]
+	if pt := g.Partitions[1].Time; pt == nil || pt.Evaluation != model.EvalStalled {
+		t.Fatalf("stale partition %+v, want stalled (its commit stands still with lag)", pt)
+	}
+	want := model.GroupTime{Samples: 5, WindowMs: 40000, ConsumeRate: optF(1), ProduceRate: optF(1), LagRate: optF(0),
+		ETA: model.ETACaughtUp, ETAMs: optI(0), Evaluation: model.EvalOK}
+	if g.Time == nil || *g.Time != want {
+		t.Errorf("group time %+v\nwant %+v (the active partition alone)", g.Time, want)
+	}
+}
+
+// A read_committed consumer that committed "last record + 1" before the last commit marker
+// stands still one offset below high: with the marker known, it is caught up, never stalled.
+func TestAnnotateMarkersCaughtUp(t *testing.T) {
+	tp := model.TP{Topic: "t", Partition: 0}
+	h := NewHistory(16, 0)
+	var s *model.Snapshot
+	for i := range 5 {
+		s = snapAt(time.Duration(i)*10*time.Second, map[string]map[model.TP][2]int64{"g": {tp: {59, 60}}})
+		s.Groups[0].Partitions[0].Lag = model.Ptr(int64(0))
+		s.Groups[0].Partitions[0].TransactionMarkers = &model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1}
+		h.Add(s, true)
+	}
+	h.Annotate(s, Options{})
+	pt, gt := s.Groups[0].Partitions[0].Time, s.Groups[0].Time
+	if pt == nil || pt.Evaluation != model.EvalOK || pt.ETA != model.ETACaughtUp || gt == nil || gt.Evaluation != model.EvalOK || gt.ETA != model.ETACaughtUp {
+		t.Errorf("partition %+v, group %+v: want ok and caught up", pt, gt)
+	}
+}

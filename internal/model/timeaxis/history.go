@@ -186,10 +186,15 @@ func sortedPartitions(g *model.Group) []int {
 	return idx
 }
 
+// committedSample is where the group stands: its committed offset, or the high watermark
+// when only transaction markers lie between (the consumer's position is past them, so the
+// partition is caught up, never standing still with lag).
 func committedSample(p *model.GroupPartition, g *model.Group) int64 {
 	switch {
 	case g.Error != nil:
 		return Unread
+	case p.TransactionMarkers != nil && p.High != nil:
+		return *p.High
 	case p.Committed != nil:
 		return *p.Committed
 	case p.Status == model.StatusUnknown:

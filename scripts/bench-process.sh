@@ -9,6 +9,11 @@
 #
 #   scripts/bench-process.sh                      # 1,000 groups, 10 runs each
 #   SCALE_GROUPS=10000 RUNS=7 scripts/bench-process.sh  # the fleet: 500,000 rows
+#   SCALE_BOOTSTRAP=127.0.0.1:19100,... SCALE_GROUPS=10000 scripts/bench-process.sh
+#                                                 # a real cluster seeded beforehand
+#                                                 # (docs/testing.md); with OFFSETTUI_KAFKA_LIB
+#                                                 # set, kafka-consumer-groups --describe
+#                                                 # --all-groups is timed too (CGC_RUNS, 3)
 #
 # Timed, in turn (json, table, one group, reference, json, …) so that a
 # drift of the machine's speed touches all alike: `describe -o json` of all
@@ -88,10 +93,22 @@ summary() {
 # ratio A B: the median of the run-by-run ratios of wall time (1) or peak RSS (2).
 ratio() { paste -d' ' "$tmp/$1" "$tmp/$2" | awk -v f="$3" '{ if (f == 1) print $1 / $3; else print $2 / $4 }' | median; }
 
+# Kafka's own tool, as kafka-consumer-groups.sh runs it (kafka-run-class.sh's heap and GC).
+if [ -n "${OFFSETTUI_KAFKA_LIB:-}" ]; then
+  cgc=(java -Xmx256M -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
+    -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true
+    "-Dlog4j2.configurationFile=${OFFSETTUI_KAFKA_TOOLS_LOG4J:-}" -cp "$OFFSETTUI_KAFKA_LIB/*"
+    org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$addr" --describe --all-groups)
+  "${cgc[@]}" >"$tmp/cgc.out" 2>"$tmp/cgc.err" || true
+  echo "kafka-consumer-groups --describe --all-groups: $(grep -c . "$tmp/cgc.out") lines, $(grep -c '^Error\|Exception' "$tmp/cgc.err" "$tmp/cgc.out" | paste -sd' ') errors"
+  for _ in $(seq "${CGC_RUNS:-3}"); do timed cgc "${cgc[@]}"; done
+fi
+
 echo "== medians (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
 summary json "describe -o json, all $groups groups"
 summary table "describe (table), all $groups groups"
 summary one "describe --group $one -o json"
 summary reference "reference (franz-go kadm), all $groups groups"
+if [ -s "$tmp/cgc" ]; then summary cgc "kafka-consumer-groups --describe --all-groups"; fi
 printf 'json / reference: time %.2f×, peak memory %.2f×\n' "$(ratio json reference 1)" "$(ratio json reference 2)"
 printf 'table / json:     time %.2f×\n' "$(ratio table json 1)"

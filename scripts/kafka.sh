@@ -9,6 +9,26 @@
 #   scripts/kafka.sh status              say whether the broker is running
 #   scripts/kafka.sh fetch               only fetch the jars (and compile test/kafka/Shapes.java)
 #
+# A three-node cluster (three combined broker+controller nodes, PLAINTEXT only, replication
+# factor 3, min.insync.replicas=2, __consumer_offsets with RF 3; short failure-detection settings
+# so elections and coordinator moves take seconds), beside or instead of the single node:
+#
+#   scripts/kafka.sh cluster start              format three fresh nodes, start them, wait
+#   scripts/kafka.sh cluster stop               stop every node and remove the state dir
+#   scripts/kafka.sh cluster env                print the exports the cluster tests read
+#   scripts/kafka.sh cluster status             say which nodes run (exit 1 when one does not)
+#   scripts/kafka.sh cluster stop-node N        controlled shutdown of node N (SIGTERM), wait
+#   scripts/kafka.sh cluster kill-node N        kill -9 node N, wait
+#   scripts/kafka.sh cluster start-node N [--no-wait]
+#                                               start node N on its data; wait until it answers
+#                                               (--no-wait: until its listener accepts)
+#   scripts/kafka.sh cluster restart-node N [--kill]
+#                                               stop (or kill -9) N, start it, wait-sync
+#   scripts/kafka.sh cluster wait-sync [--preferred]
+#                                               wait until all brokers are up and every
+#                                               partition's ISR is complete (--preferred: after a
+#                                               preferred election, every leader preferred)
+#
 # Environment (all optional):
 #   OFFSETTUI_KAFKA_ROLE           which of CI's brokers this is (default main); it picks the default
 #                                  version and port and the names 'env' exports:
@@ -47,9 +67,14 @@
 #                                  <home>/<version>/<pom digest>/lib, so checkouts with different
 #                                  poms never replace each other's jars
 #   OFFSETTUI_KAFKA_STATE          state dir: config, data, logs, pid (default ${TMPDIR:-/tmp}/offsettui-kafka-<port>)
-#   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60)
+#   OFFSETTUI_KAFKA_START_TIMEOUT  seconds to wait for the broker to answer (default 60; a cluster node 180)
 #   OFFSETTUI_KAFKA_EXTRA_CONFIG   extra server.properties lines, appended last (newline separated)
 #   JAVA_HOME                      java to use (default: java on PATH)
+#   OFFSETTUI_KAFKA_CLUSTER_PORT   the cluster's base port (default 19100): node N listens on
+#                                  port+2(N-1) (PLAINTEXT) and the next port (CONTROLLER)
+#   OFFSETTUI_KAFKA_CLUSTER_STATE  its state dir (default ${TMPDIR:-/tmp}/offsettui-kafka-cluster-<port>)
+#   OFFSETTUI_KAFKA_SYNC_TIMEOUT   seconds wait-sync waits (default 120)
+#   OFFSETTUI_KAFKA_CLUSTER_HEAP   each node's heap (default 384m; the 10,000-group fleet wants 1g)
 #
 # Typical use:
 #   scripts/kafka.sh start && eval "$(scripts/kafka.sh env)" && go test ./... ; scripts/kafka.sh stop
@@ -57,30 +82,15 @@
 #       --bootstrap-server 127.0.0.1:19092 --list
 set -euo pipefail
 
-SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
-REPO_DIR="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
-KAFKA_CONF_DIR="$REPO_DIR/test/kafka"
-POM="$KAFKA_CONF_DIR/pom.xml"
-TIERED_POM="$KAFKA_CONF_DIR/tiered-pom.xml"
-SHIM_SRC="$KAFKA_CONF_DIR/shim/org/apache/kafka/common/utils/LogContext.java"
-SHAPES_SRC="$KAFKA_CONF_DIR/Shapes.java"
-BROKER_LOG4J="$KAFKA_CONF_DIR/log4j2-broker.properties"
-TOOLS_LOG4J="$KAFKA_CONF_DIR/log4j2-tools.properties"
+# shellcheck source=lib/kafka-common.sh
+source "$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)/lib/kafka-common.sh"
+# shellcheck source=lib/kafka-tls.sh
+source "$SCRIPT_DIR/lib/kafka-tls.sh"
+# shellcheck source=lib/kafka-timers.sh
+source "$SCRIPT_DIR/lib/kafka-timers.sh"
 
-ROLE="${OFFSETTUI_KAFKA_ROLE:-main}"
-case "$ROLE" in
-  main) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19092 ENV_PREFIX=OFFSETTUI_IT_ ;;
-  oldest) DEFAULT_VERSION=4.0.0 DEFAULT_PORT=19112 ENV_PREFIX=OFFSETTUI_IT_OLDEST_ ;;
-  timers) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19132 ENV_PREFIX=OFFSETTUI_IT_TIMERS_ ;;
-  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest or timers, got '$ROLE'" >&2; exit 2 ;;
-esac
-VERSION="${OFFSETTUI_KAFKA_VERSION:-$DEFAULT_VERSION}"
-HOST=127.0.0.1
 PORT="${OFFSETTUI_KAFKA_PORT:-$DEFAULT_PORT}"
-if ! [[ "$PORT" =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65534)); then
-  echo "kafka.sh: OFFSETTUI_KAFKA_PORT must be a port number below 65535, got '$PORT'" >&2
-  exit 2
-fi
+check_port OFFSETTUI_KAFKA_PORT "$PORT"
 CONTROLLER_PORT=$((PORT + 1))
 SASL_PORT=$((PORT + 2))
 SASL_SSL_PORT=$((PORT + 3))
@@ -91,177 +101,12 @@ REAUTH_PORT=$((PORT + 6))
 REAUTH_MS=5000
 BOOTSTRAP="$HOST:$PORT"
 SASL_BOOTSTRAP="$HOST:$SASL_PORT"
-# SASL users: name:password. admin is a super user; the others get only what a test grants.
-SASL_USERS=(admin:admin-secret alice:alice-secret bob:bob-secret)
-CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
-POM_SUM="$(sha256sum "$POM" | cut -c1-12)"
-LIB="$CACHE_HOME/$VERSION/$POM_SUM/lib"
-# test/kafka/Shapes.java compiled against $LIB, once per source digest.
-SHAPES_CLASSES="$CACHE_HOME/$VERSION/$POM_SUM/shapes-$(sha256sum "$SHAPES_SRC" | cut -c1-12)"
-TIERED_LIB="$CACHE_HOME/tiered/$(sha256sum "$TIERED_POM" | cut -c1-12)/lib"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
-# Test-only secrets of the generated stores (nothing here protects anything real).
-STORE_PASSWORD=store-secret
-OAUTH_ISSUER=offsettui-test-issuer
-OAUTH_AUDIENCE=offsettui-test
-OAUTH_KID=offsettui-test-key
-START_TIMEOUT="${OFFSETTUI_KAFKA_START_TIMEOUT:-60}"
-if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
-# Short-lived CLI JVMs start noticeably faster with these; they change nothing else.
-TOOL_JAVA_OPTS=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto)
 
-log() { echo "kafka.sh: $*" >&2; }
-die() { echo "kafka.sh: error: $*" >&2; exit 1; }
-now() { echo "${EPOCHREALTIME:-$(date +%s.%N)}"; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-
-need() {
-  command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH ($2)"
-}
-
-# fetch_jars: copy the broker, tool and log4j jars into $LIB once. The lib dir is rebuilt when
-# test/kafka/pom.xml changes (its sha256 is kept in lib/.complete).
-fetch_jars() {
-  local sum tmp t0
-  sum="$(sha256sum "$POM" | cut -d' ' -f1)"
-  if [[ -f "$LIB/.complete" && "$(cat "$LIB/.complete")" == "$sum" ]]; then
-    return 0
-  fi
-  need mvn "needed once to fetch the Kafka jars from Maven Central"
-  mkdir -p "$(dirname "$LIB")"
-  tmp="$(mktemp -d "$LIB.tmp.XXXXXX")"
-  chmod 755 "$tmp"
-  t0="$(now)"
-  log "fetching Kafka $VERSION jars into $LIB (mvn dependency:copy-dependencies) ..."
-  # Debian's mvn prints colour escapes on stdout even with -q -B: keep all of it off our stdout.
-  if ! mvn -q -B -f "$POM" -Dkafka.version="$VERSION" \
-      dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
-    cat "$tmp.mvn.log" >&2
-    rm -rf "$tmp" "$tmp.mvn.log"
-    die "mvn could not fetch the Kafka $VERSION jars (see above)"
-  fi
-  rm -f "$tmp.mvn.log"
-  ls "$tmp"/kafka_2.13-*.jar "$tmp"/kafka-tools-*.jar >/dev/null 2>&1 \
-    || { rm -rf "$tmp"; die "mvn finished but kafka_2.13/kafka-tools jars are missing"; }
-  echo "$sum" >"$tmp/.complete"
-  rm -rf "$LIB"
-  mv "$tmp" "$LIB"
-  log "fetched $(find "$LIB" -name '*.jar' | wc -l) jars in $(elapsed "$t0")s"
-}
-
-# fetch_all: every jar this role needs, and the compiled shapes.
-fetch_all() {
-  with_lock "$(dirname "$LIB")" fetch_jars
-  with_lock "$(dirname "$LIB")" compile_shapes
-  if [[ "$ROLE" == timers ]]; then
-    with_lock "$(dirname "$TIERED_LIB")" fetch_tiered
-  fi
-}
-
-# with_lock DIR CMD...: run CMD holding an exclusive lock on DIR/.lock, so brokers started in
-# parallel (CI starts three) never fetch or compile into the same cache dir at once.
-with_lock() {
-  local dir="$1"
-  shift
-  mkdir -p "$dir"
-  if command -v flock >/dev/null 2>&1; then
-    (flock 9 && "$@") 9>"$dir/.lock"
-  else
-    "$@"
-  fi
-}
-
-# fetch_tiered: Kafka 4.3.1's kafka-storage test jar (LocalTieredStorage) into $TIERED_LIB once.
-fetch_tiered() {
-  local sum tmp
-  sum="$(sha256sum "$TIERED_POM" | cut -d' ' -f1)"
-  if [[ -f "$TIERED_LIB/.complete" && "$(cat "$TIERED_LIB/.complete")" == "$sum" ]]; then
-    return 0
-  fi
-  need mvn "needed once to fetch Kafka's LocalTieredStorage test jar"
-  tmp="$(mktemp -d "$TIERED_LIB.tmp.XXXXXX")"
-  chmod 755 "$tmp"
-  log "fetching Kafka's LocalTieredStorage (kafka-storage 4.3.1 test jar) into $TIERED_LIB ..."
-  if ! mvn -q -B -f "$TIERED_POM" dependency:copy-dependencies -DoutputDirectory="$tmp" >"$tmp.mvn.log" 2>&1; then
-    cat "$tmp.mvn.log" >&2
-    rm -rf "$tmp" "$tmp.mvn.log"
-    die "mvn could not fetch the kafka-storage test jar (see above)"
-  fi
-  rm -f "$tmp.mvn.log"
-  ls "$tmp"/kafka-storage-*-test.jar >/dev/null 2>&1 || { rm -rf "$tmp"; die "mvn finished but the kafka-storage test jar is missing"; }
-  echo "$sum" >"$tmp/.complete"
-  rm -rf "$TIERED_LIB"
-  mv "$tmp" "$TIERED_LIB"
-}
-
-# compile_shapes: test/kafka/Shapes.java compiled once against $LIB into $SHAPES_CLASSES.
-compile_shapes() {
-  local tmp
-  [[ -f "$SHAPES_CLASSES/Shapes.class" ]] && return 0
-  need javac "the shapes of the real-broker tests (test/kafka/Shapes.java) are compiled with it (it comes with the JDK)"
-  tmp="$(mktemp -d "$SHAPES_CLASSES.tmp.XXXXXX")"
-  if ! javac -nowarn -d "$tmp" -cp "$LIB/*" "$SHAPES_SRC" >"$tmp.log" 2>&1; then
-    cat "$tmp.log" >&2
-    rm -rf "$tmp" "$tmp.log"
-    die "javac could not compile $SHAPES_SRC against the Kafka $VERSION jars"
-  fi
-  rm -f "$tmp.log"
-  chmod 755 "$tmp"
-  rm -rf "$SHAPES_CLASSES"
-  mv "$tmp" "$SHAPES_CLASSES"
-}
-
-# tool_cmd MAIN args...: the command line of a Kafka CLI main class with the jars and the
-# tools' log4j config (log output at WARN+ on stderr only).
-tool_cmd=()
-set_tool_cmd() {
-  tool_cmd=("$JAVA" "${TOOL_JAVA_OPTS[@]}" -Dlog4j2.configurationFile="$TOOLS_LOG4J" -cp "$LIB/*" "$@")
-}
-run_tool() {
-  set_tool_cmd "$@"
-  "${tool_cmd[@]}"
-}
-
-# The pid from the pid file, if that process is alive and is our broker.
-broker_pid() {
-  local pid
-  [[ -f "$PIDFILE" ]] || return 1
-  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against a recycled pid: it must be a kafka.Kafka started with our config.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $STATE/server.properties" || return 1
-  echo "$pid"
-}
-
-# The state dir is removed by start and stop: only ever one that this script created (marked).
-remove_state() {
-  [[ -e "$STATE" ]] || return 0
-  [[ -f "$STATE/.offsettui-kafka-state" ]] \
-    || die "refusing to remove $STATE: not a state dir made by kafka.sh (no .offsettui-kafka-state)"
-  rm -rf "$STATE"
-}
-
-port_in_use() {
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
-}
-
-plain_users() {
-  local u
-  for u in "${SASL_USERS[@]}"; do printf 'user_%s="%s" ' "${u%%:*}" "${u#*:}"; done
-}
-
-# scram_args: --add-scram for every user and both SCRAM mechanisms (StorageTool format).
-scram_args() {
-  local u m
-  for u in "${SASL_USERS[@]}"; do
-    for m in SCRAM-SHA-256 SCRAM-SHA-512; do
-      printf '%s\n%s\n' --add-scram "$m=[name=${u%%:*},password=${u#*:}]"
-    done
-  done
-}
+# The pid of our broker, if it is running.
+broker_pid() { live_pid "$PIDFILE" "$STATE/server.properties"; }
 
 write_config() {
   cat >"$STATE/server.properties" <<EOF
@@ -334,148 +179,12 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 share.coordinator.state.topic.num.partitions=3
 
-# Groups. group.coordinator.rebalance.protocols is left at its default: every protocol the
-# version has (classic, consumer and, from 4.1, streams); share groups are switched on by the
-# share.version feature (see features_args).
-group.initial.rebalance.delay.ms=0
-# Let tests use short session timeouts: classic clients via session.timeout.ms, consumer-protocol
-# groups via the per-group configs consumer.session.timeout.ms / consumer.heartbeat.interval.ms
-# (kafka.admin.ConfigCommand --entity-type groups). Broker defaults themselves are unchanged.
-group.min.session.timeout.ms=1000
-group.consumer.min.session.timeout.ms=1000
-group.consumer.min.heartbeat.interval.ms=500
-# Share and streams members join and leave within a second or two instead of 5-45 s. Versions
-# without these groups ignore the keys (with a warning in the log).
-group.share.min.heartbeat.interval.ms=500
-group.share.heartbeat.interval.ms=1000
-group.share.min.session.timeout.ms=1000
-group.share.session.timeout.ms=10000
-group.streams.min.heartbeat.interval.ms=500
-group.streams.heartbeat.interval.ms=1000
-group.streams.min.session.timeout.ms=1000
-group.streams.session.timeout.ms=10000
-group.streams.initial.rebalance.delay.ms=0
-
-# Fast retention for tests: a topic with a tiny retention.ms empties within about a second.
-log.retention.check.interval.ms=1000
-log.initial.task.delay.ms=0
-log.segment.delete.delay.ms=1000
+$(group_settings)
 EOF
   if [[ "$ROLE" == timers ]]; then
     timers_config >>"$STATE/server.properties"
   fi
-  if [[ -n "${OFFSETTUI_KAFKA_EXTRA_CONFIG:-}" ]]; then
-    printf '\n# OFFSETTUI_KAFKA_EXTRA_CONFIG\n%s\n' "$OFFSETTUI_KAFKA_EXTRA_CONFIG" >>"$STATE/server.properties"
-  fi
-}
-
-# timers_config: the broker settings of the timers role, for the shapes that need time to pass
-# (commit expiry, compaction, tiered storage). Topic-level settings (delete.retention.ms,
-# min.cleanable.dirty.ratio, segment.ms, local.retention.ms, remote.storage.enable) are the
-# tests' own; these are the broker-only ones.
-timers_config() {
-  cat <<EOF
-
-# Timers role: commits expire 1 minute after their base time (the last commit, or the time a
-# classic group became Empty), checked every 2 s instead of 7 days / 10 minutes.
-offsets.retention.minutes=1
-offsets.retention.check.interval.ms=2000
-# The log cleaner looks for work every 500 ms (default 15 s).
-log.cleaner.backoff.ms=500
-# Tiered storage (KIP-405) on Kafka's LocalTieredStorage (kafka-storage's test jar; see
-# test/kafka/tiered-pom.xml and the shim in test/kafka/shim): "remote" segments are files under
-# the state dir. The remote log manager copies and expires every second; its metadata topic
-# has one partition (default 50) so the broker is ready sooner.
-remote.log.storage.system.enable=true
-remote.log.storage.manager.class.name=org.apache.kafka.server.log.remote.storage.LocalTieredStorage
-remote.log.storage.manager.impl.prefix=rsm.config.
-rsm.config.dir=$STATE/remote-storage
-remote.log.metadata.manager.listener.name=PLAINTEXT
-remote.log.metadata.manager.impl.prefix=rlmm.config.
-rlmm.config.remote.log.metadata.topic.replication.factor=1
-rlmm.config.remote.log.metadata.topic.num.partitions=1
-remote.log.manager.task.interval.ms=1000
-EOF
-}
-
-# compile_shim: the LogContext shim that lets 4.3.1's LocalTieredStorage run on 4.4.0, into
-# the state dir (a second or two of javac at start; run in the background, see cmd_start).
-compile_shim() {
-  mkdir -p "$STATE/shim"
-  javac -nowarn -d "$STATE/shim" -cp "$LIB/*" "$SHIM_SRC" >"$STATE/shim.log" 2>&1
-}
-
-# features_args: the --feature argument for StorageTool format that switches share groups on
-# where the version knows share.version but leaves it at 0 (4.1). Newer versions have share and
-# streams groups on by default (4.4: share.version=2, streams.version=1); 4.0 has neither, and
-# 4.1's streams.version=1 is not a stable level (format refuses it), so streams groups need 4.2+.
-features_args() {
-  local mapping
-  mapping="$(run_tool kafka.tools.StorageTool version-mapping 2>/dev/null)" || return 0
-  if grep -qx 'share.version=0' <<<"$mapping"; then
-    printf '%s\n%s\n' --feature share.version=1
-  fi
-}
-
-# b64url: standard input as unpadded base64url.
-b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
-
-# make_pki: a test CA, the broker's PEM keystore (127.0.0.1 and localhost), a client
-# certificate as a PKCS12 keystore, the CA as JKS and PKCS12 truststores, and an RSA key with
-# its JWKS for OAUTHBEARER. The two keytool runs (one JVM each) go in the background: wait_pki
-# waits for them.
-make_pki() {
-  local ossl=(openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256)
-  need openssl "the test certificates are made with it"
-  need keytool "the JKS and PKCS12 truststores are made with it (it comes with the JDK)"
-  mkdir -p "$PKI"
-  (
-    cd "$PKI"
-    "${ossl[@]}" -x509 -days 7 -subj "/CN=offsettui test CA" -keyout ca.key -out ca.pem \
-      -addext basicConstraints=critical,CA:true -addext keyUsage=critical,keyCertSign 2>/dev/null
-    "${ossl[@]}" -subj "/CN=localhost" -keyout broker.key -out broker.csr 2>/dev/null
-    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' >broker.ext
-    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile broker.ext -out broker.pem 2>/dev/null
-    cat broker.key broker.pem ca.pem >broker-keystore.pem
-    "${ossl[@]}" -subj "/CN=offsettui-client" -keyout client.key -out client.csr 2>/dev/null
-    printf 'extendedKeyUsage=clientAuth\n' >client.ext
-    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 7 -extfile client.ext -out client.pem 2>/dev/null
-    openssl pkcs12 -export -inkey client.key -in client.pem -certfile ca.pem -name client \
-      -passout "pass:$STORE_PASSWORD" -out client-keystore.p12
-    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out oauth.key 2>/dev/null
-    local n
-    # The modulus as unsigned big-endian bytes: openssl prints it in hex; printf turns \xHH into bytes.
-    n="$(printf '%b' "$(openssl rsa -in oauth.key -noout -modulus | cut -d= -f2 | sed 's/../\\x&/g')" | b64url)"
-    printf '{"keys":[{"kty":"RSA","use":"sig","alg":"RS256","kid":"%s","n":"%s","e":"AQAB"}]}\n' "$OAUTH_KID" "$n" >jwks.json
-  ) || die "making the test certificates failed"
-  local t
-  for t in JKS PKCS12; do
-    keytool -importcert -noprompt -alias caroot -file "$PKI/ca.pem" -storetype "$t" -storepass "$STORE_PASSWORD" \
-      -keystore "$PKI/truststore.${t,,}" >"$PKI/keytool-$t.log" 2>&1 &
-    echo $! >"$PKI/keytool-$t.pid"
-  done
-}
-
-wait_pki() {
-  local t
-  for t in JKS PKCS12; do
-    wait "$(cat "$PKI/keytool-$t.pid")" || { cat "$PKI/keytool-$t.log" >&2; die "keytool could not write the $t truststore"; }
-  done
-}
-
-show_logs() {
-  local f
-  if [[ -s "$STATE/server.log" ]]; then
-    # The cause is usually the first ERROR; the tail is mostly shutdown chatter.
-    echo "----- first errors in $STATE/server.log -----" >&2
-    grep -m 20 -E ' (ERROR|FATAL) ' "$STATE/server.log" >&2 || echo "(none)" >&2
-  fi
-  for f in "$STATE/server.log" "$STATE/broker.out"; do
-    if [[ -s "$f" ]]; then
-      echo "----- last 40 lines of $f -----" >&2
-      tail -n 40 "$f" >&2
-    fi
-  done
+  extra_config >>"$STATE/server.properties"
 }
 
 # A real protocol round trip: ApiVersions to the broker listener (BrokerApiVersionsCommand).
@@ -503,9 +212,8 @@ cmd_start() {
 
   fetch_all
 
-  remove_state
+  new_state "$STATE"
   mkdir -p "$STATE/data"
-  touch "$STATE/.offsettui-kafka-state"
   make_pki
   write_config
   printf 'request.timeout.ms=2000\ndefault.api.timeout.ms=3000\nsocket.connection.setup.timeout.ms=1000\nsocket.connection.setup.timeout.max.ms=1000\n' \
@@ -530,23 +238,16 @@ cmd_start() {
     wait "$shim_pid" || { cat "$STATE/shim.log" >&2; die "javac could not compile $SHIM_SRC"; }
   fi
 
-  # setsid: the broker must outlive this script (and the shell that ran it).
-  local launcher=()
-  command -v setsid >/dev/null 2>&1 && launcher=(setsid)
   # Kafka 4.x reads OAuth JWKS URLs and files only when the JVM allows them.
-  "${launcher[@]}" "$JAVA" -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
+  launch_broker "$STATE" "$classpath" -Xms256m -Xmx512m \
     -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file://$PKI/jwks.json" \
-    -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json" \
-    -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$STATE" \
-    -cp "$classpath" kafka.Kafka "$STATE/server.properties" \
-    </dev/null >"$STATE/broker.out" 2>&1 &
-  pid=$!
-  echo "$pid" >"$PIDFILE"
+    -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="$PKI/jwks.json"
+  pid="$(cat "$PIDFILE")"
 
   local deadline=$((SECONDS + START_TIMEOUT))
   while :; do
     if ! kill -0 "$pid" 2>/dev/null; then
-      show_logs
+      show_logs "$STATE"
       rm -f "$PIDFILE"
       die "the broker exited during startup (state dir $STATE)"
     fi
@@ -555,7 +256,7 @@ cmd_start() {
       break
     fi
     if ((SECONDS >= deadline)); then
-      show_logs
+      show_logs "$STATE"
       kill -KILL "$pid" 2>/dev/null || true
       for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       rm -f "$PIDFILE"
@@ -584,7 +285,7 @@ cmd_stop() {
     fi
     log "stopped broker (pid $pid)"
   fi
-  remove_state
+  remove_state "$STATE"
 }
 
 cmd_env() {
@@ -651,6 +352,11 @@ main() {
     env) cmd_env ;;
     status) cmd_status ;;
     fetch) fetch_all ;;
+    cluster)
+      # shellcheck source=lib/kafka-cluster.sh
+      source "$SCRIPT_DIR/lib/kafka-cluster.sh"
+      cluster_main "$@"
+      ;;
     tool)
       [[ $# -ge 1 ]] || die "usage: $0 tool <MainClass> [args...]"
       fetch_jars

@@ -4,6 +4,7 @@
 # calling script runs.
 #
 #   SCALE_GROUPS=1000 (200 topics × 50 partitions) or SCALE_GROUPS=10000 (400 topics)
+#   SCALE_BOOTSTRAP=host:port,...: a real cluster seeded beforehand instead of kfake
 #
 # After start_scale_cluster: $tmp (a scratch directory), $tmp/offsettui,
 # $tmp/kafka.test and $addr (the bootstrap servers). The EXIT trap stops the
@@ -30,6 +31,12 @@ start_scale_cluster() {
   echo "== build"
   go build -o "$tmp/offsettui" ./cmd/offsettui
   go test -c -tags "${OFFSETTUI_TEST_TAGS:-}" -o "$tmp/kafka.test" ./internal/kafka
+  if [ -n "${SCALE_BOOTSTRAP:-}" ]; then
+    # A real cluster seeded beforehand (TestSeedScaleRealCluster, docs/testing.md).
+    addr=$SCALE_BOOTSTRAP
+    echo "== the real cluster at $addr ($groups groups, seeded beforehand)"
+    return
+  fi
 
   echo "== start the scale cluster ($groups groups)"
   local started

@@ -72,6 +72,8 @@ type Client struct {
 	dataSeen map[model.TPO]struct{}
 
 	configs configCache
+	// seen holds the groups of the last snapshot of all groups (remember.go).
+	seen groupMemory
 	// clog keeps what reads of __consumer_offsets found (commitlog_state.go).
 	clog commitLogCache
 }

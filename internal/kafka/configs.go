@@ -23,9 +23,12 @@ type configResult struct {
 	errs []model.Error
 }
 
-// describeConfigs reads topicConfigNames of every topic and the broker's
-// offsets.retention.minutes and offsets.retention.check.interval.ms in one DescribeConfigs request
-// (a broker resource must go to that broker, so the request goes there).
+// describeConfigs reads topicConfigNames of every
+// topic and the broker's offsets.retention.minutes and
+// offsets.retention.check.interval.ms in one DescribeConfigs request
+// (a broker resource must go to that broker, so the request goes there). A broker
+// that refuses or closes the connection (shutting down) is followed by the next;
+// one that stays silent is not, so it costs one --timeout.
 func (c *Client) describeConfigs(ctx context.Context, topics []string) configResult {
 	res := configResult{topics: map[string]model.Topic{}}
 	bs := c.brokers()
@@ -36,19 +39,16 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 		}
 		return res
 	}
-	b := bs[0]
-	req := &sarama.DescribeConfigsRequest{Version: 4}
-	for _, t := range topics {
-		req.Resources = append(req.Resources, &sarama.ConfigResource{
-			Type: sarama.TopicResource, Name: t,
-			ConfigNames: topicConfigNames,
-		})
+	var (
+		b    *sarama.Broker
+		resp *sarama.DescribeConfigsResponse
+		err  error
+	)
+	for _, b = range bs {
+		if resp, err = c.describeConfigsOf(ctx, b, topics); err == nil || !moved(model.Ptr(toError(err))) {
+			break
+		}
 	}
-	brokerName := strconv.Itoa(int(b.ID()))
-	req.Resources = append(req.Resources, &sarama.ConfigResource{
-		Type: sarama.BrokerResource, Name: brokerName, ConfigNames: []string{"offsets.retention.minutes", "offsets.retention.check.interval.ms"},
-	})
-	resp, err := call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 	if err != nil {
 		e := brokerErr(err, b.ID(), "describe configs")
 		res.errs = append(res.errs, e)
@@ -71,6 +71,21 @@ func (c *Client) describeConfigs(ctx context.Context, topics []string) configRes
 		}
 	}
 	return res
+}
+
+// describeConfigsOf sends the DescribeConfigs request of describeConfigs to b.
+func (c *Client) describeConfigsOf(ctx context.Context, b *sarama.Broker, topics []string) (*sarama.DescribeConfigsResponse, error) {
+	req := &sarama.DescribeConfigsRequest{Version: 4}
+	for _, t := range topics {
+		req.Resources = append(req.Resources, &sarama.ConfigResource{
+			Type: sarama.TopicResource, Name: t,
+			ConfigNames: topicConfigNames,
+		})
+	}
+	req.Resources = append(req.Resources, &sarama.ConfigResource{
+		Type: sarama.BrokerResource, Name: strconv.Itoa(int(b.ID())), ConfigNames: []string{"offsets.retention.minutes", "offsets.retention.check.interval.ms"},
+	})
+	return call(ctx, c, b, func() (*sarama.DescribeConfigsResponse, error) { return b.DescribeConfigs(req) })
 }
 
 // addBroker takes offsets.retention.minutes and the check interval from the broker's

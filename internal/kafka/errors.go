@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -98,7 +99,8 @@ func toError(err error) model.Error {
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, sarama.ErrOutOfBrokers),
 		errors.Is(err, sarama.ErrNotConnected), errors.Is(err, sarama.ErrClosedClient),
 		errors.Is(err, sarama.ErrBrokerNotFound), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, net.ErrClosed), errors.As(err, new(*net.OpError)):
+		errors.Is(err, net.ErrClosed), errors.As(err, new(*net.OpError)),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF): // the broker closed the connection
 		e.Kind = model.KindUnreachable
 	case errors.Is(err, sarama.ErrUnsupportedVersion), errors.Is(err, errUnsupported):
 		e.Kind = model.KindUnsupported

@@ -35,11 +35,22 @@ func (c *Client) listGroups(ctx context.Context) ([]listedGroup, []model.Error) 
 		errs []model.Error
 	)
 	run(c, c.brokers(), func(b *sarama.Broker) {
-		resp, err := call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
-			return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
-		})
-		if err == nil && resp.Err != sarama.ErrNoError {
-			err = resp.Err
+		var (
+			resp *sarama.ListGroupsResponse
+			err  error
+		)
+		// A broker loading a coordinator shard answers COORDINATOR_LOAD_IN_PROGRESS for
+		// all its groups: asked again (reask.go) rather than leaving them all out.
+		for r := c.reasker(); ; {
+			resp, err = call(ctx, c, b, func() (*sarama.ListGroupsResponse, error) {
+				return b.ListGroups(&sarama.ListGroupsRequest{Version: 5})
+			})
+			if err == nil && resp.Err != sarama.ErrNoError {
+				err = resp.Err
+			}
+			if err == nil || resp == nil || !movedKError(resp.Err) || !r.wait(ctx) {
+				break
+			}
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -70,29 +81,6 @@ func findCoordinatorErr(err error, group string) *model.Error {
 	e := toError(err)
 	e.Message = "find the group's coordinator: " + e.Message
 	return e.WithGroup(group)
-}
-
-// findGroups locates groups that ListGroups did not report (a group that does not
-// exist, or one coordinated by a broker whose listing failed) with FindCoordinator.
-func (c *Client) findGroups(ctx context.Context, names []string) []listedGroup {
-	var (
-		mu  sync.Mutex
-		out []listedGroup
-	)
-	run(c, names, func(name string) {
-		lg := listedGroup{name: name, typ: model.TypeClassic, state: "Dead"}
-		b, err := c.coordinator(ctx, name)
-		if err == nil {
-			lg.coordinator = b
-		} else {
-			lg.findErr = findCoordinatorErr(err, name)
-		}
-		mu.Lock()
-		out = append(out, lg)
-		mu.Unlock()
-	})
-	slices.SortFunc(out, func(a, b listedGroup) int { return strings.Compare(a.name, b.name) })
-	return out
 }
 
 // describeGroups fills members, assignments, protocol and state for every group,

@@ -19,7 +19,8 @@ import (
 // whose ListGroups failed. Any other broker-wide failure — here the broker's own
 // configs denied, as for every principal without DescribeConfigs on the
 // cluster — still lets a named group that does not exist be not-found, and a
-// reset be planned; a failed ListGroups does neither.
+// reset of it be planned; a failed ListGroups does neither. A group its
+// coordinator describes can be planned whatever the listings did.
 func TestOnlyAFailedListingHidesAGroup(t *testing.T) {
 	k := kafkatest.Cluster(t)
 	if err := k.CreateTopic("t", 1, nil); err != nil {
@@ -58,9 +59,13 @@ func TestOnlyAFailedListingHidesAGroup(t *testing.T) {
 			if g.WorstStatus != model.StatusUnknown || g.TotalLag != nil {
 				t.Errorf("nosuch: worst %s, totalLag %s; want unknown and null", g.WorstStatus, text.Num(g.TotalLag))
 			}
-			_, err = cl.ReadPlanInput(ctx, "g", nil, time.Time{})
+			_, err = cl.ReadPlanInput(ctx, "nosuch", nil, time.Time{})
 			if got := errors.Is(err, kafka.ErrCannotProveInactive); got != c.hidden {
-				t.Errorf("plan input of g: %v; want cannot-prove-inactive = %v", err, c.hidden)
+				t.Errorf("plan input of nosuch: %v; want cannot-prove-inactive = %v", err, c.hidden)
+			}
+			in, err := cl.ReadPlanInput(ctx, "g", nil, time.Time{})
+			if err != nil || !in.GroupExists || in.State != "Empty" {
+				t.Errorf("plan input of g: exists %v state %q, %v; want Empty, read from its coordinator", in.GroupExists, in.State, err)
 			}
 		})
 	}

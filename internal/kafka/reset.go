@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/IBM/sarama"
@@ -12,28 +13,30 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// ErrCannotProveInactive is returned when the group's state cannot be read from
-// every broker: a live group could be hiding on the one that did not answer.
+// ErrCannotProveInactive is returned when the group was found nowhere and some
+// broker's group listing failed: a live group could be hiding on that broker.
 var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 
 // ReadPlanInput reads what a reset plan of group needs, in one snapshot pass: the
-// group's state (from ListGroups), members, committed offsets, the partition
-// counts and watermarks of topics (every topic with a commit when topics is
-// empty) and, when at is non-zero, the first offset at or after that time per
-// partition. It fails rather than guess: if any broker's group listing failed, a
-// live group could be hiding there.
+// group's state (from ListGroups, or from its coordinator when ListGroups left it
+// out), members, committed offsets, the partition counts and watermarks of topics
+// (every topic with a commit when topics is empty) and, when at is non-zero, the
+// first offset at or after that time per partition. It fails rather than guess: a
+// group found nowhere while some broker's group listing failed could be hiding
+// there. A group its coordinator describes is known whatever the other brokers'
+// listings did.
 func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error) {
 	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
 	if err != nil {
 		return plan.Input{}, err
 	}
-	if len(obs.ListingErrors) > 0 {
-		return plan.Input{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
-	}
 	if len(obs.Groups) != 1 {
 		return plan.Input{}, fmt.Errorf("group %s: expected one group in the snapshot, got %d", group, len(obs.Groups))
 	}
 	g := obs.Groups[0]
+	if len(obs.ListingErrors) > 0 && !g.Listed {
+		return plan.Input{}, fmt.Errorf("%w: %s", ErrCannotProveInactive, obs.ListingErrors[0].Error())
+	}
 	in := plan.Input{
 		Group: group, Type: g.Type, RawType: g.RawType, State: g.State, GroupExists: g.Listed, ClusterID: obs.ClusterID,
 		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
@@ -136,19 +139,43 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets map[mo
 
 // writeGroup sends one write of group to its coordinator, within the phase's deadline. A
 // coordinator that cannot be found means nothing was sent (plan.ErrNotSent); a request
-// that failed as a whole is named by what, and then nothing is known to be written.
+// that failed as a whole is named by what, and then nothing is known to be written. A
+// write every partition of which the coordinator refused because it moved or is loading
+// (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS: nothing written) is sent again to the
+// coordinator found anew, as FindCoordinator answering COORDINATOR_NOT_AVAILABLE is
+// asked again (reask.go); a write without an answer is never sent again.
 func (c *Client) writeGroup(ctx context.Context, group, what string, send func(context.Context, *sarama.Broker) ([]model.Error, error)) ([]model.Error, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
-	b, err := c.coordinator(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("%w: find the coordinator of %s: %w", plan.ErrNotSent, group, err)
+	r := c.reasker()
+	for {
+		b, err := c.coordinator(ctx, group)
+		if err != nil {
+			if moved(findCoordinatorErr(err, group)) && r.wait(ctx) {
+				continue
+			}
+			return nil, fmt.Errorf("%w: find the coordinator of %s: %w", plan.ErrNotSent, group, err)
+		}
+		rejected, err := send(ctx, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s of %s: %w", what, group, err)
+		}
+		if !allMoved(rejected) || !r.wait(ctx) {
+			return rejected, nil
+		}
+		c.logf("%s of %s: the coordinator moved (%s); sending it again", what, group, rejected[0].Error())
 	}
-	rejected, err := send(ctx, b)
-	if err != nil {
-		return nil, fmt.Errorf("%s of %s: %w", what, group, err)
+}
+
+// allMoved reports whether every refusal of a write says its coordinator moved or is
+// loading: the write was not applied anywhere.
+func allMoved(rejected []model.Error) bool {
+	for i := range rejected {
+		if e := &rejected[i]; e.Code == nil || !movedCodes[*e.Code] || !strings.Contains(*e.Code, "COORDINATOR") {
+			return false
+		}
 	}
-	return rejected, nil
+	return len(rejected) > 0
 }
 
 // rejections lists the partitions of a write the broker refused, and those its reply left
@@ -204,21 +231,30 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []model.TP
 // Committed reads group's committed offsets, for the read-back after a commit. It
 // starts afresh, so that a commit whose answer was lost can still be read back:
 // the brokers are learned again from Metadata (a broker dropped after the lost
-// answer comes back on a new connection) and the coordinator is looked up again.
+// answer comes back on a new connection) and the coordinator is looked up again,
+// and again while it moves (reask.go).
 func (c *Client) Committed(ctx context.Context, group string) (map[model.TP]int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
 	if err := c.refreshBrokers(ctx); err != nil {
 		return nil, fmt.Errorf("reconnect to read the offsets back: %w", err)
 	}
-	b, err := c.coordinator(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+	r := c.reasker()
+	for {
+		b, err := c.coordinator(ctx, group)
+		if err != nil {
+			if moved(findCoordinatorErr(err, group)) && r.wait(ctx) {
+				continue
+			}
+			return nil, fmt.Errorf("find the coordinator of %s: %w", group, err)
+		}
+		g := &model.GroupObservation{Group: group}
+		c.offsetFetch(ctx, b, []*model.GroupObservation{g})
+		if g.Error == nil {
+			return g.Committed, nil
+		}
+		if !moved(g.Error) || c.onLostBroker(g.Error) || !r.wait(ctx) {
+			return nil, g.Error
+		}
 	}
-	g := &model.GroupObservation{Group: group}
-	c.offsetFetch(ctx, b, []*model.GroupObservation{g})
-	if g.Error != nil {
-		return nil, g.Error
-	}
-	return g.Committed, nil
 }

@@ -29,28 +29,6 @@ func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
 }
 
-// markNotFound gives a named group that does not exist a not-found error: no
-// broker lists it, it has no commits and no members. When a broker's listing
-// failed (it may be the one that knows the group), existence cannot be ruled
-// out: the group carries that failure instead, so it is unknown, never ok.
-func markNotFound(obs *model.Observation) {
-	for i := range obs.Groups {
-		g := &obs.Groups[i]
-		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
-			continue
-		}
-		if len(obs.ListingErrors) > 0 {
-			e := obs.ListingErrors[0]
-			e.Message = "cannot tell whether the group exists: " + e.Message
-			g.Error = e.WithGroup(g.Group)
-		} else {
-			g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
-				Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
-		}
-		obs.Errors = append(obs.Errors, *g.Error)
-	}
-}
-
 // Observe reads, in order: the groups (ListGroups on every broker), their members and
 // committed offsets (per coordinator, concurrently), topic layout and configs, watermarks and
 // tiered topics' local log starts (localstart.go) per leader, transaction markers
@@ -96,7 +74,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
-	obs.Offsets = c.watermarks(ctx, lay, tps, risk)
+	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
 	phase("watermarks and local log starts of %d partitions", len(tps))
 	want := c.readMarkers(ctx, &obs, lay, addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst), phase)
@@ -137,7 +115,13 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		obs.ListingErrors = append(obs.ListingErrors, brokerErr(err, id, "broker dropped after a failure and not reachable again"))
 	}
 	obs.Brokers = len(brokers) + len(lost)
-	listed, errs := c.listGroups(ctx)
+	list := c.listGroups
+	if len(names) == 0 && c.seen.empty() {
+		// The first listing of all groups has no memory (remember.go): a moving shard must
+		// not hide its groups (shards.go).
+		list = c.listGroupsSettled
+	}
+	listed, errs := list(ctx)
 	obs.ListingErrors = append(obs.ListingErrors, errs...)
 	obs.Errors = append(obs.Errors, obs.ListingErrors...)
 	if len(brokers) == 0 {
@@ -149,11 +133,19 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	listed = c.selectGroups(ctx, listed, names)
+	if len(names) == 0 {
+		listed = c.keepRemembered(func(missing []string) []listedGroup { return c.lookupUnlisted(ctx, missing) }, listed, obs.TakenAt)
+	} else {
+		listed = c.selectGroups(ctx, listed, names)
+	}
 	groups := make([]*model.GroupObservation, len(listed))
 	coord := map[string]*sarama.Broker{}
 	var shares []*model.GroupObservation
+	failed := map[string]bool{} // groups whose lookup failed: asked again already
 	for i, lg := range listed {
+		if lg.findErr != nil {
+			failed[lg.name] = true
+		}
 		g := &model.GroupObservation{Group: lg.name, Type: lg.typ, RawType: lg.rawType, State: lg.state, ProtocolType: lg.protocolType,
 			Coordinator: -1, Members: []model.Member{}, Listed: lg.listed, Error: lg.findErr}
 		if lg.coordinator != nil {
@@ -176,6 +168,7 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()
 	obs.Errors = append(obs.Errors, configErr...)
+	c.reaskMoved(ctx, groups, failed)
 	for _, g := range groups {
 		if g.Error == nil && g.DescribeError != nil {
 			g.Error = g.DescribeError
@@ -312,28 +305,6 @@ func atRisk(po model.PartitionOffsets, off int64) bool {
 		risk = *po.High
 	}
 	return off < risk
-}
-
-// selectGroups keeps the requested groups (all when none are named); a named group
-// no broker listed is looked up with FindCoordinator and reported Dead if unknown.
-func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names []string) []listedGroup {
-	if len(names) == 0 {
-		return listed
-	}
-	byName := map[string]listedGroup{}
-	for _, lg := range listed {
-		byName[lg.name] = lg
-	}
-	var out []listedGroup
-	var missing []string
-	for _, n := range names {
-		if lg, ok := byName[n]; ok {
-			out = append(out, lg)
-		} else if !slices.Contains(missing, n) {
-			missing = append(missing, n)
-		}
-	}
-	return append(out, c.findGroups(ctx, missing)...)
 }
 
 // positions returns a group's positions: committed offsets, or a share group's start offsets.

@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 		"github.com/muesli/termenv", "github.com/spf13/pflag"},
 	"internal/contexts": {"go.yaml.in/yaml/v3"},
 	"internal/demo":     {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
-	"internal/kafka": {"internal/kafka/clientconfig", "internal/model", "internal/model/plan",
+	"internal/kafka": {"internal/kafka/clientconfig", "internal/model", "internal/model/plan", "internal/text",
 		"github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/xdg-go/scram"},
 	"internal/kafka/clientconfig": {"github.com/aws/aws-msk-iam-sasl-signer-go", "github.com/aws/aws-sdk-go-v2",
 		"golang.org/x/oauth2", "github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
@@ -47,9 +47,11 @@ var allowed = map[string][]string{
 	"internal/seed": {"internal/model", "github.com/twmb/franz-go"},
 	"internal/kafkatest": {"internal/model", "internal/seed", "github.com/twmb/franz-go",
 		"github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
-	"internal/realkafka":  {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
-	"internal/faultproxy": {"github.com/twmb/franz-go"},
-	"internal/layers":     {},
+	"internal/realkafka":   {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
+	"internal/faultproxy":  {"github.com/twmb/franz-go"},
+	"internal/realcluster": {"github.com/twmb/franz-go"},
+	"internal/clustertest": {},
+	"internal/layers":      {},
 }
 
 // pure are the packages that compute and word but do no I/O: they import none of
@@ -103,9 +105,9 @@ var rules = []rule{
 	{"the exporter reads through its Source and cannot write: no Kafka client, no reset service", under("internal/serve"),
 		[]string{module + "/internal/kafka", module + "/internal/reset", "github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
-	{"test support (the fake cluster, the real-broker helpers, the fault proxy) is imported by tests only",
-		not(under("internal/kafkatest", "internal/realkafka", "internal/faultproxy")),
-		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/faultproxy"}},
+	{"test support (the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
+		not(under("internal/kafkatest", "internal/realkafka", "internal/realcluster", "internal/faultproxy")),
+		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/realcluster", module + "/internal/faultproxy"}},
 }
 
 // pkgInfo is one package of the module as go list sees it (tests excluded).

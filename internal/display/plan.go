@@ -36,8 +36,11 @@ func Effect(r plan.Row) string {
 
 // TargetText is a row's new offset; a restore row without one deletes the commit.
 func TargetText(r plan.Row) string {
-	if r.Target == nil && r.Reason == plan.ReasonRestore {
+	switch {
+	case r.Target == nil && r.Reason == plan.ReasonRestore:
 		return "(delete)"
+	case r.Reason == plan.ReasonNoSourceCommit:
+		return "(keep)"
 	}
 	return text.Num(r.Target)
 }
@@ -63,6 +66,8 @@ func Note(r plan.Row) string {
 	switch {
 	case r.Reason == plan.ReasonRestore && r.Target == nil:
 		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+	case r.Reason == plan.ReasonNoSourceCommit:
+		return "the source group has no commit here: not written, the group keeps what it has"
 	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
 		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
 	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:

@@ -213,6 +213,9 @@ func (p Plan) Commits() (commit map[model.TP]int64, del []model.TP) {
 func (p Plan) BackupRows() []CSVRow {
 	out := make([]CSVRow, 0, len(p.Rows))
 	for _, r := range p.Rows {
+		if r.untouched() {
+			continue // not written: nothing to undo
+		}
 		out = append(out, CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
 	}
 	return out

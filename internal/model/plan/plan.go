@@ -236,7 +236,11 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	var tps []model.TP
 	var scopeBlockers []Blocker
 	fileOffset := map[model.TP]*int64{}
-	if st.Kind.FromFileKind() {
+	srcBlockers := sourceBlockers(in, st)
+	p.Blockers = append(p.Blockers, srcBlockers...)
+	if st.Kind == FromGroup {
+		tps, scopeBlockers = fromGroupScope(scope, st, in, fileOffset)
+	} else if st.Kind.FromFileKind() {
 		tps, scopeBlockers = fileScope(st, in, fileOffset)
 		scopeBlockers = append(scopeBlockers, shareRestoreBlockers(in, st)...)
 	} else if t, b, ok := typeScope(scope, in); ok {
@@ -245,7 +249,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
 	p.Blockers = append(p.Blockers, scopeBlockers...)
-	if len(tps) == 0 && len(scopeBlockers) == 0 {
+	if len(tps) == 0 && len(scopeBlockers) == 0 && len(srcBlockers) == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
 	for _, tp := range tps {
@@ -253,6 +257,9 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 		row.ResetStart = resetStart(row, assume)
 		p.Rows = append(p.Rows, row)
 		p.Blockers = append(p.Blockers, b...)
+	}
+	if st.Kind == FromGroup && len(p.Rows) > 0 && p.writtenCount() == 0 {
+		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
 	p.Totals = totals(p.Rows)
 	return p
@@ -286,6 +293,8 @@ func fileScope(st Strategy, in Input, offsets map[model.TP]*int64) ([]model.TP, 
 func nothingToReset(scope Scope, st Strategy, in Input) Blocker {
 	msg := fmt.Sprintf("the scope selects no partitions of group %s", in.Group)
 	switch {
+	case st.Kind == FromGroup:
+		msg = fmt.Sprintf("source group %s has no commit on the partitions in scope: there is nothing to copy", st.Raw)
 	case st.Kind.FromFileKind():
 		msg = fmt.Sprintf("no reset plan for group %s found in %s (its rows name other groups)", in.Group, st.Raw)
 	case scope.AllTopics && in.Type == model.TypeShare:

@@ -16,6 +16,7 @@ Usage:
   offsettui [flags]              the interactive inspector (TUI)
   offsettui describe [flags]     every group's positions as a table or JSON
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
+  offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
   offsettui demo [flags]         run the embedded demo cluster and print its address
@@ -85,6 +86,15 @@ var commandHelp = map[string]cmdHelp{
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --topic orders:0,2 --shift-by -100\n" +
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --all-topics --by-duration 6d23h --execute\n" +
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --restore ~/.local/state/offsettui/billing-….csv --execute",
+	},
+	"delete-offsets": {
+		usage: "offsettui delete-offsets --group G (--topic T[:P,P]... | --all-topics) [--execute] [flags]",
+		about: "Plans deleting a group's commits with kafka-consumer-groups --delete-offsets semantics (OffsetDelete):\n" +
+			"a live group is not refused as such, the broker refuses the topics it subscribes to, per partition.\n" +
+			"Each row says where the consumer starts without its commit (--assume-reset). --execute writes a\n" +
+			"backup first and prints the undo (reset --restore) (docs/resets.md#deleting-commits).",
+		examples: "  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders\n" +
+			"  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders:0,2 --execute",
 	},
 	"check": {
 		usage: "offsettui check --group G [--topic T]... [--recovery-window DURATION] [--assume-reset earliest|latest|none] [flags]",

@@ -2,7 +2,7 @@ package main
 
 // `offsettui reset --from-group` against real brokers (Kafka 4.4.0 and 4.0.0), with
 // Kafka's own ConsumerGroupCommand --reset-offsets --from-file, given the source's
-// committed offsets as Kafka's --describe shows them, as the oracle.
+// committed offsets (OffsetFetch), as the oracle.
 
 import (
 	"fmt"
@@ -98,10 +98,10 @@ func TestRealKafkaFromGroupParity(t *testing.T) {
 		before := map[model.TP]int64{tpOf(a, 0): 1, tpOf(a, 1): 4}
 		s.Commit(target, before)
 
-		srcOffsets := toolOffsetsOf(t, b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--describe", "--group", source), source, "CURRENT-OFFSET")
+		srcOffsets := s.Committed(source)
 		file := offsetsCSV(t, srcOffsets)
 		kafkaOut := b.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", b.Addr, "--reset-offsets", "--dry-run",
-			"--group", target, "--from-file", file)
+			"--group", target, "--from-file", file, "--timeout", "60000")
 		want := toolOffsetsOf(t, kafkaOut, target, "NEW-OFFSET")
 		hand := map[model.TP]int64{tpOf(a, 0): 7, tpOf(a, 2): 6, tpOf(c, 0): 8, tpOf(c, 1): 3}
 		if !maps.Equal(want, hand) {

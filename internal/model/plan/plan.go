@@ -221,7 +221,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
 		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
-		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
+		Rows: []Row{}, Blockers: append(guardBlockers(in, st.Kind), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
 		// the one blocker says so.
@@ -248,15 +248,30 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	} else {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
+	if st.Kind == DeleteOffsets {
+		var bs []Blocker
+		tps, bs = deleteScope(scope, in, tps)
+		scopeBlockers = append(scopeBlockers, bs...)
+		if len(tps) == 0 && len(scopeBlockers) == 0 {
+			scopeBlockers = append(scopeBlockers, deleteNothing(in, scope))
+		}
+	}
 	p.Blockers = append(p.Blockers, scopeBlockers...)
 	if len(tps) == 0 && len(scopeBlockers) == 0 && len(srcBlockers) == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
-		row.ResetStart = resetStart(row, assume)
+		if st.Kind == DeleteOffsets {
+			deleteRow(&row, assume)
+		} else {
+			row.ResetStart = resetStart(row, assume)
+		}
 		p.Rows = append(p.Rows, row)
 		p.Blockers = append(p.Blockers, b...)
+	}
+	if st.Kind == DeleteOffsets {
+		p.Notes = append(p.Notes, deleteNotes(in, p.Rows)...)
 	}
 	if st.Kind == FromGroup && len(p.Rows) > 0 && p.writtenCount() == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))

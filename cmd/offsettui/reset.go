@@ -204,14 +204,7 @@ func absPath(path string) string {
 	return path
 }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,=@", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return plan.ShellWord(s) }
 
 func output(w io.Writer, format string, p plan.Plan, notes []string) error {
 	if format == "json" {

@@ -205,6 +205,9 @@ type Plan struct {
 	// (committer.go).
 	Committer      *model.Committer `json:"committer"`
 	AllowCommitter bool             `json:"allowCommitter"`
+	// KafkaEquivalent is the Kafka command that does what the plan does (kafkacmd.go);
+	// null for a type without a Kafka tool.
+	KafkaEquivalent *Equivalent `json:"kafkaEquivalent"`
 }
 
 // Executable reports whether nothing blocks the plan.
@@ -277,6 +280,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
 	p.Totals = totals(p.Rows)
+	p.KafkaEquivalent = KafkaEquivalent(p)
 	return p
 }
 

@@ -17,6 +17,7 @@ Usage:
   offsettui describe [flags]     every group's positions as a table or JSON
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
+  offsettui backup [flags]       one backup per group (--group G... or --all-groups) into --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
   offsettui demo [flags]         run the embedded demo cluster and print its address
@@ -95,6 +96,13 @@ var commandHelp = map[string]cmdHelp{
 			"backup first and prints the undo (reset --restore) (docs/resets.md#deleting-commits).",
 		examples: "  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders\n" +
 			"  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders:0,2 --execute",
+	},
+	"backup": {
+		usage: "offsettui backup (--group G... | --all-groups) --dir DIR [flags]",
+		about: "Writes one self-checking backup per group (the CSV and manifest a reset writes, so\n" +
+			"reset --restore takes each) from one snapshot; one line per group; exit 0 only when every\n" +
+			"group was saved (docs/resets.md#backing-up-a-cluster).",
+		examples: "  offsettui backup --bootstrap-server kafka:9092 --all-groups --dir ./before-maintenance",
 	},
 	"check": {
 		usage: "offsettui check --group G [--topic T]... [--recovery-window DURATION] [--assume-reset earliest|latest|none] [flags]",

@@ -17,6 +17,7 @@ Usage:
   offsettui describe [flags]     every group's positions as a table or JSON
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
+  offsettui delete-group [flags] plan or --execute deleting an Empty group, after a backup
   offsettui backup [flags]       one backup per group (--group G... or --all-groups) into --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
@@ -96,6 +97,13 @@ var commandHelp = map[string]cmdHelp{
 			"backup first and prints the undo (reset --restore) (docs/resets.md#deleting-commits).",
 		examples: "  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders\n" +
 			"  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders:0,2 --execute",
+	},
+	"delete-group": {
+		usage: "offsettui delete-group --group G [--execute] [flags]",
+		about: "Plans deleting an Empty group (kafka-consumer-groups --delete, DeleteGroups) with every commit it\n" +
+			"removes; --execute writes a backup first and prints the undo (reset --restore into the same\n" +
+			"name) (docs/resets.md#deleting-a-group).",
+		examples: "  offsettui delete-group --bootstrap-server kafka:9092 --group decommissioned-svc --execute",
 	},
 	"backup": {
 		usage: "offsettui backup (--group G... | --all-groups) --dir DIR [flags]",

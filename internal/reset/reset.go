@@ -25,6 +25,9 @@ type Cluster interface {
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
 	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
+	// DeleteGroup deletes the group; tps are its commits, each rejected when the broker
+	// refused the delete.
+	DeleteGroup(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
 	AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)

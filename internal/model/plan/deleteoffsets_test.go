@@ -73,3 +73,27 @@ func TestDeleteOffsetsPlan(t *testing.T) {
 		t.Errorf("share group, some partitions: blockers %+v; want whole topics only", part.Blockers)
 	}
 }
+
+// TestDeleteGroupPlan: every commit is a deleted row; a live group is refused as for a
+// reset; a share group is refused (not supported yet); the Kafka command is --delete.
+func TestDeleteGroupPlan(t *testing.T) {
+	p := Make(DeleteGroupScope, DeleteGroupStrategy(), fixture())
+	if !p.Executable() || len(p.Rows) != 3 || p.KafkaEquivalent == nil ||
+		p.KafkaEquivalent.Command != "kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --delete --group g" {
+		t.Fatalf("blockers %+v rows %d equivalent %+v", p.Blockers, len(p.Rows), p.KafkaEquivalent)
+	}
+	if _, del := p.Commits(); len(del) != 3 {
+		t.Errorf("deletes %v, want every commit", del)
+	}
+	live := fixture()
+	live.State = "Stable"
+	live.Members = []model.Member{{}}
+	if p := Make(DeleteGroupScope, DeleteGroupStrategy(), live); !hasKind(p.Blockers, BlockGroupNotEmpty) {
+		t.Errorf("live group: blockers %+v", p.Blockers)
+	}
+	share := fixture()
+	share.Type = model.TypeShare
+	if p := Make(DeleteGroupScope, DeleteGroupStrategy(), share); !hasKind(p.Blockers, BlockStrategyUnsupported) {
+		t.Errorf("share group: blockers %+v", p.Blockers)
+	}
+}

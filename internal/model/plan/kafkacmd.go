@@ -50,6 +50,10 @@ func KafkaEquivalent(p Plan) *Equivalent {
 		e.Differs = append(e.Differs, "Kafka's tool exits 0 when the broker refused every partition (GROUP_SUBSCRIBED_TO_TOPIC); offsettui exits 3")
 		return e
 	}
+	if p.Strategy.Kind == DeleteGroup {
+		e.Command = strings.Join(append(args, "--delete", "--group", ShellWord(p.Group)), " ")
+		return e
+	}
 	args = append(args, "--reset-offsets", "--group", ShellWord(p.Group))
 	switch k := p.Strategy.Kind; k {
 	case FromGroup, Restore:

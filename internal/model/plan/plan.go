@@ -251,7 +251,8 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	} else {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
-	if st.Kind == DeleteOffsets {
+	p.Blockers = append(p.Blockers, shareDeleteBlockers(in, st)...)
+	if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
 		var bs []Blocker
 		tps, bs = deleteScope(scope, in, tps)
 		scopeBlockers = append(scopeBlockers, bs...)
@@ -265,7 +266,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	}
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
-		if st.Kind == DeleteOffsets {
+		if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
 			deleteRow(&row, assume)
 		} else {
 			row.ResetStart = resetStart(row, assume)

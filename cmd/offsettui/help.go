@@ -16,6 +16,9 @@ Usage:
   offsettui [flags]              the interactive inspector (TUI)
   offsettui describe [flags]     every group's positions as a table or JSON
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
+  offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
+  offsettui delete-group [flags] plan or --execute deleting an Empty group, after a backup
+  offsettui backup [flags]       one backup per group (--group G... or --all-groups) into --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
   offsettui demo [flags]         run the embedded demo cluster and print its address
@@ -85,6 +88,29 @@ var commandHelp = map[string]cmdHelp{
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --topic orders:0,2 --shift-by -100\n" +
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --all-topics --by-duration 6d23h --execute\n" +
 			"  offsettui reset --bootstrap-server kafka:9092 --group billing --restore ~/.local/state/offsettui/billing-….csv --execute",
+	},
+	"delete-offsets": {
+		usage: "offsettui delete-offsets --group G (--topic T[:P,P]... | --all-topics) [--execute] [flags]",
+		about: "Plans deleting a group's commits with kafka-consumer-groups --delete-offsets semantics (OffsetDelete):\n" +
+			"a live group is not refused as such, the broker refuses the topics it subscribes to, per partition.\n" +
+			"Each row says where the consumer starts without its commit (--assume-reset). --execute writes a\n" +
+			"backup first and prints the undo (reset --restore) (docs/resets.md#deleting-commits).",
+		examples: "  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders\n" +
+			"  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders:0,2 --execute",
+	},
+	"delete-group": {
+		usage: "offsettui delete-group --group G [--execute] [flags]",
+		about: "Plans deleting an Empty group (kafka-consumer-groups --delete, DeleteGroups) with every commit it\n" +
+			"removes; --execute writes a backup first and prints the undo (reset --restore into the same\n" +
+			"name) (docs/resets.md#deleting-a-group).",
+		examples: "  offsettui delete-group --bootstrap-server kafka:9092 --group decommissioned-svc --execute",
+	},
+	"backup": {
+		usage: "offsettui backup (--group G... | --all-groups) --dir DIR [flags]",
+		about: "Writes one self-checking backup per group (the CSV and manifest a reset writes, so\n" +
+			"reset --restore takes each) from one snapshot; one line per group; exit 0 only when every\n" +
+			"group was saved (docs/resets.md#backing-up-a-cluster).",
+		examples: "  offsettui backup --bootstrap-server kafka:9092 --all-groups --dir ./before-maintenance",
 	},
 	"check": {
 		usage: "offsettui check --group G [--topic T]... [--recovery-window DURATION] [--assume-reset earliest|latest|none] [flags]",

@@ -155,6 +155,15 @@ func (l *lazyClient) DeleteOffsets(ctx context.Context, group string, tps []mode
 	return cl.DeleteOffsets(ctx, group, tps)
 }
 
+// DeleteGroup implements reset.Cluster.
+func (l *lazyClient) DeleteGroup(ctx context.Context, group string, tps []model.TP) ([]model.Error, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cl.DeleteGroup(ctx, group, tps)
+}
+
 // Committed implements reset.Cluster.
 func (l *lazyClient) Committed(ctx context.Context, group string) (map[model.TP]int64, error) {
 	cl, err := l.client(ctx)

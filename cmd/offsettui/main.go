@@ -39,6 +39,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return describeMain(rest, stdout, stderr)
 	case "reset":
 		return resetMain(rest, stdout, stderr)
+	case "backup":
+		return backupMain(rest, stdout, stderr)
+	case "delete-group":
+		return deleteGroupMain(rest, stdout, stderr)
+	case "delete-offsets":
+		return deleteOffsetsMain(rest, stdout, stderr)
 	case "check":
 		return checkMain(rest, stdout, stderr)
 	case "serve":
@@ -61,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // commandList names the commands, for an unknown one.
-const commandList = "the commands are describe, reset, check, demo, contexts, help and version; without one, the TUI"
+const commandList = "the commands are describe, reset, check, delete-offsets, delete-group, backup, demo, contexts, help and version; without one, the TUI"
 
 // helpMain is `offsettui help [COMMAND]`: the general usage, or a command's
 // own, exactly as `COMMAND --help` prints it.

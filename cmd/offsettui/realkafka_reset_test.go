@@ -35,7 +35,8 @@ type cliPlan struct {
 		Target    *int64      `json:"target"`
 		Reason    plan.Reason `json:"reason"`
 	} `json:"rows"`
-	Blockers []plan.Blocker `json:"blockers"`
+	Blockers        []plan.Blocker   `json:"blockers"`
+	KafkaEquivalent *plan.Equivalent `json:"kafkaEquivalent"`
 }
 
 func (p cliPlan) targets() map[model.TP]int64 {

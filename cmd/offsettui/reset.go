@@ -39,6 +39,16 @@ type resetFlags struct {
 	watch     watchFlags
 	values    map[plan.StrategyKind]*string
 	switches  map[plan.StrategyKind]*bool
+	// cmd names the command in messages ("" = reset).
+	cmd string
+}
+
+// prefix is how finish's messages name the command: "offsettui reset".
+func (f *resetFlags) prefix() string {
+	if f.cmd == "" {
+		return "offsettui reset"
+	}
+	return "offsettui " + f.cmd
 }
 
 func resetMain(args []string, stdout, stderr io.Writer) int {
@@ -80,12 +90,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer s.close()
-	svc := &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
-		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
-		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
-		UndoCommand: func(group, backup string) string {
-			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
-		}}
+	svc := f.service(c, s)
 	var p plan.Plan
 	if st.Kind == plan.Restore {
 		p, err = svc.PlanRestore(ctx, f.group, backup, f.restore)
@@ -101,6 +106,17 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
+}
+
+// service is the reset service of a command that writes offsets (reset, delete-offsets)
+// on session s, with the command's flags.
+func (f *resetFlags) service(c common, s *session) *reset.Service {
+	return &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
+		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
+		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
+		UndoCommand: func(group, backup string) string {
+			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
+		}}
 }
 
 // plan checks reset's own flags and builds the scope and strategy; the error
@@ -145,6 +161,9 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (plan.Scope, plan.St
 	if err != nil {
 		return plan.Scope{}, plan.Strategy{}, err
 	}
+	if k == plan.FromGroup && st.Raw == strings.TrimSpace(f.group) {
+		return plan.Scope{}, plan.Strategy{}, fmt.Errorf("--from-group %s names the group being reset: there is nothing to copy", st.Raw)
+	}
 	scope, err := plan.NewScope(f.allTopics, f.topics, k)
 	return scope, st, err
 }
@@ -185,14 +204,7 @@ func absPath(path string) string {
 	return path
 }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,=@", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return plan.ShellWord(s) }
 
 func output(w io.Writer, format string, p plan.Plan, notes []string) error {
 	if format == "json" {
@@ -234,7 +246,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 			fmt.Fprintln(stderr, "DRY RUN: nothing was written. This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
 		}
 		if err := output(stdout, format, p, nil); err != nil {
-			fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+			fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
 			return exitFailure
 		}
 		if !p.Executable() {
@@ -244,7 +256,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	}
 	if !p.Executable() {
 		_ = output(stdout, format, p, nil)
-		fmt.Fprintln(stderr, "offsettui reset: not executed: the plan has blockers (see above); nothing was written")
+		fmt.Fprintln(stderr, f.prefix()+": not executed: the plan has blockers (see above); nothing was written")
 		return exitBlocked
 	}
 	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
@@ -252,11 +264,11 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}
 	if err := output(stdout, format, res.Plan, res.Notes); err != nil {
-		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
+		fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
 	}
 	if format != "json" {
 		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome))
 	}
-	fmt.Fprintf(stderr, "offsettui reset: %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
+	fmt.Fprintf(stderr, f.prefix()+": %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
 	return outcomeExitCode(res.Outcome)
 }

@@ -36,8 +36,13 @@ func Effect(r plan.Row) string {
 
 // TargetText is a row's new offset; a restore row without one deletes the commit.
 func TargetText(r plan.Row) string {
-	if r.Target == nil && r.Reason == plan.ReasonRestore {
+	switch {
+	case r.Target == nil && (r.Reason == plan.ReasonRestore || r.Reason == plan.ReasonDelete):
 		return "(delete)"
+	case r.Reason == plan.ReasonDelete:
+		return deleteNote(r)
+	case r.Reason == plan.ReasonNoSourceCommit:
+		return "(keep)"
 	}
 	return text.Num(r.Target)
 }
@@ -63,6 +68,10 @@ func Note(r plan.Row) string {
 	switch {
 	case r.Reason == plan.ReasonRestore && r.Target == nil:
 		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+	case r.Reason == plan.ReasonDelete:
+		return deleteNote(r)
+	case r.Reason == plan.ReasonNoSourceCommit:
+		return "the source group has no commit here: not written, the group keeps what it has"
 	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
 		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
 	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
@@ -159,4 +168,20 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 		return "written, then another client committed over it: stop the consumer that commits for this group, then reset again"
 	}
 	return "unknown outcome"
+}
+
+// deleteNote says where the consumer starts once its commit is deleted: where
+// auto.offset.reset puts it (ResetStart), or nowhere when it is none.
+func deleteNote(r plan.Row) string {
+	if r.ResetStart == nil {
+		return "deleting the commit: with auto.offset.reset=none the consumer refuses to start here"
+	}
+	what := fmt.Sprintf("deleting the commit: the consumer starts at %d (auto.offset.reset)", *r.ResetStart)
+	switch {
+	case r.Duplicates > 0:
+		return what + fmt.Sprintf(" and reads %s again", text.Plural(r.Duplicates, "record"))
+	case r.Skipped > 0:
+		return what + fmt.Sprintf(" and never reads %s", text.Plural(r.Skipped, "record"))
+	}
+	return what + ", where it is now"
 }

@@ -47,6 +47,7 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
+	writeEquivalent(w, p.KafkaEquivalent)
 	if p.AllowCommitter && p.Committer != nil {
 		fmt.Fprintf(w, "\nCOMMITTER (guard overridden): a client outside the group commits for it: %s; its next commit may overwrite this write\n",
 			plan.CommitterText(p.Committer))
@@ -113,4 +114,22 @@ func planTypeLines(typ string) []string {
 // equal to the plan").
 func OutcomeLine(o plan.ResetOutcome) string {
 	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o))
+}
+
+// writeEquivalent writes the Kafka command that does what the plan does, its file and
+// where Kafka's tool differs.
+func writeEquivalent(w io.Writer, e *plan.Equivalent) {
+	if e == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nKafka's tool (%s = the cluster's address):\n  %s\n", plan.BootstrapPlaceholder, e.Command)
+	if e.CSV != "" {
+		fmt.Fprintf(w, "  with %s:\n", plan.EquivalentFile)
+		for _, l := range strings.Split(strings.TrimSuffix(e.CSV, "\n"), "\n") {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	for _, d := range e.Differs {
+		fmt.Fprintf(w, "  differs: %s\n", d)
+	}
 }

@@ -66,6 +66,20 @@ func backupName(group, stamp, suffix string) string {
 // writeBackup writes rows and their manifest as new files in dir and syncs them
 // and the directory; on any failure nothing is left behind.
 func writeBackup(dir, name string, m Manifest, rows []plan.CSVRow) (string, error) {
+	path, err := writeBackupFiles(dir, name, m, rows)
+	if err != nil {
+		return "", err
+	}
+	if err := syncDir(dir); err != nil {
+		removeBackup(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// writeBackupFiles is writeBackup without the sync of the directory, for writers of many
+// backups that sync it once.
+func writeBackupFiles(dir, name string, m Manifest, rows []plan.CSVRow) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup directory %s: %w", dir, err)
 	}
@@ -85,10 +99,6 @@ func writeBackup(dir, name string, m Manifest, rows []plan.CSVRow) (string, erro
 	}
 	if err := writeNew(manifestPath(path), append(meta, '\n')); err != nil {
 		os.Remove(path)
-		return "", err
-	}
-	if err := syncDir(dir); err != nil {
-		removeBackup(path)
 		return "", err
 	}
 	return path, nil

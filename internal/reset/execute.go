@@ -142,7 +142,13 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 func (s *Service) write(ctx context.Context, w writer, p plan.Plan) plan.CommitAnswer {
 	ans := plan.CommitAnswer{Rejected: map[model.TP]model.Error{}}
 	commit, del := p.Commits()
-	rejected, err := w.write(ctx, p.Group, commit, del)
+	var rejected []model.Error
+	var err error
+	if p.Strategy.Kind == plan.DeleteGroup {
+		rejected, err = sent(p.Group, del)(s.Cluster.DeleteGroup(ctx, p.Group, del))
+	} else {
+		rejected, err = w.write(ctx, p.Group, commit, del)
+	}
 	ans.RequestErr = err
 	for _, e := range rejected {
 		if e.Topic != nil && e.Partition != nil {

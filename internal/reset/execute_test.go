@@ -47,6 +47,9 @@ func (f *fakeCluster) CommitOffsets(_ context.Context, group string, offs map[mo
 func (f *fakeCluster) DeleteOffsets(context.Context, string, []model.TP) ([]model.Error, error) {
 	return nil, nil
 }
+func (f *fakeCluster) DeleteGroup(context.Context, string, []model.TP) ([]model.Error, error) {
+	return nil, nil
+}
 func (f *fakeCluster) Committed(context.Context, string) (map[model.TP]int64, error) {
 	return f.readBack, f.readErr
 }

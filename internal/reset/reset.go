@@ -25,6 +25,9 @@ type Cluster interface {
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
 	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
+	// DeleteGroup deletes the group; tps are its commits, each rejected when the broker
+	// refused the delete.
+	DeleteGroup(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	Committed(ctx context.Context, group string) (map[model.TP]int64, error)
 	AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
@@ -82,7 +85,27 @@ func (s *Service) now() time.Time {
 // Plan reads the group's state and makes the plan. It returns an error only when
 // the state cannot be read; what forbids executing is in the plan's blockers.
 func (s *Service) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+	if st.Kind == plan.FromGroup && st.Source == nil {
+		src, err := s.readSource(ctx, st.Raw)
+		if err != nil {
+			return plan.Plan{}, err
+		}
+		st = plan.FromGroupStrategy(src)
+	}
 	in, err := s.read(ctx, group, scopeTopics(scope, st), st)
+	if err == nil && st.Kind == plan.FromGroup && scope.AllTopics {
+		// --all-topics: the group's commits and the source's, whose topics the group
+		// may have no commit on; read again with both.
+		topics := scopeTopics(plan.Scope{}, st)
+		for tp := range in.Committed {
+			if !slices.Contains(topics, tp.Topic) {
+				topics = append(topics, tp.Topic)
+			}
+		}
+		if len(topics) > 0 {
+			in, err = s.read(ctx, group, topics, st)
+		}
+	}
 	if err != nil {
 		return plan.Plan{}, err
 	}
@@ -163,12 +186,25 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	}
 	in.ReadOnly = s.ReadOnly
 	in.AssumeReset = s.AssumeReset
-	if s.AllowNewGroup {
+	switch {
+	case st.Kind == plan.FromGroup:
+		in.NewGroup = plan.NewGroupCopy // copying into a new group is a use, not a typo
+	case s.AllowNewGroup:
 		in.NewGroup = plan.NewGroupAllowed
 	}
 	in.AllowCommitter = s.AllowCommitter
 	in.Committer = s.committerAtPlan(ctx, in)
 	return in, nil
+}
+
+// readSource reads the source group of a from-group plan: whether it exists, its
+// type and its commits. Describing a group never joins it.
+func (s *Service) readSource(ctx context.Context, group string) (plan.SourceGroup, error) {
+	in, err := s.Cluster.ReadPlanInput(ctx, group, nil, time.Time{})
+	if err != nil {
+		return plan.SourceGroup{}, fmt.Errorf("read the source group %s: %w", group, err)
+	}
+	return plan.SourceGroup{Group: group, Exists: in.GroupExists, Type: in.Type, Committed: in.Committed}, nil
 }
 
 func (s *Service) targetTimestamps(ctx context.Context, p plan.Plan) map[model.TPO]time.Time {
@@ -193,7 +229,7 @@ func scopeTopics(scope plan.Scope, st plan.Strategy) []string {
 			out = append(out, t)
 		}
 	}
-	if st.Kind.FromFileKind() {
+	if st.Kind.FromFileKind() || st.Kind == plan.FromGroup && !scope.AllTopics && len(scope.Topics) == 0 {
 		for _, r := range st.File {
 			add(r.Topic)
 		}

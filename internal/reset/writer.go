@@ -42,7 +42,11 @@ type commitWriter struct{ c Cluster }
 // group still removes the commits of topics it does not subscribe to, which would leave
 // half a restore behind.
 func (w commitWriter) write(ctx context.Context, g string, commit map[model.TP]int64, del []model.TP) ([]model.Error, error) {
-	rejected, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.CommitOffsets(ctx, g, commit))
+	var rejected []model.Error
+	var err error
+	if len(commit) > 0 { // a delete-offsets plan commits nothing
+		rejected, err = sent(g, slices.Collect(maps.Keys(commit)))(w.c.CommitOffsets(ctx, g, commit))
+	}
 	switch {
 	case err != nil || len(del) == 0:
 		return rejected, err

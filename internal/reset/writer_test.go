@@ -59,6 +59,9 @@ func (f *callLog) CommitOffsets(_ context.Context, _ string, o map[model.TP]int6
 func (f *callLog) DeleteOffsets(_ context.Context, _ string, tps []model.TP) ([]model.Error, error) {
 	return f.del("DeleteOffsets", tps)
 }
+func (f *callLog) DeleteGroup(_ context.Context, _ string, tps []model.TP) ([]model.Error, error) {
+	return f.del("DeleteGroup", tps)
+}
 func (f *callLog) Committed(context.Context, string) (map[model.TP]int64, error) {
 	f.calls = append(f.calls, "Committed")
 	return f.pos, nil
@@ -164,5 +167,38 @@ func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
 	}
 	if res.Outcome != plan.OutcomeRefused || f.pos[tpB] != 5 {
 		t.Errorf("outcome %s, t-1 at %d; want refused and untouched (notes %v)", res.Outcome, f.pos[tpB], res.Notes)
+	}
+}
+
+// TestDeleteOffsetsAndDeleteGroupWrites: a delete-offsets plan sends one OffsetDelete with
+// every partition and reads back; a delete-group plan sends DeleteGroups, never OffsetDelete;
+// both back up every commit they remove first.
+func TestDeleteOffsetsAndDeleteGroupWrites(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	for _, c := range []struct {
+		st   plan.Strategy
+		want []string
+	}{
+		{plan.DeleteOffsetsStrategy(), []string{"DeleteOffsets", "Committed"}},
+		{plan.DeleteGroupStrategy(), []string{"DeleteGroup", "Committed"}},
+	} {
+		state := plan.Input{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
+			Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
+			Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+		f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}}
+		s := &Service{Cluster: f, BackupDir: t.TempDir()}
+		p, err := s.Plan(context.Background(), "g", plan.Scope{AllTopics: true}, c.st)
+		if err != nil || !p.Executable() {
+			t.Fatalf("%s: plan %+v %v", c.st.Kind, p, err)
+		}
+		res := s.Execute(context.Background(), p)
+		if !slices.Equal(f.calls, c.want) || res.Outcome != plan.OutcomeApplied || res.Plan.Backup == nil {
+			t.Errorf("%s: calls %v outcome %s backup %v, want %v, applied, a backup (notes %v)", c.st.Kind, f.calls, res.Outcome, res.Plan.Backup, c.want, res.Notes)
+			continue
+		}
+		b, err := LoadBackup(*res.Plan.Backup)
+		if err != nil || len(b.Rows) != 2 {
+			t.Errorf("%s: backup %+v %v, want both commits", c.st.Kind, b, err)
+		}
 	}
 }

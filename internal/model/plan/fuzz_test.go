@@ -66,7 +66,8 @@ func FuzzPlanRow(f *testing.F) {
 	f.Add(uint8(0), int64(0), int64(100), int64(50), true, int64(7))
 	f.Add(uint8(4), int64(40), int64(100), int64(10), true, int64(-60))
 	f.Add(uint8(3), int64(5), int64(5), int64(0), false, int64(math.MaxInt64))
-	f.Add(uint8(8), int64(0), int64(10), int64(math.MinInt64), true, int64(-1))
+	f.Add(uint8(9), int64(0), int64(10), int64(math.MinInt64), true, int64(-1)) // restore
+	f.Add(uint8(8), int64(3), int64(10), int64(4), true, int64(1))              // from-group
 	f.Fuzz(func(t *testing.T, k uint8, low, high, committed int64, hasCommit bool, v int64) {
 		if low < 0 || high < low {
 			return // watermarks as a broker reports them
@@ -84,6 +85,9 @@ func FuzzPlanRow(f *testing.F) {
 		}
 		st := Strategy{Kind: kind, Offset: v, Shift: v, Raw: fmt.Sprint(v),
 			File: []CSVRow{{Topic: "t", Offset: &v}}}
+		if kind == FromGroup {
+			st.Source = &SourceGroup{Group: "src", Exists: true, Type: model.TypeClassic}
+		}
 		p := Make(Scope{Topics: []TopicScope{{Topic: "t"}}}, st, in)
 		if len(p.Rows) != 1 {
 			t.Fatalf("%s: %d rows", kind, len(p.Rows))

@@ -33,7 +33,7 @@ const (
 
 // shareStrategies are the strategies kafka-share-groups.sh --reset-offsets has (Kafka 4.4;
 // 4.2 and 4.3 have only to-earliest, to-latest and to-datetime), plus offsettui's restore.
-var shareStrategies = []StrategyKind{ToEarliest, ToLatest, ToDatetime, ToOffset, ToCurrent, FromFile, Restore}
+var shareStrategies = []StrategyKind{ToEarliest, ToLatest, ToDatetime, ToOffset, ToCurrent, FromFile, FromGroup, Restore, DeleteOffsets, DeleteGroup}
 
 // Offers reports whether the tool of a group of type typ has strategy k, so a
 // front end offers only those (a share group has no --shift-by and no

@@ -19,13 +19,16 @@ const maxNamedMembers = 5
 // be reset when it has no members and is Empty, or does not exist (not listed;
 // state "" or "Dead"); an existing group that looks Dead is refused, since a live
 // consumer-protocol group can look Dead to DescribeGroups.
-func guardBlockers(in Input) []Blocker {
+func guardBlockers(in Input, k StrategyKind) []Blocker {
 	bs := []Blocker{}
 	if in.ReadOnly {
 		bs = append(bs, Blocker{Kind: BlockReadOnly,
 			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY set to anything but empty, 0, false, no or off, or a read-only context): offsettui commits nothing"})
 	}
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
+	if liveAllowed(k) && (len(in.Members) > 0 || !inactive) {
+		return bs // the broker refuses what the live group subscribes to, per partition
+	}
 	if len(in.Members) > 0 || !inactive {
 		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in)})
 	} else if in.Committer != nil && !in.AllowCommitter {
@@ -76,7 +79,7 @@ func (p Plan) refreshable(r Row) bool {
 // target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
 // type changed since the plan is drift too: the type chooses how the plan is written.
 func (p Plan) Drift(now Input) []Blocker {
-	bs := append(guardBlockers(now), p.goneDrift(now)...)
+	bs := append(guardBlockers(now, p.Strategy.Kind), p.goneDrift(now)...)
 	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
 		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
 			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",
@@ -163,7 +166,11 @@ func (p Plan) Refresh(now Input) Plan {
 				}
 			}
 		}
-		setEffects(r)
+		if r.Reason == ReasonDelete {
+			deleteRow(r, p.AssumeReset)
+		} else {
+			setEffects(r)
+		}
 	}
 	q.Totals = totals(q.Rows)
 	bs := p.Drift(now)
@@ -200,7 +207,7 @@ func (p Plan) Commits() (commit map[model.TP]int64, del []model.TP) {
 		switch {
 		case r.Target != nil:
 			commit[r.TP()] = *r.Target
-		case r.Reason == ReasonRestore:
+		case r.deletes():
 			del = append(del, r.TP())
 		}
 	}
@@ -213,6 +220,9 @@ func (p Plan) Commits() (commit map[model.TP]int64, del []model.TP) {
 func (p Plan) BackupRows() []CSVRow {
 	out := make([]CSVRow, 0, len(p.Rows))
 	for _, r := range p.Rows {
+		if r.untouched() {
+			continue // not written: nothing to undo
+		}
 		out = append(out, CSVRow{Topic: r.Topic, Partition: r.Partition, Offset: r.Committed})
 	}
 	return out

@@ -210,6 +210,9 @@ type Plan struct {
 	// (committer.go).
 	Committer      *model.Committer `json:"committer"`
 	AllowCommitter bool             `json:"allowCommitter"`
+	// KafkaEquivalent is the Kafka command that does what the plan does (kafkacmd.go);
+	// null for a type without a Kafka tool.
+	KafkaEquivalent *Equivalent `json:"kafkaEquivalent"`
 }
 
 // Executable reports whether nothing blocks the plan.
@@ -226,7 +229,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	in.Type = planType(in.Type)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
 		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
-		Rows: []Row{}, Blockers: append(guardBlockers(in), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
+		Rows: []Row{}, Blockers: append(guardBlockers(in, st.Kind), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:
 		// the one blocker says so.
@@ -241,7 +244,11 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	var tps []model.TP
 	var scopeBlockers []Blocker
 	fileOffset := map[model.TP]*int64{}
-	if st.Kind.FromFileKind() {
+	srcBlockers := sourceBlockers(in, st)
+	p.Blockers = append(p.Blockers, srcBlockers...)
+	if st.Kind == FromGroup {
+		tps, scopeBlockers = fromGroupScope(scope, st, in, fileOffset)
+	} else if st.Kind.FromFileKind() {
 		tps, scopeBlockers = fileScope(st, in, fileOffset)
 		scopeBlockers = append(scopeBlockers, shareRestoreBlockers(in, st)...)
 	} else if t, b, ok := typeScope(scope, in); ok {
@@ -249,17 +256,37 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	} else {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
+	p.Blockers = append(p.Blockers, shareDeleteBlockers(in, st)...)
+	if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
+		var bs []Blocker
+		tps, bs = deleteScope(scope, in, tps)
+		scopeBlockers = append(scopeBlockers, bs...)
+		if len(tps) == 0 && len(scopeBlockers) == 0 {
+			scopeBlockers = append(scopeBlockers, deleteNothing(in, scope))
+		}
+	}
 	p.Blockers = append(p.Blockers, scopeBlockers...)
-	if len(tps) == 0 && len(scopeBlockers) == 0 {
+	if len(tps) == 0 && len(scopeBlockers) == 0 && len(srcBlockers) == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
-		row.ResetStart = resetStart(row, assume)
+		if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
+			deleteRow(&row, assume)
+		} else {
+			row.ResetStart = resetStart(row, assume)
+		}
 		p.Rows = append(p.Rows, row)
 		p.Blockers = append(p.Blockers, b...)
 	}
+	if st.Kind == DeleteOffsets {
+		p.Notes = append(p.Notes, deleteNotes(in, p.Rows)...)
+	}
+	if st.Kind == FromGroup && len(p.Rows) > 0 && p.writtenCount() == 0 {
+		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
+	}
 	p.Totals = totals(p.Rows)
+	p.KafkaEquivalent = KafkaEquivalent(p)
 	return p
 }
 
@@ -291,6 +318,8 @@ func fileScope(st Strategy, in Input, offsets map[model.TP]*int64) ([]model.TP, 
 func nothingToReset(scope Scope, st Strategy, in Input) Blocker {
 	msg := fmt.Sprintf("the scope selects no partitions of group %s", in.Group)
 	switch {
+	case st.Kind == FromGroup:
+		msg = fmt.Sprintf("source group %s has no commit on the partitions in scope: there is nothing to copy", st.Raw)
 	case st.Kind.FromFileKind():
 		msg = fmt.Sprintf("no reset plan for group %s found in %s (its rows name other groups)", in.Group, st.Raw)
 	case scope.AllTopics && in.Type == model.TypeShare:

@@ -301,7 +301,9 @@ func TestPlanJSON(t *testing.T) {
 		`"reason":"as-requested","duplicates":3,"skipped":0,"alreadyLost":0,"targetTimestamp":null,` +
 		`"localLow":null,"readsRemote":false,"resetStart":null,"result":null,"readBack":null}],` +
 		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],"notes":[],` +
-		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false}`
+		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false,` +
+		`"kafkaEquivalent":{"command":"kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --reset-offsets --group ship-svc --shift-by -3 --topic shipments:0 --execute",` +
+		`"csv":"","differs":["` + noGuards + `"]}}`
 	if string(b) != want {
 		t.Errorf("plan JSON\n got %s\nwant %s", b, want)
 	}

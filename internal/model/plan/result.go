@@ -85,6 +85,10 @@ func (p *Plan) ApplyResults(ans CommitAnswer, readBack map[model.TP]int64) Reset
 	for i := range p.Rows {
 		r := &p.Rows[i]
 		r.ReadBack = nil
+		if r.untouched() {
+			r.Result = WriteUntouched
+			continue
+		}
 		if readBack != nil {
 			if v, ok := readBack[r.TP()]; ok {
 				r.ReadBack = model.Ptr(v)
@@ -96,12 +100,13 @@ func (p *Plan) ApplyResults(ans CommitAnswer, readBack map[model.TP]int64) Reset
 		}
 		count[r.Result]++
 	}
-	p.Executed = count[WriteRejected] < len(p.Rows)
+	n := p.writtenCount()
+	p.Executed = count[WriteRejected] < n
 	p.Verified = nil // never read back: not checked, neither yes nor no
 	if readBack != nil {
-		p.Verified = model.Ptr(count[WriteWritten] == len(p.Rows))
+		p.Verified = model.Ptr(count[WriteWritten] == n)
 	}
-	return outcome(count, len(p.Rows))
+	return outcome(count, n)
 }
 
 // ApplyOverwrites marks the rows written (read back at their target) that the watch after
@@ -116,10 +121,22 @@ func (p *Plan) ApplyOverwrites(after map[model.TP]int64) ResetOutcome {
 		}
 		count[r.Result]++
 	}
+	n := p.writtenCount()
 	if p.Verified != nil {
-		p.Verified = model.Ptr(count[WriteWritten] == len(p.Rows))
+		p.Verified = model.Ptr(count[WriteWritten] == n)
 	}
-	return outcome(count, len(p.Rows))
+	return outcome(count, n)
+}
+
+// writtenCount counts the rows an execution writes (all but the untouched ones).
+func (p Plan) writtenCount() int {
+	n := 0
+	for _, r := range p.Rows {
+		if !r.untouched() {
+			n++
+		}
+	}
+	return n
 }
 
 // outcome is the outcome of n rows with these results.
@@ -179,7 +196,7 @@ func (r Row) ResultNote() string {
 func (p Plan) WrittenRows() []Row {
 	var out []Row
 	for _, r := range p.Rows {
-		if r.Result != WriteRejected && r.Result != "" {
+		if r.Result != WriteRejected && r.Result != WriteUntouched && r.Result != "" {
 			out = append(out, r)
 		}
 	}

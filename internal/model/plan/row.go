@@ -65,6 +65,12 @@ func planRow(tp model.TP, st Strategy, in Input, fileOffset *int64) (Row, []Bloc
 			break
 		}
 		row.Target, row.Reason = clamp(*fileOffset, low, high)
+	case FromGroup:
+		if fileOffset == nil {
+			row.Reason = ReasonNoSourceCommit
+			break
+		}
+		row.Target, row.Reason = clamp(*fileOffset, low, high)
 	case Restore:
 		row.Target, row.Reason = fileOffset, ReasonRestore
 		if fileOffset != nil && *fileOffset < 0 {

@@ -32,7 +32,7 @@ const (
 )
 
 // StrategyKinds lists every kind in the order help texts show them.
-var StrategyKinds = []StrategyKind{ToEarliest, ToLatest, ToCurrent, ToOffset, ShiftBy, ToDatetime, ByDuration, FromFile, Restore}
+var StrategyKinds = []StrategyKind{ToEarliest, ToLatest, ToCurrent, ToOffset, ShiftBy, ToDatetime, ByDuration, FromFile, FromGroup, Restore}
 
 // Flag returns the command-line flag of the kind ("--shift-by").
 func (k StrategyKind) Flag() string { return "--" + string(k) }
@@ -59,6 +59,8 @@ func (k StrategyKind) ValueName() string {
 		return "CSV"
 	case Restore:
 		return "BACKUP"
+	case FromGroup:
+		return "SOURCE"
 	}
 	return ""
 }
@@ -85,6 +87,8 @@ func (k StrategyKind) Hint() string {
 		return "the offsets of a CSV file topic,partition,offset (clamped)"
 	case Restore:
 		return "a backup put back exactly (unclamped); commits it lacks are deleted"
+	case FromGroup:
+		return "the committed offsets of group SOURCE (clamped); partitions it has none on stay as they are"
 	}
 	return ""
 }
@@ -102,8 +106,12 @@ type Strategy struct {
 	Time time.Time
 	// Raw is the value as typed (the file name for from-file and restore).
 	Raw string
-	// File holds the rows of a from-file or restore file.
+	// File holds the rows of a from-file or restore file, or the source's commits of
+	// a from-group plan.
 	File []CSVRow
+	// Source is the source group of a from-group plan as read when planned
+	// (FromGroupStrategy); nil for the other kinds.
+	Source *SourceGroup
 }
 
 // MarshalJSON writes {"name":"shift-by","value":"-3"}; value is null for the
@@ -186,6 +194,11 @@ func ParseStrategy(kind StrategyKind, value string, now time.Time) (Strategy, er
 		if st.Time.Before(time.Unix(0, 0)) {
 			return st, fmt.Errorf("%s %q: reaches back before 1970; Kafka timestamps cannot be negative", kind.Flag(), value)
 		}
+	case FromGroup:
+		if v == "" {
+			return st, fmt.Errorf("%s needs the name of the group to copy positions from", kind.Flag())
+		}
+		st.Raw = v
 	case FromFile, Restore:
 		return st, fmt.Errorf("%s needs its file read: use FileStrategy", kind.Flag())
 	default:
@@ -277,6 +290,8 @@ func NewScope(allTopics bool, topicArgs []string, kind StrategyKind) (Scope, err
 	switch {
 	case allTopics && len(topicArgs) > 0:
 		return Scope{}, fmt.Errorf("--all-topics and --topic cannot be combined")
+	case !allTopics && len(topicArgs) == 0 && kind == FromGroup:
+		return Scope{}, nil // every partition the source has a commit on
 	case !allTopics && len(topicArgs) == 0:
 		return Scope{}, fmt.Errorf("one of --all-topics (partitions with a commit) or --topic T[:p,p] is needed")
 	}

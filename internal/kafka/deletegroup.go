@@ -1,0 +1,34 @@
+package kafka
+
+import (
+	"context"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+)
+
+// DeleteGroup deletes group (DeleteGroups, one request to its coordinator), as
+// kafka-consumer-groups --delete does; the broker refuses a group with members
+// (NON_EMPTY_GROUP). tps are the group's commits the delete removes: each is returned
+// rejected when the broker refused the group, with its reason; a group already gone
+// counts as deleted. err is set only when the request as a whole failed.
+func (c *Client) DeleteGroup(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
+	return c.writeGroup(ctx, group, "delete group", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
+		req := &sarama.DeleteGroupsRequest{Version: 1}
+		req.AddGroup(group)
+		resp, err := call(ctx, c, b, func() (*sarama.DeleteGroupsResponse, error) { return b.DeleteGroups(req) })
+		if err != nil {
+			return nil, err
+		}
+		code, answered := resp.GroupErrorCodes[group]
+		return rejections(group, tps, func(model.TP) (*model.Error, bool) {
+			switch {
+			case !answered:
+				return nil, false
+			case code == sarama.ErrNoError || code == sarama.ErrGroupIDNotFound:
+				return nil, true
+			}
+			return model.Ptr(kerrError(code, "delete group rejected: "+kerrText(code))), true
+		}), nil
+	})
+}

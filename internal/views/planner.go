@@ -427,16 +427,6 @@ func (s *plannerScreen) disarmItself(why string) {
 	s.phase, s.flash, s.holding = phaseEdit, why, true
 }
 
-// withCommitter adds to p what the time axis saw of a client committing for the group
-// from outside it (the Resetter saw the commit history), and the operator's override (!).
-func (s *plannerScreen) withCommitter(p plan.Plan) plan.Plan {
-	var seen *model.Committer
-	if s.g != nil {
-		seen = s.g.Committer
-	}
-	return p.WithCommitter(seen, s.allowCommitter)
-}
-
 // armable reports whether enter may arm: a plan for exactly these inputs,
 // nothing blocking it, writes allowed.
 func (s *plannerScreen) armable() bool {

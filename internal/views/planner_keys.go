@@ -185,20 +185,3 @@ func (s *plannerScreen) nextKind(step int) int {
 	}
 	return s.kind
 }
-
-// toggleCommitterGuard turns the operator's override of the committer guard on or off, for
-// a plan that saw a client committing for the group from outside it.
-func (s *plannerScreen) toggleCommitterGuard() {
-	if s.plan == nil || s.plan.Committer == nil {
-		s.flash = "no client outside the group was seen committing for it: nothing to override"
-		return
-	}
-	s.allowCommitter = !s.allowCommitter
-	p := s.withCommitter(*s.plan)
-	s.plan = &p
-	if s.allowCommitter {
-		s.flash = "committer guard OFF for this plan: its next commit may overwrite the write (the watch after it says so); ! turns it back on"
-	} else {
-		s.flash = "committer guard on again"
-	}
-}

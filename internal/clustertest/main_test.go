@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +56,7 @@ func TestMain(m *testing.M) {
 func build(dir string) (string, error) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return "", fmt.Errorf("go build cmd/offsettui: %v", err)
 	}
 	out := filepath.Join(dir, "offsettui")
 	args := []string{"build", "-o", out}

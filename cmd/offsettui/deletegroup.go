@@ -1,16 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 
-	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/spf13/pflag"
@@ -34,38 +26,5 @@ func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
-	var err error
-	if strings.TrimSpace(f.group) == "" {
-		err = fmt.Errorf("--group is required")
-	}
-	if err == nil {
-		if f.assume, err = model.ParseAssumeReset(f.assume); err != nil {
-			err = fmt.Errorf("--assume-reset: %w", err)
-		}
-	}
-	if err == nil {
-		err = f.watch.parse()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui delete-group: %v\n", err)
-		return exitBadInput
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	s, code := c.connectOrExit(ctx, "delete-group", exitFailure, stderr)
-	if s == nil {
-		return code
-	}
-	defer s.close()
-	svc := f.service(c, s)
-	p, err := svc.Plan(ctx, f.group, plan.DeleteGroupScope, plan.DeleteGroupStrategy())
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui delete-group: %v\n", err)
-		var denied *model.Error
-		if errors.Is(err, kafka.ErrCannotProveInactive) || errors.As(err, &denied) && denied.Kind == model.KindDenied {
-			return exitBlocked
-		}
-		return exitFailure
-	}
-	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
+	return planOrWrite(c, &f, plan.DeleteGroupScope, plan.DeleteGroupStrategy(), nil, stdout, stderr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,11 +98,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-		var denied *model.Error
-		if errors.Is(err, kafka.ErrCannotProveInactive) || errors.As(err, &denied) && denied.Kind == model.KindDenied {
-			return exitBlocked // a guard refused: nothing is planned on guesses or past a denial
-		}
-		return exitFailure
+		return planErrorExit(err)
 	}
 	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
 }

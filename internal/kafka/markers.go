@@ -36,9 +36,9 @@ const (
 // have no record to time. phase logs its time.
 func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay topicLayout, want []model.TPO, phase func(string, ...any)) []model.TPO {
 	candidates, skipped := markerCandidateOffsets(obs, c.hasData)
-	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates, skipped)
+	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates)
 	obs.Markers, obs.MarkersUnknown = look.found, look.unknown
-	phase("transaction markers (%d candidates: %d caught up, %d not told)", len(candidates)+len(skipped), len(obs.Markers), len(obs.MarkersUnknown))
+	phase("transaction markers (%d candidates, %d looked at: %d caught up, %d not told)", len(candidates)+len(skipped), len(candidates), len(obs.Markers), len(obs.MarkersUnknown))
 	return slices.DeleteFunc(want, func(w model.TPO) bool { _, ok := obs.Markers[w]; return ok })
 }
 
@@ -46,7 +46,7 @@ func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay to
 // with last stable = high, of every group but share groups, once each, not known to have
 // records after them (hasData), the smallest gaps first (a consumer one marker behind is
 // the common case): at most markerCandidates, and the ones past that bound apart (they keep
-// Kafka's lag, with the reason).
+// Kafka's lag).
 func markerCandidateOffsets(obs *model.Observation, hasData func(model.TPO) bool) (want, skipped []model.TPO) {
 	offsets := model.IndexOffsets(obs.Offsets)
 	seen := map[model.TPO]int64{} // candidate → its gap to high
@@ -131,13 +131,12 @@ func (c *Client) rememberData(data []model.TPO) {
 // transactionMarkers fetches, per leader, one read_committed Fetch with every candidate
 // partition, and returns the candidates from which only transaction markers and aborted
 // records lie up to high. A partition with several candidates is asked from its highest
-// first: data found there is data for every lower one too. skipped are candidates past
-// markerCandidates: not looked at.
-func (c *Client) transactionMarkers(ctx context.Context, lay topicLayout, offsets map[model.TP]model.PartitionOffsets, want, skipped []model.TPO) markerLook {
+// first: data found there is data for every lower one too.
+func (c *Client) transactionMarkers(ctx context.Context, lay topicLayout, offsets map[model.TP]model.PartitionOffsets, want []model.TPO) markerLook {
+	// Candidates past markerCandidates keep Kafka's lag without a reason: on a fleet with
+	// lag everywhere they are ordinary lagging consumers, and the next snapshot of a
+	// session asks about them once these are known (hasData).
 	out := newMarkerLook()
-	for _, w := range skipped {
-		out.unknown[w] = fmt.Sprintf("not looked at: more than %d commits below high in this snapshot", markerCandidates)
-	}
 	byLeader := map[int32][]model.TPO{}
 	for _, w := range want {
 		if l, ok := lay.leader[w.TP]; ok {

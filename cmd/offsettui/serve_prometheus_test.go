@@ -216,6 +216,9 @@ func promAlerts(t *testing.T, addr string) []alert {
 		return nil
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return nil // Prometheus is still starting ("Service Unavailable"): asked again
+	}
 	var body struct {
 		Status string `json:"status"`
 		Data   struct {

@@ -144,7 +144,7 @@ func (w *clusterWorld) judgeExact(v *verdict, group string, p *model.GroupPartit
 
 // within holds a shown number to the truth read around it: not below the highest read
 // before t0, not above the highest read just after t1. A committed offset below that but
-// not below the lowest read of the 2 s before t0 is counted apart (trailing): what a
+// not below the lowest read of the 2 s before the last read before t0 is counted apart (trailing): what a
 // coordinator that has just moved answers (docs/kafka.md). A number shown null is not
 // judged.
 func (v *verdict) within(tr *truth, t0, t1 time.Time, what string, got *int64, val func(truthRead) (int64, bool)) {
@@ -160,7 +160,8 @@ func (v *verdict) within(tr *truth, t0, t1 time.Time, what string, got *int64, v
 	case *got < b.lo && b.trail >= 0 && *got >= b.trail && strings.HasSuffix(what, "committed"):
 		v.trailing++
 	case *got < b.lo || *got > b.hi:
-		v.bad("%s: %d, the independent reads around it %d and %d", what, *got, b.lo, b.hi)
+		v.bad("%s: %d, the independent reads around it %d and %d; the reads from 5 s before to 3 s after: %s",
+			what, *got, b.lo, b.hi, tr.history(t0.Add(-5*time.Second), t1.Add(3*time.Second), val))
 	}
 }
 

@@ -228,7 +228,9 @@ func (w *clusterWorld) startTruth(t *testing.T) *truth {
 // (the live topic and commits only move forward), hi the highest read in the 3 s after to
 // (a coordinator that has just moved answers from its high watermark, which can trail
 // for a moment: the highest read is the fresh one), and trail the lowest read in the 2 s
-// before from. ok is false when there is no read on either side.
+// before the last read before from — not before from itself: while a killed
+// coordinator's groups move, the independent reads of them fail too, and the trailing
+// answer is from before the gap. ok is false when there is no read on either side.
 type bounds struct {
 	lo, hi, trail int64
 	ok            bool
@@ -240,6 +242,8 @@ func (tr *truth) bounds(from, to time.Time, val func(truthRead) (int64, bool)) b
 	var (
 		b              bounds
 		haveLo, haveHi bool
+		before         []truthRead // the reads with a value that ended before from
+		values         []int64
 	)
 	b.trail = -1
 	// Reads are in time order; the ones that matter started from 10 s before from (the
@@ -255,13 +259,43 @@ func (tr *truth) bounds(from, to time.Time, val func(truthRead) (int64, bool)) b
 		case !has:
 		case !r.end.After(from):
 			b.lo, haveLo = max(b.lo, v), true
-			if r.end.After(from.Add(-2*time.Second)) && (b.trail < 0 || v < b.trail) {
-				b.trail = v
-			}
+			before, values = append(before, r), append(values, v)
 		case !r.start.Before(to):
 			b.hi, haveHi = max(b.hi, v), true
 		}
 	}
+	if n := len(before); n > 0 {
+		last := before[n-1].end
+		for i, r := range before {
+			if r.end.After(last.Add(-2*time.Second)) && (b.trail < 0 || values[i] < b.trail) {
+				b.trail = values[i]
+			}
+		}
+	}
 	b.ok = haveLo && haveHi
 	return b
+}
+
+// history lists the values read between from and to, each with the time its read ended,
+// a value repeated by the next read shown once, and a read without the value as "-": the
+// story a failure's message tells.
+func (tr *truth) history(from, to time.Time, val func(truthRead) (int64, bool)) string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var b strings.Builder
+	last := ""
+	for _, r := range tr.reads {
+		if r.end.Before(from) || r.start.After(to) {
+			continue
+		}
+		s := "-"
+		if v, ok := val(r); ok {
+			s = fmt.Sprint(v)
+		}
+		if s != last {
+			fmt.Fprintf(&b, " %s@%s", s, r.end.Format("15:04:05.000"))
+			last = s
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

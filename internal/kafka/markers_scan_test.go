@@ -43,18 +43,18 @@ func TestScanTail(t *testing.T) {
 		{"aborted data between markers", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), data(6, 5, 7, true), control(11, 7, 0)), 5, 12, tailMarkers, [2]int64{2, 5}},
 		{"another producer's data is data", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), data(6, 5, 8, true), control(11, 7, 0)), 5, 12, tailData, [2]int64{}},
 		{"non-transactional data of the same producer id is data", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), data(6, 5, 7, false), control(11, 7, 0)), 5, 12, tailData, [2]int64{}},
-		{"aborted data cut short: high not reached", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), partial), 5, 12, tailUnknown, [2]int64{}},
+		{"aborted data cut short: high not reached", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), partial), 5, 12, tailShort, [2]int64{}},
 		{"committed data cut short", block(12, 12, nil, control(5, 7, 1), partial), 5, 12, tailData, [2]int64{}},
 		{"a control record that cannot be read", block(12, 12, abortedFrom(7, 6), control(5, 7, 1), data(6, 5, 7, true), cutControl), 5, 12, tailUnknown, [2]int64{}},
 		{"high moved since the watermarks", block(61, 61, nil, control(59, 7, 1)), 59, 60, tailUnknown, [2]int64{}},
 		{"an open transaction", block(60, 59, nil, control(59, 7, 1)), 59, 60, tailUnknown, [2]int64{}},
-		{"nothing returned", block(60, 60, nil), 59, 60, tailUnknown, [2]int64{}},
+		{"nothing returned", block(60, 60, nil), 59, 60, tailShort, [2]int64{}},
 		{"the old message format", block(60, 60, nil, &sarama.Records{MsgSet: &sarama.MessageSet{}}), 59, 60, tailData, [2]int64{}},
 		{"an error", &sarama.FetchResponseBlock{Err: sarama.ErrNotLeaderForPartition, HighWaterMarkOffset: 60, LastStableOffset: 60}, 59, 60, tailUnknown, [2]int64{}},
 		{"no block", nil, 59, 60, tailUnknown, [2]int64{}},
 	} {
-		m, got, why := scanTail(c.blk, c.from, c.high)
-		if got != c.want || (got == tailMarkers && [2]int64{m.ControlRecords, m.AbortedRecords} != c.m) || (why != "") != (got == tailUnknown) {
+		m, got, why := scanTail(c.blk, c.from, c.high, markerFirstBytes)
+		if got != c.want || (got == tailMarkers && [2]int64{m.ControlRecords, m.AbortedRecords} != c.m) || (why != "") != (got == tailUnknown || got == tailShort) {
 			t.Errorf("%s: %v %+v %q, want %v %v (a reason when unknown)", c.name, got, m, why, c.want, c.m)
 		}
 	}
@@ -92,8 +92,8 @@ func FuzzScanTail(f *testing.F) {
 			blk.RecordsSet = append(blk.RecordsSet, &sarama.Records{RecordBatch: rb})
 			next = rb.FirstOffset + int64(rb.LastOffsetDelta) + 1
 		}
-		m, got, why := scanTail(blk, from, high)
-		if (why != "") != (got == tailUnknown) {
+		m, got, why := scanTail(blk, from, high, markerPartitionBytes)
+		if (why != "") != (got == tailUnknown || got == tailShort) {
 			t.Fatalf("%v with reason %q", got, why)
 		}
 		if got != tailMarkers {

@@ -34,8 +34,13 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	}
 	usedTopics := map[string]bool{}
 	ix := newAssembleIndex(obs)
-	for i := range obs.Groups {
-		grp := assembleGroup(&obs.Groups[i], obs, ix, opt)
+	assembled := make([]Group, len(obs.Groups))
+	inChunks(len(obs.Groups), func(from, to int) {
+		for i := from; i < to; i++ {
+			assembled[i] = assembleGroup(&obs.Groups[i], obs, ix, opt)
+		}
+	})
+	for _, grp := range assembled {
 		if obs.AllTopicsVisible == nil || !*obs.AllTopicsVisible {
 			grp.partialLag()
 			if len(grp.Partitions) == 0 {
@@ -132,6 +137,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	}
 	tps := groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole)
 	grp.Partitions = make([]GroupPartition, 0, len(tps))
+	nums := &int64s{block: make([]int64, 0, 4*len(tps))} // committed, lag, time lag, expiry: most rows
 	groupErr := g.Error
 	if g.Error.IsGroupNotFound() {
 		groupErr = nil // a group that does not exist has no commits: judged as such
@@ -167,7 +173,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 				}
 			}
 		}
-		in := PartitionInput{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic}
+		in := PartitionInput{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic, nums: nums}
 		if in.GroupError == nil && len(g.PartitionErrors) > 0 {
 			if e, ok := g.PartitionErrors[tp]; ok {
 				e := e // allocated only for a partition with an error, not for every row
@@ -175,7 +181,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 			}
 		}
 		if c, ok := positions[tp]; ok {
-			in.Committed = Ptr(c)
+			in.Committed = nums.ptr(c)
 			if stamped {
 				if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
 					in.CommittedTimestamp = &ts
@@ -188,20 +194,23 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 					in.MarkersUnknown = &why
 				}
 			}
-			if r, ok := obs.Compacted[TPO{tp, c}]; ok && g.Type != TypeShare {
-				in.Compacted = &r
+			if len(obs.Compacted) > 0 && g.Type != TypeShare {
+				if r, ok := obs.Compacted[TPO{tp, c}]; ok {
+					in.Compacted = &r // r is allocated only here, not for every row
+				}
 			}
 		}
-		p := Classify(in)
+		grp.Partitions = grp.Partitions[:len(grp.Partitions)+1] // within the capacity made above
+		p := &grp.Partitions[len(grp.Partitions)-1]
+		classifyInto(p, in)
 		p.Topic, p.Partition, p.Member, p.Subscribed = tp.Topic, tp.Partition, owner[tp], subscribed
-		clock.partition(&p, in.Committed)
+		clock.partition(p, in.Committed)
 		if g.Type == TypeShare {
-			shareFields(&p, g.ShareLag, tp)
+			shareFields(p, g.ShareLag, tp)
 		}
 		if p.Error != nil && p.Error.Partition == nil && p.Error.Group == nil {
 			p.Error = p.Error.WithPartition(tp)
 		}
-		grp.Partitions = append(grp.Partitions, p)
 	}
 	if marks && grp.UnsubscribedTopics == nil {
 		grp.UnsubscribedTopics = []string{}

@@ -189,9 +189,10 @@ func (c *expiryClock) partition(p *GroupPartition, position *int64) {
 	p.CommitsExpireBy = by
 	if !known {
 		c.out.UnknownTime = by
-		latest := c.now.Add(c.retention)
-		c.out.Latest = &Stamp{latest}
-		c.expiring(latest)
+		if c.out.Latest == nil { // the same for every partition: allocated once
+			c.out.Latest = &Stamp{c.now.Add(c.retention)}
+		}
+		c.expiring(c.out.Latest.Time)
 		return
 	}
 	p.CommitsExpireAt = &Stamp{at}

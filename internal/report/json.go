@@ -24,7 +24,7 @@ func DescribeJSON(w io.Writer, s model.Snapshot) error {
 	jw.raw(`{"cluster":`)
 	jw.value(s.Cluster)
 	jw.raw(`,"groups":`)
-	jw.array(s.Groups == nil, len(s.Groups), func(i int) { jw.group(&s.Groups[i]) })
+	jw.groups(s.Groups)
 	jw.raw(`,"topics":`)
 	jw.value(s.Topics)
 	jw.raw(`,"errors":`)
@@ -47,9 +47,15 @@ const outputBuffer = 64 << 10
 
 // jsonWriter writes JSON pieces and keeps the first error.
 type jsonWriter struct {
-	w   *bufio.Writer
+	w   sink
 	buf []byte // scratch for one partition row or one value
 	err error
+}
+
+// sink is where a jsonWriter writes: the output's buffer, or a chunk of groups' own.
+type sink interface {
+	io.Writer
+	io.StringWriter
 }
 
 func (j *jsonWriter) raw(s string) {

@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// inChunks covers every index exactly once, at every size around its chunk bounds.
+func TestInChunks(t *testing.T) {
+	for _, n := range []int{0, 1, chunkSize, 2*chunkSize - 1, 2 * chunkSize, 2*chunkSize + 1, 10*chunkSize + 7} {
+		seen := make([]atomic.Int32, n)
+		inChunks(n, func(from, to int) {
+			for i := from; i < to; i++ {
+				seen[i].Add(1)
+			}
+		})
+		for i := range seen {
+			if c := seen[i].Load(); c != 1 {
+				t.Fatalf("n=%d: index %d done %d times", n, i, c)
+			}
+		}
+	}
+}
+
+// Assembling many groups at once gives every group exactly what assembling it alone gives.
+func TestAssembleManyGroupsAsAlone(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
+	for tn := range 20 {
+		topic := fmt.Sprintf("t%02d", tn)
+		obs.Topics[topic] = Topic{Topic: topic, Partitions: 4, CleanupPolicy: "delete", RetentionMs: Ptr(int64(3_600_000))}
+		for p := range int32(4) {
+			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(10 * p)), High: Ptr(int64(100 + p)), LastStable: Ptr(int64(100 + p))}
+		}
+	}
+	for g := range 3*chunkSize + 11 {
+		c := map[TP]int64{}
+		for p := range int32(g % 4) {
+			c[TP{fmt.Sprintf("t%02d", g%20), p}] = int64(g % 120) // below low, within, at or past high
+		}
+		obs.Groups = append(obs.Groups, GroupObservation{Group: fmt.Sprintf("g%04d", g), Type: TypeClassic, State: "Empty", Committed: c})
+	}
+	s := Assemble(obs, AssembleOptions{})
+	if len(s.Groups) != len(obs.Groups) {
+		t.Fatalf("%d groups assembled of %d", len(s.Groups), len(obs.Groups))
+	}
+	ix := newAssembleIndex(obs)
+	byName := map[string]Group{}
+	for _, g := range s.Groups {
+		byName[g.Group] = g
+	}
+	for i := range obs.Groups {
+		alone := assembleGroup(&obs.Groups[i], obs, ix, AssembleOptions{})
+		if got := byName[alone.Group]; !reflect.DeepEqual(got, alone) {
+			t.Fatalf("%s assembled with the others:\n%+v\nalone:\n%+v", alone.Group, got, alone)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func backupMain(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "saved      %s: %d positions in %s\n", sv.Group, sv.Rows, sv.Path)
 	}
-	for _, e := range snap.Errors {
+	for _, e := range snap.Unlisted {
 		failed++ // a broker whose groups were not listed: --all-groups cannot claim every group
 		fmt.Fprintf(stdout, "NOT SAVED  %s\n", e.Error())
 	}

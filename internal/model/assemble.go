@@ -28,9 +28,10 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 			OffsetsRetentionMinutes:         obs.OffsetsRetentionMinutes,
 			OffsetsRetentionCheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs,
 		},
-		Groups: make([]Group, 0, len(obs.Groups)),
-		Topics: []Topic{},
-		Errors: append([]Error{}, obs.Errors...),
+		Groups:   make([]Group, 0, len(obs.Groups)),
+		Topics:   []Topic{},
+		Errors:   append([]Error{}, obs.Errors...),
+		Unlisted: obs.ListingErrors,
 	}
 	usedTopics := map[string]bool{}
 	ix := newAssembleIndex(obs)

@@ -59,6 +59,10 @@ type Snapshot struct {
 	// ListedSnapshot): nothing in it is a lag, a status or a partition count.
 	// It is never written out.
 	Loading bool `json:"-"`
+	// Unlisted are the Errors that say some broker's groups could not be listed: groups
+	// may be missing from the snapshot (a backup of every group cannot claim all). They
+	// are in Errors too.
+	Unlisted []Error `json:"-"`
 }
 
 // Cluster describes the cluster a snapshot was taken of.

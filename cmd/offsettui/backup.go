@@ -55,6 +55,7 @@ func backupMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer s.close()
+	defer oneShotGC()()
 	snap, err := s.client.Snapshot(ctx, model.Query{Groups: groups, RiskWindow: c.riskWindowD})
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui backup: cannot read the cluster: %v\n", err)

@@ -40,6 +40,7 @@ type describeRun struct {
 // once is a plain describe: one snapshot, plus the baseline as an earlier
 // sample when there is one.
 func (r *describeRun) once(ctx context.Context) int {
+	defer oneShotGC()()
 	var h *timeaxis.History // one snapshot alone has no time axis: nothing to keep
 	if r.base != nil {
 		h = timeaxis.NewHistory(2, 0)

@@ -19,6 +19,15 @@ const compactedFetchBytes = 32 << 10
 // records left to read (low ≤ committed < high), once each, sorted: what
 // model.classifyCompaction judges. Share groups are left out.
 func compactedCandidates(obs *model.Observation) []model.TPO {
+	compacted := map[string]bool{}
+	for name, t := range obs.Topics {
+		if t.Compacts() {
+			compacted[name] = true
+		}
+	}
+	if len(compacted) == 0 {
+		return nil // most clusters' groups: no row to look at
+	}
 	seen := map[model.TPO]bool{}
 	var out []model.TPO
 	for i := range obs.Groups {
@@ -27,8 +36,7 @@ func compactedCandidates(obs *model.Observation) []model.TPO {
 			continue
 		}
 		for tp, off := range g.Committed {
-			t, ok := obs.Topics[tp.Topic]
-			if !ok || !t.Compacts() {
+			if !compacted[tp.Topic] {
 				continue
 			}
 			po := obs.Offsets[tp]

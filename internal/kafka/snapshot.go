@@ -25,8 +25,11 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 
 // assemble classifies an observation as q asked.
 func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
+	start := time.Now()
 	markNotFound(&obs)
-	return model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
+	s := model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
+	c.logf("snapshot: %d groups assembled in %v", len(s.Groups), time.Since(start).Round(time.Millisecond))
+	return s
 }
 
 // Observe reads, in order: the groups (ListGroups on every broker), their members and

@@ -185,19 +185,23 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 			in.Committed = nums.ptr(c)
 			if stamped {
 				if ts, ok := obs.CommittedTimestamps[TPO{tp, c}]; ok {
-					in.CommittedTimestamp = &ts
+					at := ts // a copy escapes, allocated only for a row with a timestamp
+					in.CommittedTimestamp = &at
 				}
 			}
 			if len(obs.Markers)+len(obs.MarkersUnknown) > 0 && g.Type != TypeShare {
 				if m, ok := obs.Markers[TPO{tp, c}]; ok {
-					in.Markers = &m
+					found := m
+					in.Markers = &found
 				} else if why, ok := obs.MarkersUnknown[TPO{tp, c}]; ok {
-					in.MarkersUnknown = &why
+					reason := why
+					in.MarkersUnknown = &reason
 				}
 			}
 			if len(obs.Compacted) > 0 && g.Type != TypeShare {
 				if r, ok := obs.Compacted[TPO{tp, c}]; ok {
-					in.Compacted = &r // r is allocated only here, not for every row
+					read := r
+					in.Compacted = &read
 				}
 			}
 		}

@@ -35,8 +35,9 @@ func Classify(in PartitionInput) GroupPartition {
 	return p
 }
 
-// classifyInto is Classify writing over *p: a group's rows are classified in place, so
-// 500,000 of them are not each copied twice.
+// classifyInto is Classify writing into *p, which must be the zero GroupPartition (a new
+// row): a group's rows are classified in place, so 500,000 of them are not each copied
+// twice, nor written whole once more.
 func classifyInto(p *GroupPartition, in PartitionInput) {
 	classify(p, in)
 	classifyCompaction(p, in.Topic, in.Compacted, in.Now)
@@ -47,7 +48,7 @@ func classifyInto(p *GroupPartition, in PartitionInput) {
 
 func classify(p *GroupPartition, in PartitionInput) {
 	o := in.Offsets
-	*p = GroupPartition{Low: o.Low, High: o.High, LastStable: o.LastStable, Committed: in.Committed}
+	p.Low, p.High, p.LastStable, p.Committed = o.Low, o.High, o.LastStable, in.Committed
 	if in.GroupError != nil {
 		p.Status, p.Error = StatusUnknown, in.GroupError
 		return

@@ -200,6 +200,15 @@ func (l *lazyClient) ShareStartOffsets(ctx context.Context, group string) (map[m
 	return cl.ShareStartOffsets(ctx, group)
 }
 
+// ShareUnwritable implements reset.Cluster.
+func (l *lazyClient) ShareUnwritable(ctx context.Context, group string) string {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return "cannot connect to learn whether the cluster takes share-group start offsets: " + err.Error()
+	}
+	return cl.ShareUnwritable(ctx, group)
+}
+
 // contextName names the context for the undo command ("" without one).
 func (l *lazyClient) contextName() string {
 	l.mu.Lock()

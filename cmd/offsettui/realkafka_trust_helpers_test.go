@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,15 +122,22 @@ func (r resetResult) rejectedCodes() map[model.TP]string {
 // when nothing was printed (a refusal before any plan).
 func runReset(t *testing.T, args ...string) (int, resetResult, string) {
 	t.Helper()
+	return runWrite(t, "reset", resetMain, args...)
+}
+
+// runWrite runs the write command name (its main, as main dispatches it) with args and
+// -o json in-process, as runReset does reset.
+func runWrite(t *testing.T, name string, main func([]string, io.Writer, io.Writer) int, args ...string) (int, resetResult, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := resetMain(append(args, "-o", "json"), &out, &errb)
+	code := main(append(args, "-o", "json"), &out, &errb)
 	var r resetResult
 	if out.Len() > 0 {
 		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-			t.Fatalf("reset %s: exit %d, output is not JSON: %v\n%s", strings.Join(args, " "), code, err, out.String())
+			t.Fatalf("%s %s: exit %d, output is not JSON: %v\n%s", name, strings.Join(args, " "), code, err, out.String())
 		}
 	}
-	t.Logf("offsettui reset %s → exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
+	t.Logf("offsettui %s %s → exit %d\n%s%s", name, strings.Join(args, " "), code, out.String(), errb.String())
 	return code, r, errb.String()
 }
 

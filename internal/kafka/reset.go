@@ -42,6 +42,14 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 		AllTopicsVisible: obs.AllTopicsVisible, Members: g.Members, Committed: g.Committed,
 		Partitions: map[string]int{}, Offsets: obs.Offsets,
 	}
+	if g.Error == nil {
+		members := g.Members
+		if members == nil {
+			members = []model.Member{} // described, none: Subscriptions reads nil as not described
+		}
+		in.Subscriptions = (&model.Group{Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
+			Members: members, Topology: g.Topology}).Subscriptions()
+	}
 	if g.Type == model.TypeUnknown {
 		return in, nil // refused by the plan: nothing more is read of a type offsettui does not know
 	}

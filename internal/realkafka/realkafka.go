@@ -20,6 +20,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 const (
@@ -249,6 +250,38 @@ func SASLAddr(t testing.TB) string {
 	return addr
 }
 
+// NewSCRAMUser creates a SCRAM-SHA-512 user of its own for the test (named after prefix,
+// with no grant: super users are only the script's admin) on the SASL listener, waits until
+// it can authenticate, and returns its name and a client.properties for it.
+func (s *Seed) NewSCRAMUser(prefix string) (user, props string) {
+	s.t.Helper()
+	user, password := Name(prefix), Name("secret")
+	up := kadm.UpsertSCRAM{User: user, Mechanism: kadm.ScramSha512, Iterations: 8192, Password: password}
+	res, err := s.Adm.AlterUserSCRAMs(Ctx(s.t, 15*time.Second), nil, []kadm.UpsertSCRAM{up})
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		s.t.Fatalf("create SCRAM user %s: %v", user, err)
+	}
+	s.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = s.Adm.AlterUserSCRAMs(ctx, []kadm.DeleteSCRAM{{User: user, Mechanism: kadm.ScramSha512}}, nil)
+	})
+	sasl := SASLAddr(s.t)
+	WaitUntil(s.t, 15*time.Second, "SCRAM user "+user+" in force", func() (bool, string) {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(sasl), kgo.SASL(scram.Auth{User: user, Pass: password}.AsSha512Mechanism()))
+		if err != nil {
+			return false, err.Error()
+		}
+		defer cl.Close()
+		err = cl.Ping(Ctx(s.t, 5*time.Second))
+		return err == nil, fmt.Sprint(err)
+	})
+	return user, SASLProperties(s.t, user, password)
+}
+
 // SASLProperties writes a client.properties for user on the SASL listener (SCRAM-SHA-512)
 // and returns its path.
 func SASLProperties(t testing.TB, user, password string) string {
@@ -266,8 +299,20 @@ func SASLProperties(t testing.TB, user, password string) string {
 // groups (literal names), and removes the grant when the test ends.
 func (s *Seed) Allow(principal string, topics, groups []string, ops ...kadm.ACLOperation) {
 	s.t.Helper()
-	b := kadm.NewACLs().Allow(principal).AllowHosts("*").Topics(topics...).Groups(groups...).
-		Operations(ops...).ResourcePatternType(kadm.ACLPatternLiteral)
+	s.grant(principal, kadm.NewACLs().Topics(topics...).Groups(groups...), ops)
+}
+
+// AllowCluster grants principal the operations on the cluster, and removes the grant when
+// the test ends.
+func (s *Seed) AllowCluster(principal string, ops ...kadm.ACLOperation) {
+	s.t.Helper()
+	s.grant(principal, kadm.NewACLs().Clusters(), ops)
+}
+
+// grant creates the ACLs of b (its resources) for principal and waits until they are in force.
+func (s *Seed) grant(principal string, b *kadm.ACLBuilder, ops []kadm.ACLOperation) {
+	s.t.Helper()
+	b = b.Allow(principal).AllowHosts("*").Operations(ops...).ResourcePatternType(kadm.ACLPatternLiteral)
 	res, err := s.Adm.CreateACLs(Ctx(s.t, 15*time.Second), b)
 	if err == nil {
 		for _, r := range res {

@@ -7,6 +7,7 @@ package realkafka
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -44,9 +46,13 @@ func Version() string {
 
 // AtLeast reports whether Version is major.minor or newer; an unknown version is the
 // newest (the script's default).
-func AtLeast(major, minor int) bool {
+func AtLeast(major, minor int) bool { return versionAtLeast(Version(), major, minor) }
+
+// versionAtLeast reports whether Kafka version v is major.minor or newer (an unparsable one
+// is).
+func versionAtLeast(v string, major, minor int) bool {
 	var ma, mi int
-	if _, err := fmt.Sscanf(Version(), "%d.%d", &ma, &mi); err != nil {
+	if _, err := fmt.Sscanf(v, "%d.%d", &ma, &mi); err != nil {
 		return true
 	}
 	return ma > major || (ma == major && mi >= minor)
@@ -139,6 +145,55 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 	}
 	if err != nil {
 		s.t.Fatalf("alter share-group offsets of %s: %v", group, err)
+	}
+}
+
+// ShareStarts reads a share group's start offsets with franz-go's admin client
+// (DescribeShareGroupOffsets), never through internal/kafka; partitions without one are left
+// out, and a group that does not exist has none.
+func (s *Seed) ShareStarts(group string) map[model.TP]int64 {
+	s.t.Helper()
+	described, err := s.Adm.DescribeShareGroupOffsets(Ctx(s.t, 15*time.Second), group)
+	if err != nil {
+		s.t.Fatalf("describe share-group offsets of %s: %v", group, err)
+	}
+	d := described[group]
+	if errors.Is(d.Err, kerr.GroupIDNotFound) {
+		return map[model.TP]int64{}
+	}
+	if d.Err != nil {
+		s.t.Fatalf("describe share-group offsets of %s: %v", group, d.Err)
+	}
+	out := map[model.TP]int64{}
+	for topic, ps := range d.Offsets {
+		for p, o := range ps {
+			if o.Err != nil {
+				s.t.Fatalf("describe share-group offsets of %s: %s-%d: %v", group, topic, p, o.Err)
+			}
+			if o.StartOffset >= 0 {
+				out[model.TP{Topic: topic, Partition: p}] = o.StartOffset
+			}
+		}
+	}
+	return out
+}
+
+// NeedShareWrites skips the test, naming b's Kafka version, when b cannot write share-group
+// start offsets: Kafka 4.0 has no share groups, 4.1 advertises AlterShareGroupOffsets and
+// writes nothing.
+func (b Broker) NeedShareWrites(t testing.TB) {
+	t.Helper()
+	if !versionAtLeast(b.Version, 4, 2) {
+		t.Skipf("Kafka %s cannot write share-group start offsets (share groups came in 4.1, AlterShareGroupOffsets works from 4.2): skipped", b.Version)
+	}
+}
+
+// NeedStreamsGroups skips the test, naming b's Kafka version, when b has no streams groups
+// (they are on from Kafka 4.2).
+func (b Broker) NeedStreamsGroups(t testing.TB) {
+	t.Helper()
+	if !versionAtLeast(b.Version, 4, 2) {
+		t.Skipf("Kafka %s has no streams groups (on from 4.2): skipped", b.Version)
 	}
 }
 

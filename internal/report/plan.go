@@ -30,7 +30,7 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		state = "does not exist"
 	}
 	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, state, p.Strategy)
-	for _, line := range planTypeLines(p.Type) {
+	for _, line := range planTypeLines(p.Type, p.Strategy.Kind) {
 		fmt.Fprintln(tw, line)
 	}
 	fmt.Fprintf(tw, "\nGROUP\tTOPIC\tPARTITION\t%s\tLOW\tHIGH\tNEW-OFFSET\tREASON\tEFFECT\n", display.PositionColumn(p.Type))
@@ -97,14 +97,23 @@ func planNoun(typ string) string {
 	return "group"
 }
 
-// planTypeLines says whose semantics a share or streams plan follows and what it does not do.
-func planTypeLines(typ string) []string {
-	switch typ {
-	case model.TypeShare:
+// planTypeLines says whose semantics a share or streams plan of kind k follows and what it
+// does not do.
+func planTypeLines(typ string, k plan.StrategyKind) []string {
+	const noInternal = "offsettui deletes no internal topic and no local state (kafka-streams-groups.sh --delete-all-internal-topics and the application's state directories do)"
+	switch {
+	case typ == model.TypeShare && k == plan.DeleteOffsets:
+		return []string{"as kafka-share-groups.sh --delete-offsets: share-partition start offsets, deleted a whole topic at a time with DeleteShareGroupOffsets"}
+	case typ == model.TypeShare && k == plan.DeleteGroup:
+		return []string{"as kafka-share-groups.sh --delete: DeleteGroups, with every share-partition start offset"}
+	case typ == model.TypeShare:
 		return []string{"as kafka-share-groups.sh --reset-offsets: share-partition start offsets, written with AlterShareGroupOffsets"}
-	case model.TypeStreams:
-		return []string{"as kafka-streams-groups.sh --reset-offsets: committed offsets of the input topics; offsettui deletes no internal topic " +
-			"and no local state (kafka-streams-groups.sh --delete-all-internal-topics and the application's state directories do)"}
+	case typ == model.TypeStreams && k == plan.DeleteOffsets:
+		return []string{"as kafka-streams-groups.sh --delete-offsets: committed offsets, deleted with OffsetDelete; " + noInternal}
+	case typ == model.TypeStreams && k == plan.DeleteGroup:
+		return []string{"as kafka-streams-groups.sh --delete: DeleteGroups, with every commit; " + noInternal}
+	case typ == model.TypeStreams:
+		return []string{"as kafka-streams-groups.sh --reset-offsets: committed offsets of the input topics; " + noInternal}
 	}
 	return nil
 }

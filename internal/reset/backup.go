@@ -36,8 +36,12 @@ type Manifest struct {
 	// Purpose is "backup" (before a reset) or "undo" (only what a partly
 	// applied reset wrote).
 	Purpose string `json:"purpose"`
-	Rows    int    `json:"rows"`
-	SHA256  string `json:"sha256"`
+	// GroupType is the type of the group the positions are of (model.TypeShare …; absent
+	// from backups older than it): a share group's are start offsets, written back with
+	// AlterShareGroupOffsets.
+	GroupType string `json:"groupType"`
+	Rows      int    `json:"rows"`
+	SHA256    string `json:"sha256"`
 }
 
 // Backup is a backup read back and checked against its manifest.
@@ -181,5 +185,5 @@ func LoadBackup(path string) (Backup, error) {
 
 // Strategy is the restore strategy of the backup's rows.
 func (b Backup) Strategy() plan.Strategy {
-	return plan.Strategy{Kind: plan.Restore, Raw: b.Path, File: b.Rows}
+	return plan.Strategy{Kind: plan.Restore, Raw: b.Path, File: b.Rows, GroupType: b.Manifest.GroupType}
 }

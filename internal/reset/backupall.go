@@ -56,7 +56,7 @@ func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 					sv.Err = fmt.Errorf("topics may be hidden from this principal, and Kafka leaves their commits out without a word: run as a principal that may describe every topic")
 				default:
 					gm := m
-					gm.Group = g.Group
+					gm.Group, gm.GroupType = g.Group, g.Type
 					sv.Path, sv.Err = writeBackupFiles(dir, backupName(g.Group, stamp, ""), gm, rows)
 					sv.Rows = len(rows)
 				}

@@ -251,6 +251,6 @@ func (s *Service) writeBackup(p plan.Plan, rows []plan.CSVRow, clusterID *string
 	}
 	name := backupName(p.Group, s.now().UTC().Format("20060102T150405.000Z"), suffix)
 	m := Manifest{Group: p.Group, ClusterID: clusterID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: s.now()},
-		User: s.user(), Strategy: p.Strategy, Purpose: purpose}
+		User: s.user(), Strategy: p.Strategy, Purpose: purpose, GroupType: p.Type}
 	return writeBackup(dir, name, m, rows)
 }

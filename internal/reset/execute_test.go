@@ -62,6 +62,9 @@ func (f *fakeCluster) DeleteShareOffsets(context.Context, string, []model.TP) ([
 func (f *fakeCluster) ShareStartOffsets(context.Context, string) (map[model.TP]int64, error) {
 	panic("a share-group read-back for a consumer group")
 }
+func (f *fakeCluster) ShareUnwritable(context.Context, string) string {
+	panic("a share-group write check for a consumer group")
+}
 
 var (
 	tpA = model.TP{Topic: "t", Partition: 0}

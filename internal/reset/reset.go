@@ -32,6 +32,9 @@ type Cluster interface {
 	AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error)
+	// ShareUnwritable says why group's coordinator cannot take share-group start offsets,
+	// or "" when it can (for a share group no broker lists yet, as plan.Input.Unwritable).
+	ShareUnwritable(ctx context.Context, group string) string
 }
 
 // Service plans and executes resets on one cluster.
@@ -135,7 +138,21 @@ func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt R
 	}
 	p := s.makePlan(ctx, plan.Scope{}, st, in)
 	p.Blockers = append(p.Blockers, backupMismatch(b, group, in.ClusterID, opt)...)
+	p.Blockers = append(p.Blockers, backupTypeMismatch(b, in)...)
 	return p, nil
+}
+
+// backupTypeMismatch refuses restoring a share group's start offsets into a group of another
+// type, or committed offsets into a share group: the positions mean another thing there.
+// A backup that does not name its group's type (older ones) is not checked.
+func backupTypeMismatch(b Backup, in plan.Input) []plan.Blocker {
+	was := b.Manifest.GroupType
+	if was == "" || !in.GroupExists || (was == model.TypeShare) == (in.Type == model.TypeShare) {
+		return nil
+	}
+	return []plan.Blocker{{Kind: plan.BlockBackupMismatch, Message: fmt.Sprintf(
+		"%s holds the positions of a %s group, and %s is a %s group now: share-group start offsets and committed offsets are not interchangeable",
+		b.Path, was, in.Group, in.Type)}}
 }
 
 func (s *Service) makePlan(ctx context.Context, scope plan.Scope, st plan.Strategy, in plan.Input) plan.Plan {
@@ -191,6 +208,12 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 		in.NewGroup = plan.NewGroupCopy // copying into a new group is a use, not a typo
 	case s.AllowNewGroup:
 		in.NewGroup = plan.NewGroupAllowed
+	}
+	if st.Kind == plan.Restore && st.GroupType == model.TypeShare && !in.GroupExists {
+		// A share group's backup into a name no broker lists (the undo of deleting it):
+		// AlterShareGroupOffsets makes the share group again; an offset commit would make a
+		// classic group.
+		in.Type, in.Unwritable = model.TypeShare, s.Cluster.ShareUnwritable(ctx, group)
 	}
 	in.AllowCommitter = s.AllowCommitter
 	in.Committer = s.committerAtPlan(ctx, in)

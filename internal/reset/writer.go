@@ -89,6 +89,9 @@ func (w shareWriter) write(ctx context.Context, g string, commit map[model.TP]in
 			return rejected, err
 		}
 	}
+	if len(commit) == 0 { // a delete-offsets plan sets nothing
+		return rejected, nil
+	}
 	rejAlter, err := sent(g, slices.Collect(maps.Keys(commit)))(w.c.AlterShareOffsets(ctx, g, commit))
 	return append(rejected, rejAlter...), err
 }

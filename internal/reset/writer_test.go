@@ -19,6 +19,8 @@ type callLog struct {
 	pos   map[model.TP]int64
 	// reject refuses every partition of a write with this Kafka error code.
 	reject string
+	// unwritable is ShareUnwritable's answer.
+	unwritable string
 }
 
 func (f *callLog) ReadPlanInput(context.Context, string, []string, time.Time) (plan.Input, error) {
@@ -75,6 +77,10 @@ func (f *callLog) DeleteShareOffsets(_ context.Context, _ string, tps []model.TP
 func (f *callLog) ShareStartOffsets(context.Context, string) (map[model.TP]int64, error) {
 	f.calls = append(f.calls, "ShareStartOffsets")
 	return f.pos, nil
+}
+func (f *callLog) ShareUnwritable(context.Context, string) string {
+	f.calls = append(f.calls, "ShareUnwritable")
+	return f.unwritable
 }
 
 // TestWriterPerGroupType: the one executor writes and reads back through the calls of the
@@ -171,18 +177,22 @@ func TestRestoreHoldsDeletesBackWhenEveryCommitIsRefused(t *testing.T) {
 }
 
 // TestDeleteOffsetsAndDeleteGroupWrites: a delete-offsets plan sends one OffsetDelete with
-// every partition and reads back; a delete-group plan sends DeleteGroups, never OffsetDelete;
-// both back up every commit they remove first.
+// every partition (a share group: DeleteShareGroupOffsets) and reads back; a delete-group
+// plan sends DeleteGroups, never OffsetDelete; both back up every commit they remove first,
+// in a backup that names the group's type.
 func TestDeleteOffsetsAndDeleteGroupWrites(t *testing.T) {
 	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
 	for _, c := range []struct {
+		typ  string
 		st   plan.Strategy
 		want []string
 	}{
-		{plan.DeleteOffsetsStrategy(), []string{"DeleteOffsets", "Committed"}},
-		{plan.DeleteGroupStrategy(), []string{"DeleteGroup", "Committed"}},
+		{model.TypeClassic, plan.DeleteOffsetsStrategy(), []string{"DeleteOffsets", "Committed"}},
+		{model.TypeClassic, plan.DeleteGroupStrategy(), []string{"DeleteGroup", "Committed"}},
+		{model.TypeShare, plan.DeleteOffsetsStrategy(), []string{"DeleteShareOffsets", "ShareStartOffsets"}},
+		{model.TypeShare, plan.DeleteGroupStrategy(), []string{"DeleteGroup", "ShareStartOffsets"}},
 	} {
-		state := plan.Input{Group: "g", Type: model.TypeClassic, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
+		state := plan.Input{Group: "g", Type: c.typ, State: "Empty", GroupExists: true, ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true),
 			Committed: map[model.TP]int64{tpA: 5, tpB: 5}, Partitions: map[string]int{"t": 2},
 			Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
 		f := &callLog{state: state, pos: map[model.TP]int64{tpA: 5, tpB: 5}}
@@ -197,8 +207,48 @@ func TestDeleteOffsetsAndDeleteGroupWrites(t *testing.T) {
 			continue
 		}
 		b, err := LoadBackup(*res.Plan.Backup)
-		if err != nil || len(b.Rows) != 2 {
-			t.Errorf("%s: backup %+v %v, want both commits", c.st.Kind, b, err)
+		if err != nil || len(b.Rows) != 2 || b.Manifest.GroupType != c.typ || b.Strategy().GroupType != c.typ {
+			t.Errorf("%s %s: backup %+v %v, want both commits and the group's type", c.typ, c.st.Kind, b, err)
 		}
 	}
+}
+
+// TestShareBackupIntoAGoneGroup: the undo of deleting a share group (its backup, into a name
+// no broker lists) is a share restore: AlterShareGroupOffsets makes the share group again,
+// never an offset commit (which would make a classic group); a coordinator that cannot take
+// it refuses the plan; and a share group's backup into a consumer group is refused.
+func TestShareBackupIntoAGoneGroup(t *testing.T) {
+	wm := model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(10))}
+	gone := plan.Input{Group: "g", ClusterID: model.Ptr("c1"), AllTopicsVisible: model.Ptr(true), Committed: map[model.TP]int64{},
+		Partitions: map[string]int{"t": 2}, Offsets: map[model.TP]model.PartitionOffsets{tpA: wm, tpB: wm}}
+	b := Backup{Path: "g.csv", Manifest: Manifest{Group: "g", ClusterID: model.Ptr("c1"), GroupType: model.TypeShare},
+		Rows: []plan.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr(int64(3))}, {Topic: "t", Partition: 1, Offset: model.Ptr(int64(4))}}}
+	f := &callLog{state: gone, pos: map[model.TP]int64{}}
+	s := &Service{Cluster: f, BackupDir: t.TempDir()}
+	p, err := s.PlanRestore(context.Background(), "g", b, RestoreOptions{})
+	if err != nil || !p.Executable() || p.Type != model.TypeShare {
+		t.Fatalf("plan type %s blockers %+v %v; want an executable share restore", p.Type, p.Blockers, err)
+	}
+	res := s.Execute(context.Background(), p)
+	want := []string{"ShareUnwritable", "ShareUnwritable", "AlterShareOffsets", "ShareStartOffsets"}
+	if !slices.Equal(f.calls, want) || res.Outcome != plan.OutcomeApplied || f.pos[tpB] != 4 {
+		t.Errorf("calls %v outcome %s positions %v; want %v, applied (notes %v)", f.calls, res.Outcome, f.pos, want, res.Notes)
+	}
+
+	f = &callLog{state: gone, unwritable: "broker 1 cannot reset share-group offsets"}
+	s.Cluster = f
+	if p, _ := s.PlanRestore(context.Background(), "g", b, RestoreOptions{}); p.Executable() || p.Blockers[0].Kind != plan.BlockWriteUnsupported {
+		t.Errorf("a coordinator without AlterShareGroupOffsets: blockers %+v; want write-unsupported", p.Blockers)
+	}
+
+	consumer := gone
+	consumer.Type, consumer.State, consumer.GroupExists = model.TypeConsumer, "Empty", true
+	s.Cluster = &callLog{state: consumer}
+	if p, _ := s.PlanRestore(context.Background(), "g", b, RestoreOptions{}); p.Type != model.TypeConsumer || !hasBlocker(p.Blockers, plan.BlockBackupMismatch) {
+		t.Errorf("a share backup into a consumer group: type %s blockers %+v; want backup-mismatch", p.Type, p.Blockers)
+	}
+}
+
+func hasBlocker(bs []plan.Blocker, k plan.BlockerKind) bool {
+	return slices.ContainsFunc(bs, func(b plan.Blocker) bool { return b.Kind == k })
 }

@@ -14,8 +14,10 @@ import (
 // the broker refuses, per partition, a topic the group subscribes to
 // (GROUP_SUBSCRIBED_TO_TOPIC), and the executor reports that as rejected. Each row is a
 // commit to remove, with what the consumer would do without it (auto.offset.reset, as
-// AssumeReset says). Share groups lose start offsets a whole topic at a time
-// (kafka-share-groups --delete-offsets). docs/resets.md#deleting-commits.
+// AssumeReset says). Share groups lose start offsets a whole topic at a time, and only
+// while they have no members (kafka-share-groups --delete-offsets,
+// DeleteShareGroupOffsets: NON_EMPTY_GROUP otherwise), so a live share group is refused as
+// a reset is. docs/resets.md#deleting-commits.
 
 // DeleteOffsets is the kind of a delete-offsets plan; it is not a reset strategy
 // (StrategyKinds does not list it).
@@ -26,9 +28,12 @@ const ReasonDelete Reason = "delete"
 
 // Note kinds of delete-offsets plans.
 const (
-	// NoteSubscribed: live members are assigned the topic; the broker will refuse
-	// deleting its commits.
+	// NoteSubscribed: the group's members subscribe to the topic (Input.Subscriptions);
+	// the broker will refuse deleting its commits.
 	NoteSubscribed NoteKind = "subscribed"
+	// NoteSubscriptionsUnknown: the group is live and offsettui cannot read what it
+	// subscribes to; the broker's answer alone says which topics it refuses.
+	NoteSubscriptionsUnknown NoteKind = "subscriptions-unknown"
 	// NoteUndoWhenEmpty: the group is live; its undo (commits written again) applies
 	// only once it is Empty.
 	NoteUndoWhenEmpty NoteKind = "undo-when-empty"
@@ -43,8 +48,12 @@ func (r Row) deletes() bool {
 	return r.Target == nil && (r.Reason == ReasonRestore || r.Reason == ReasonDelete)
 }
 
-// liveAllowed reports whether a plan of kind k may run on a group with members.
-func liveAllowed(k StrategyKind) bool { return k == DeleteOffsets }
+// liveAllowed reports whether a plan of kind k may run on a group of type typ with members:
+// only a delete-offsets plan, and not of a share group (DeleteShareGroupOffsets refuses a
+// share group with members as a whole, NON_EMPTY_GROUP).
+func liveAllowed(k StrategyKind, typ string) bool {
+	return k == DeleteOffsets && typ != model.TypeShare
+}
 
 // deleteScope keeps, of the partitions a scope selects, those the group has a commit
 // (a share group: a start offset) on; a share group's scope must be whole topics.
@@ -96,29 +105,32 @@ func deleteRow(r *Row, assume string) {
 	}
 }
 
-// deleteNotes says which topics live members are assigned (the broker will refuse
-// them) and that the undo of a live group's delete waits for it to be Empty.
+// deleteNotes says which topics the members of a live group subscribe to (the broker will
+// refuse them), from the group's subscriptions as Kafka's coordinator counts them
+// (model.Group.Subscriptions), or that they cannot be read; and that the undo of a live
+// group's delete waits for it to be Empty.
 func deleteNotes(in Input, rows []Row) []Note {
 	if len(in.Members) == 0 {
 		return nil
 	}
-	assigned := map[string]bool{}
-	for _, m := range in.Members {
-		for _, a := range m.Assignments {
-			assigned[a.Topic] = true
-		}
-	}
-	var topics []string
-	for _, r := range rows {
-		if assigned[r.Topic] && !slices.Contains(topics, r.Topic) {
-			topics = append(topics, r.Topic)
-		}
-	}
 	var out []Note
-	for _, t := range topics {
-		out = append(out, Note{Kind: NoteSubscribed, Topic: model.Ptr(t), Message: fmt.Sprintf(
-			"live members of %s are assigned %s: the broker will refuse deleting its commits (GROUP_SUBSCRIBED_TO_TOPIC), and offsettui reports each as rejected",
-			in.Group, t)})
+	if subs := in.Subscriptions; subs.Known {
+		var topics []string
+		for _, r := range rows {
+			if subs.Has(r.Topic) && !slices.Contains(topics, r.Topic) {
+				topics = append(topics, r.Topic)
+			}
+		}
+		for _, t := range topics {
+			out = append(out, Note{Kind: NoteSubscribed, Topic: model.Ptr(t), Message: fmt.Sprintf(
+				"the members of %s subscribe to %s: the broker will refuse deleting its commits (GROUP_SUBSCRIBED_TO_TOPIC), and offsettui reports each as rejected",
+				in.Group, t)})
+		}
+	} else {
+		out = append(out, Note{Kind: NoteSubscriptionsUnknown, Message: fmt.Sprintf(
+			"offsettui cannot read what the members of %s subscribe to (a classic group's subscriptions are readable only while it is Stable, a streams group's only from its topology): "+
+				"the broker refuses each partition of a topic they subscribe to (GROUP_SUBSCRIBED_TO_TOPIC), and offsettui reports it as rejected",
+			in.Group)})
 	}
 	out = append(out, Note{Kind: NoteUndoWhenEmpty, Message: fmt.Sprintf(
 		"group %s has live members: the undo (its commits written again) applies only once it is Empty, as the broker refuses admin commits to a live group",

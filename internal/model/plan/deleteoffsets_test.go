@@ -2,6 +2,8 @@ package plan
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -43,15 +45,9 @@ func TestDeleteOffsetsPlan(t *testing.T) {
 		}
 	}
 
-	live := fixture()
-	live.State = "Stable"
-	live.Members = []model.Member{{Assignments: []model.Assignment{{Topic: "orders", Partitions: []int32{0}}}}}
+	live := liveConsumer([]string{"orders"}, nil)
 	p := Make(scope, DeleteOffsetsStrategy(), live)
-	kinds := map[NoteKind]bool{}
-	for _, n := range p.Notes {
-		kinds[n.Kind] = true
-	}
-	if !p.Executable() || !kinds[NoteSubscribed] || !kinds[NoteUndoWhenEmpty] {
+	if !p.Executable() || !slices.Equal(noteKinds(p), []NoteKind{NoteSubscribed, NoteUndoWhenEmpty}) || *p.Notes[0].Topic != "orders" {
 		t.Errorf("live group: blockers %+v notes %+v; want executable, noting the subscribed topic and the undo", p.Blockers, p.Notes)
 	}
 	if len(p.Drift(live)) != 0 {
@@ -72,10 +68,79 @@ func TestDeleteOffsetsPlan(t *testing.T) {
 	if !hasKind(part.Blockers, BlockStrategyUnsupported) {
 		t.Errorf("share group, some partitions: blockers %+v; want whole topics only", part.Blockers)
 	}
+	if p := Make(scope, DeleteOffsetsStrategy(), share); !p.Executable() || len(p.Rows) != 2 {
+		t.Errorf("share group, a whole topic: blockers %+v rows %+v; want its 2 start offsets deleted", p.Blockers, p.Rows)
+	}
+	share.State, share.Members = "Stable", []model.Member{{}}
+	if p := Make(scope, DeleteOffsetsStrategy(), share); !hasKind(p.Blockers, BlockGroupNotEmpty) {
+		t.Errorf("live share group: blockers %+v; want group-not-empty (the broker refuses it whole, NON_EMPTY_GROUP)", p.Blockers)
+	}
+}
+
+// TestDeleteOffsetsSubscribedNote: the subscribed note comes from the group's
+// subscriptions, not its members' assignments: a subscribed topic nobody is assigned yet
+// (a regular expression, a member not assigned yet) is noted, an assigned topic the group
+// no longer subscribes to is not, and subscriptions that cannot be read say so.
+func TestDeleteOffsetsSubscribedNote(t *testing.T) {
+	all := Scope{AllTopics: true}
+	cases := []struct {
+		name       string
+		in         Input
+		kinds      []NoteKind
+		subscribed []string
+	}{
+		{"by name, not assigned", liveConsumer([]string{"ahead"}, nil), []NoteKind{NoteSubscribed, NoteUndoWhenEmpty}, []string{"ahead"}},
+		{"by regex", liveConsumer(nil, model.Ptr("ord.*")), []NoteKind{NoteSubscribed, NoteUndoWhenEmpty}, []string{"orders"}},
+		{"assigned, no longer subscribed", liveConsumer([]string{"other"}, nil), []NoteKind{NoteUndoWhenEmpty}, nil},
+		{"classic, rebalancing", liveClassic("PreparingRebalance"), []NoteKind{NoteSubscriptionsUnknown, NoteUndoWhenEmpty}, nil},
+		{"classic, stable", liveClassic("Stable"), []NoteKind{NoteSubscribed, NoteUndoWhenEmpty}, []string{"orders"}},
+	}
+	for _, c := range cases {
+		p := Make(all, DeleteOffsetsStrategy(), c.in)
+		var subscribed []string
+		for _, n := range p.Notes {
+			if n.Kind == NoteSubscribed {
+				subscribed = append(subscribed, *n.Topic)
+			}
+		}
+		if !p.Executable() || !slices.Equal(noteKinds(p), c.kinds) || !slices.Equal(subscribed, c.subscribed) {
+			t.Errorf("%s: blockers %+v notes %+v; want %v, subscribed %v", c.name, p.Blockers, p.Notes, c.kinds, c.subscribed)
+		}
+	}
+}
+
+// liveConsumer is the fixture as a live consumer-protocol group whose one member is
+// assigned orders-0 and subscribes to topics and regex.
+func liveConsumer(topics []string, regex *string) Input {
+	in := fixture()
+	in.Type, in.State = model.TypeConsumer, "Stable"
+	in.Members = []model.Member{{Assignments: []model.Assignment{{Topic: "orders", Partitions: []int32{0}}},
+		Subscription: &model.Subscription{Topics: topics, Regex: regex}}}
+	in.Subscriptions = (&model.Group{Type: in.Type, State: in.State, Members: in.Members}).Subscriptions()
+	return in
+}
+
+// liveClassic is the fixture as a live classic consumer group in state, its member
+// subscribed to orders.
+func liveClassic(state string) Input {
+	in := fixture()
+	in.Type, in.State = model.TypeClassic, state
+	in.Members = []model.Member{{Subscription: &model.Subscription{Topics: []string{"orders"}}}}
+	in.Subscriptions = (&model.Group{Type: in.Type, State: state, ProtocolType: "consumer", Members: in.Members}).Subscriptions()
+	return in
+}
+
+func noteKinds(p Plan) []NoteKind {
+	var out []NoteKind
+	for _, n := range p.Notes {
+		out = append(out, n.Kind)
+	}
+	return out
 }
 
 // TestDeleteGroupPlan: every commit is a deleted row; a live group is refused as for a
-// reset; a share group is refused (not supported yet); the Kafka command is --delete.
+// reset; a share group loses every start offset, a streams group every commit; the Kafka
+// command is --delete.
 func TestDeleteGroupPlan(t *testing.T) {
 	p := Make(DeleteGroupScope, DeleteGroupStrategy(), fixture())
 	if !p.Executable() || len(p.Rows) != 3 || p.KafkaEquivalent == nil ||
@@ -93,7 +158,34 @@ func TestDeleteGroupPlan(t *testing.T) {
 	}
 	share := fixture()
 	share.Type = model.TypeShare
-	if p := Make(DeleteGroupScope, DeleteGroupStrategy(), share); !hasKind(p.Blockers, BlockStrategyUnsupported) {
-		t.Errorf("share group: blockers %+v", p.Blockers)
+	if p := Make(DeleteGroupScope, DeleteGroupStrategy(), share); !p.Executable() || len(p.Rows) != 3 ||
+		p.KafkaEquivalent.Command != "kafka-share-groups.sh --bootstrap-server BOOTSTRAP --delete --group g" {
+		t.Errorf("share group: blockers %+v rows %d equivalent %+v; want every start offset deleted", p.Blockers, len(p.Rows), p.KafkaEquivalent)
+	}
+	// A streams group loses every commit with it, not only those of its input topics.
+	streams := fixture()
+	streams.Type, streams.SourceTopics = model.TypeStreams, []string{"orders"}
+	if p := Make(DeleteGroupScope, DeleteGroupStrategy(), streams); !p.Executable() || len(p.Rows) != 3 ||
+		!strings.Contains(strings.Join(p.KafkaEquivalent.Differs, "\n"), "internal topics") {
+		t.Errorf("streams group: blockers %+v rows %d equivalent %+v; want every commit deleted", p.Blockers, len(p.Rows), p.KafkaEquivalent)
+	}
+}
+
+// TestStreamsDeleteOffsetsScope: kafka-streams-groups.sh --delete-offsets --input-topic takes
+// any partition (a reset refuses those without a commit), and --all-input-topics the
+// committed partitions of the input topics only.
+func TestStreamsDeleteOffsetsScope(t *testing.T) {
+	streams := fixture()
+	streams.Type, streams.SourceTopics = model.TypeStreams, []string{"orders"}
+	p := Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, DeleteOffsetsStrategy(), streams)
+	if !p.Executable() || len(p.Rows) != 2 || p.KafkaEquivalent.Command != "kafka-streams-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group g --input-topic orders:0,1" {
+		t.Errorf("--topic orders: blockers %+v rows %+v equivalent %+v; want orders-0 and -1, no not-in-group", p.Blockers, p.Rows, p.KafkaEquivalent)
+	}
+	if r := Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, mustStrategy(t, ToEarliest, ""), streams); !hasKind(r.Blockers, BlockNotInGroup) {
+		t.Errorf("a reset of orders-2 (no commit): blockers %+v; want not-in-group", r.Blockers)
+	}
+	all := Make(Scope{AllTopics: true}, DeleteOffsetsStrategy(), streams)
+	if !all.Executable() || len(all.Rows) != 2 || all.Rows[0].Topic != "orders" {
+		t.Errorf("--all-topics: blockers %+v rows %+v; want the input topic's 2 commits, not ahead's", all.Blockers, all.Rows)
 	}
 }

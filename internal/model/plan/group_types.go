@@ -64,17 +64,22 @@ func typeBlockers(in Input, st Strategy) []Blocker {
 	return bs
 }
 
-// typeScope returns the partitions a scope selects for a share or streams group (ok false
-// for the other types, which use Scope.Partitions as it is).
+// typeScope returns the partitions a scope selects for a share or streams group, for a plan
+// of kind k (ok false for the other types, and for delete-group, which deletes every
+// commit: they use Scope.Partitions as it is).
 //
 //   - share, --all-topics: every partition the broker lists for the group, with or without a
 //     start offset (kafka-share-groups.sh resets those);
-//   - streams, --all-topics: the committed partitions of the topology's source topics;
-//   - streams, --topic: as for consumer groups, but every selected partition must have a
-//     commit in the group, or kafka-streams-groups.sh refuses the whole reset ("One or more
-//     topics are not part of the group").
-func typeScope(s Scope, in Input) (tps []model.TP, bs []Blocker, ok bool) {
+//   - streams, --all-topics: the committed partitions of the topology's source topics
+//     (--all-input-topics, for --reset-offsets and --delete-offsets alike);
+//   - streams, --topic: as for consumer groups; a reset's selected partitions must each have
+//     a commit in the group, or kafka-streams-groups.sh refuses the whole reset ("One or more
+//     topics are not part of the group"), while its --delete-offsets takes any partition
+//     (the broker deletes nothing where there is no commit).
+func typeScope(s Scope, in Input, k StrategyKind) (tps []model.TP, bs []Blocker, ok bool) {
 	switch {
+	case k == DeleteGroup:
+		return nil, nil, false
 	case in.Type == model.TypeShare && s.AllTopics:
 		all := maps2TPs(in.Committed, in.Uninitialized)
 		tps, bs = Scope{Topics: tpScopes(all)}.Partitions(in)
@@ -92,6 +97,8 @@ func typeScope(s Scope, in Input) (tps []model.TP, bs []Blocker, ok bool) {
 		}
 		tps, bs = Scope{Topics: tpScopes(sel)}.Partitions(in)
 		return tps, append(hiddenTopicsBlockers(in), bs...), true
+	case in.Type == model.TypeStreams && k == DeleteOffsets:
+		return nil, nil, false
 	case in.Type == model.TypeStreams:
 		tps, bs = s.Partitions(in)
 		var outside []string

@@ -26,7 +26,7 @@ func guardBlockers(in Input, k StrategyKind) []Blocker {
 			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY set to anything but empty, 0, false, no or off, or a read-only context): offsettui commits nothing"})
 	}
 	inactive := in.State == "Empty" || (!in.GroupExists && (in.State == "" || in.State == "Dead"))
-	if liveAllowed(k) && (len(in.Members) > 0 || !inactive) {
+	if liveAllowed(k, planType(in.Type)) && (len(in.Members) > 0 || !inactive) {
 		return bs // the broker refuses what the live group subscribes to, per partition
 	}
 	if len(in.Members) > 0 || !inactive {

@@ -43,15 +43,8 @@ func KafkaEquivalent(p Plan) *Equivalent {
 	}
 	e := &Equivalent{Differs: []string{noGuards}}
 	args := []string{tool, "--bootstrap-server", BootstrapPlaceholder}
-	if p.Strategy.Kind == DeleteOffsets {
-		args = append(args, "--delete-offsets", "--group", ShellWord(p.Group))
-		args = append(args, topicArgs(p, p.Type == model.TypeShare)...)
-		e.Command = strings.Join(args, " ")
-		e.Differs = append(e.Differs, "Kafka's tool exits 0 when the broker refused every partition (GROUP_SUBSCRIBED_TO_TOPIC); offsettui exits 3")
-		return e
-	}
-	if p.Strategy.Kind == DeleteGroup {
-		e.Command = strings.Join(append(args, "--delete", "--group", ShellWord(p.Group)), " ")
+	if p.Strategy.Kind == DeleteOffsets || p.Strategy.Kind == DeleteGroup {
+		deleteEquivalent(e, p, args)
 		return e
 	}
 	args = append(args, "--reset-offsets", "--group", ShellWord(p.Group))
@@ -87,15 +80,40 @@ func KafkaEquivalent(p Plan) *Equivalent {
 		}
 		args = append(args, topicArgs(p, false)...)
 	}
-	if p.Type == model.TypeStreams {
+	e.Command = strings.Join(append(streamsScope(p.Type, args), "--execute"), " ")
+	return e
+}
+
+// deleteEquivalent fills e with the --delete-offsets or --delete command of p, whose tool
+// and bootstrap are args.
+func deleteEquivalent(e *Equivalent, p Plan, args []string) {
+	if p.Strategy.Kind == DeleteGroup {
+		e.Command = strings.Join(append(args, "--delete", "--group", ShellWord(p.Group)), " ")
+		if p.Type == model.TypeStreams {
+			e.Differs = append(e.Differs, "kafka-streams-groups.sh --delete --delete-all-internal-topics also deletes the application's internal topics; offsettui deletes none")
+		}
+		return
+	}
+	args = append(args, "--delete-offsets", "--group", ShellWord(p.Group))
+	args = append(args, topicArgs(p, p.Type == model.TypeShare)...)
+	e.Command = strings.Join(streamsScope(p.Type, args), " ")
+	if p.Type == model.TypeShare {
+		e.Differs = append(e.Differs, "Kafka's tool sends the delete of a share group with members, which the broker refuses (NON_EMPTY_GROUP), and exits 0; offsettui refuses it in the plan, exit 3")
+		return
+	}
+	e.Differs = append(e.Differs, "Kafka's tool exits 0 when the broker refused every partition (GROUP_SUBSCRIBED_TO_TOPIC); offsettui exits 3")
+}
+
+// streamsScope names the scope flag of kafka-streams-groups.sh (--input-topic) in args.
+func streamsScope(typ string, args []string) []string {
+	if typ == model.TypeStreams {
 		for i, a := range args {
 			if a == "--topic" {
 				args[i] = "--input-topic"
 			}
 		}
 	}
-	e.Command = strings.Join(append(args, "--execute"), " ")
-	return e
+	return args
 }
 
 // topicArgs are --topic flags naming the plan's rows: whole topics (wholeOnly), or each

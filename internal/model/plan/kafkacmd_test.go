@@ -34,7 +34,11 @@ func TestKafkaEquivalent(t *testing.T) {
 		{"delete-offsets", Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, DeleteOffsetsStrategy(), fixture()),
 			"kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group g --topic orders:0,1", "", "exits 0"},
 		{"share delete-offsets", Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, DeleteOffsetsStrategy(), share),
-			"kafka-share-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group g --topic orders", "", "exits 0"},
+			"kafka-share-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group g --topic orders", "", "NON_EMPTY_GROUP"},
+		{"streams delete-offsets", Make(Scope{Topics: []TopicScope{{Topic: "orders"}}}, DeleteOffsetsStrategy(), streams),
+			"kafka-streams-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group g --input-topic orders:0,1", "", "exits 0"},
+		{"streams delete-group", Make(DeleteGroupScope, DeleteGroupStrategy(), streams),
+			"kafka-streams-groups.sh --bootstrap-server BOOTSTRAP --delete --group g", "", "internal topics"},
 	}
 	for _, c := range cases {
 		e := c.p.KafkaEquivalent

@@ -26,6 +26,9 @@ type Input struct {
 	// has no members and may be reset.
 	GroupExists bool
 	Members     []model.Member
+	// Subscriptions is what the group's members subscribe to, as Kafka's coordinator
+	// counts it (model.Group.Subscriptions; not Known when it cannot be read).
+	Subscriptions model.Subscriptions
 	// Committed holds the group's committed offsets; for a share group, its
 	// share-partition start offsets.
 	Committed map[model.TP]int64
@@ -251,12 +254,11 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	} else if st.Kind.FromFileKind() {
 		tps, scopeBlockers = fileScope(st, in, fileOffset)
 		scopeBlockers = append(scopeBlockers, shareRestoreBlockers(in, st)...)
-	} else if t, b, ok := typeScope(scope, in); ok {
+	} else if t, b, ok := typeScope(scope, in, st.Kind); ok {
 		tps, scopeBlockers = t, b
 	} else {
 		tps, scopeBlockers = scope.Partitions(in)
 	}
-	p.Blockers = append(p.Blockers, shareDeleteBlockers(in, st)...)
 	if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
 		var bs []Blocker
 		tps, bs = deleteScope(scope, in, tps)

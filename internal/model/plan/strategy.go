@@ -112,6 +112,10 @@ type Strategy struct {
 	// Source is the source group of a from-group plan as read when planned
 	// (FromGroupStrategy); nil for the other kinds.
 	Source *SourceGroup
+	// GroupType is, for a restore, the type of the group the backup was taken of, as its
+	// manifest says ("" when it does not): a share group's backup restored into a group
+	// no broker lists any more makes a share group again.
+	GroupType string
 }
 
 // MarshalJSON writes {"name":"shift-by","value":"-3"}; value is null for the

@@ -299,7 +299,9 @@ func SASLProperties(t testing.TB, user, password string) string {
 // groups (literal names), and removes the grant when the test ends.
 func (s *Seed) Allow(principal string, topics, groups []string, ops ...kadm.ACLOperation) {
 	s.t.Helper()
-	s.grant(principal, kadm.NewACLs().Topics(topics...).Groups(groups...), ops)
+	// Maybe*: an empty list matches nothing. With Topics() an empty list would match every
+	// topic ACL of principal when the grant is listed and deleted, taking other tests' grants.
+	s.grant(principal, kadm.NewACLs().MaybeTopics(topics...).MaybeGroups(groups...), ops)
 }
 
 // AllowCluster grants principal the operations on the cluster, and removes the grant when

@@ -348,3 +348,38 @@ func TestPlannerKafkaCommandAtEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupShrinksUnderThePlanner: a delete executed from the planner leaves the group fewer
+// partitions; the refresh it forces reaches the group screen below, whose cursor was on a
+// row (filtered to orders-5) the group no longer has. The screen crashed the program there
+// (an index into the old partitions); it must show the group as it is now.
+func TestGroupShrinksUnderThePlanner(t *testing.T) {
+	rs := &fakeResetter{result: writtenResult}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.openGroup("replay").send(keyRunes("/")).typeText("orders-5").send(keyType(tea.KeyEnter), keyRunes("R"))
+	hs.chooseKind(plan.DeleteOffsets)
+	src := hs.m.src.(*fakeSource)
+	src.mu.Lock()
+	src.reply = func(q model.Query) (model.Snapshot, error) {
+		s := fixtureSnapshot(fixtureNow, q.FetchBudget > 0)
+		for i := range s.Groups {
+			if s.Groups[i].Group == "replay" {
+				s.Groups[i].Partitions = s.Groups[i].Partitions[:2] // orders-2..5 deleted
+			}
+		}
+		if len(q.Groups) == 1 {
+			return onlyGroup(s, q.Groups[0]), nil
+		}
+		return s, nil
+	}
+	src.mu.Unlock()
+	hs.confirmWith("replay").send(keyType(tea.KeyEsc))
+	g, ok := hs.m.top().(*groupScreen)
+	if !ok || g.g == nil || len(g.g.Partitions) != 2 || g.current() != nil {
+		t.Fatalf("the group screen after the delete: %+v", hs.m.top())
+	}
+	hs.send(keyType(tea.KeyEsc)) // the filter goes: the two partitions left
+	if v := hs.view(); !strings.Contains(v, "orders    1") || strings.Contains(v, "orders    5") {
+		t.Errorf("the group after the delete:\n%s", v)
+	}
+}

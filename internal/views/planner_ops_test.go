@@ -383,3 +383,25 @@ func TestGroupShrinksUnderThePlanner(t *testing.T) {
 		t.Errorf("the group after the delete:\n%s", v)
 	}
 }
+
+// TestPlannerOpsCommitterGuard: what the time axis saw of a client committing for the group
+// from outside it blocks a copy and both deletes as it blocks a reset, until ! overrides it
+// for the screen.
+func TestPlannerOpsCommitterGuard(t *testing.T) {
+	for _, k := range []plan.StrategyKind{plan.DeleteOffsets, plan.DeleteGroup, plan.FromGroup} {
+		rs := &fakeResetter{}
+		hs := committerHarness(t, rs)
+		hs.openGroup("ship-svc").send(keyRunes("R")).chooseKind(k)
+		if k == plan.FromGroup {
+			hs.send(keyType(tea.KeyTab)).typeText("r11").send(keyType(tea.KeyEsc))
+		}
+		p := hs.planner()
+		if p.plan == nil || !slices.ContainsFunc(p.plan.Blockers, func(b plan.Blocker) bool { return b.Kind == plan.BlockCommitter }) {
+			t.Fatalf("%s: plan %+v, want blocked by the committer", k, p.plan)
+		}
+		hs.send(keyRunes("!"))
+		if !p.plan.Executable() || !p.plan.AllowCommitter {
+			t.Errorf("%s: after ! the plan is not executable: %+v", k, p.plan.Blockers)
+		}
+	}
+}

@@ -52,11 +52,13 @@ func realTUI(t *testing.T, addr string) (tm *teatest.TestModel, backups string, 
 // openPlanner opens group g's planner on topic's rows (the group screen's filter puts the
 // cursor on them, so the planner's selected topic is topic).
 func openPlanner(tm *teatest.TestModel, waitFor func(...string), g, topic string) {
-	waitFor(g)
+	// The broker holds the groups of every other test: the list is filtered to g (its
+	// title counts the one match) before enter opens it.
 	tm.Type("/" + g)
+	waitFor("Groups 1 of")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the only match opens
-	// The rows: the first screen may list the groups before their offsets are read.
-	waitFor("groups › "+g, topic)
+	// Its totals line: the first screen may list the groups before their offsets are read.
+	waitFor("groups › "+g, "total lag ")
 	tm.Type("/" + topic)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	tm.Type("R")

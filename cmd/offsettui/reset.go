@@ -156,8 +156,10 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (plan.Scope, plan.St
 	if err != nil {
 		return plan.Scope{}, plan.Strategy{}, err
 	}
-	if k == plan.FromGroup && st.Raw == strings.TrimSpace(f.group) {
-		return plan.Scope{}, plan.Strategy{}, fmt.Errorf("--from-group %s names the group being reset: there is nothing to copy", st.Raw)
+	if k == plan.FromGroup {
+		if err := plan.SourceIsGroup(f.group, st.Raw); err != nil {
+			return plan.Scope{}, plan.Strategy{}, err
+		}
 	}
 	scope, err := plan.NewScope(f.allTopics, f.topics, k)
 	return scope, st, err

@@ -185,3 +185,12 @@ func deleteNote(r plan.Row) string {
 	}
 	return what + ", where it is now"
 }
+
+// The words around a plan's equivalent Kafka command (plan.Equivalent), the same in the
+// CLI's plan and the TUI's planner: the heading, the heading of its --from-file file's
+// lines, and the label of each way Kafka's tool differs.
+const (
+	EquivalentHeading     = "Kafka's tool (" + plan.BootstrapPlaceholder + " = the cluster's address):"
+	EquivalentFileHeading = "with " + plan.EquivalentFile + ":"
+	DiffersLabel          = "differs: "
+)

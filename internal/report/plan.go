@@ -131,14 +131,14 @@ func writeEquivalent(w io.Writer, e *plan.Equivalent) {
 	if e == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nKafka's tool (%s = the cluster's address):\n  %s\n", plan.BootstrapPlaceholder, e.Command)
+	fmt.Fprintf(w, "\n%s\n  %s\n", display.EquivalentHeading, e.Command)
 	if e.CSV != "" {
-		fmt.Fprintf(w, "  with %s:\n", plan.EquivalentFile)
+		fmt.Fprintf(w, "  %s\n", display.EquivalentFileHeading)
 		for _, l := range strings.Split(strings.TrimSuffix(e.CSV, "\n"), "\n") {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
 	for _, d := range e.Differs {
-		fmt.Fprintf(w, "  differs: %s\n", d)
+		fmt.Fprintf(w, "  %s%s\n", display.DiffersLabel, d)
 	}
 }

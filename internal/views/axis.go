@@ -59,7 +59,7 @@ func (a *timeAxis) lags(group string, tp model.TP) []int64 {
 func (a *timeAxis) recordWrite(p plan.Plan, at time.Time) {
 	var tps []model.TP
 	for _, r := range p.Rows {
-		if r.Result != "" && r.Result != plan.WriteRejected {
+		if r.Result != "" && r.Result != plan.WriteRejected && r.Result != plan.WriteUntouched {
 			tps = append(tps, r.TP())
 		}
 	}

@@ -186,6 +186,7 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 
 func (s *groupScreen) apply(msg dataAppliedMsg) {
 	s.g, s.topics, s.axis, s.retentionMinutes = nil, map[string]*model.Topic{}, msg.axis, nil
+	s.visible = s.visible[:0] // indices into the old data's partitions: the new may have fewer
 	s.lines = map[int]string{}
 	_, s.detailed = msg.detailed[s.name]
 	s.fetching = msg.fetching == s.name

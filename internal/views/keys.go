@@ -159,6 +159,9 @@ type plannerKeys struct {
 	AllowCommitter key.Binding
 	// Scroll moves through a result taller than the screen.
 	Scroll listKeys
+	// SourcePrev and SourceNext move the highlight through the source groups of a copy
+	// (--from-group) while its field has the keyboard.
+	SourcePrev, SourceNext key.Binding
 }
 
 func newPlannerKeys() plannerKeys {
@@ -175,7 +178,9 @@ func newPlannerKeys() plannerKeys {
 		Disarm:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "disarm")),
 		AllowCommitter: key.NewBinding(key.WithKeys("!"),
 			key.WithHelp("!", "override the committer guard (a consumer outside the group may overwrite the write)")),
-		Scroll: newListKeys(),
+		Scroll:     newListKeys(),
+		SourcePrev: key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous source group")),
+		SourceNext: key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↑/↓", "choose the source group")),
 	}
 }
 

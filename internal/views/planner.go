@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -62,14 +63,17 @@ type plannerScreen struct {
 	marked   []model.TP
 
 	// The form.
-	field   int
-	kind    int // index into plannerKinds
-	values  map[plan.StrategyKind]string
-	value   textinput.Model
-	scopes  []scopeChoice
-	scope   int
-	st      plan.Strategy // the form parsed, valid when invalid is nil
-	invalid error
+	field  int
+	kind   int // index into plannerKinds
+	values map[plan.StrategyKind]string
+	value  textinput.Model
+	scopes []scopeChoice // a reset's; scopeList has each kind's
+	// scopeID is the scope chosen; scopeChosen that the operator chose it (a kind
+	// chosen next keeps it where it offers it, else starts on its own).
+	scopeID     string
+	scopeChosen bool
+	st          plan.Strategy // the form parsed, valid when invalid is nil
+	invalid     error
 	// parsedFor is the strategy and value text st was parsed from, at parsedAt.
 	// The text is parsed again only when it changes, so --by-duration's time
 	// (now − d) is taken once, as typed, and does not move with each re-plan.
@@ -81,6 +85,8 @@ type plannerScreen struct {
 	backup     int
 	backupsErr error
 	backupsIn  bool // the list arrived
+	// src is the from-group source chooser (planner_source.go).
+	src sourceChooser
 
 	// The plan: one request in flight at most (req); changes meanwhile are
 	// planned when it returns.
@@ -140,10 +146,7 @@ func (s *plannerScreen) ID() int { return s.id }
 
 // Crumb implements screen.
 func (s *plannerScreen) Crumb() string {
-	if plannerKinds[s.kind] == plan.Restore {
-		return "restore plan"
-	}
-	return "reset plan"
+	return strings.ToLower(operationTitle(s.kindNow())) + " plan"
 }
 
 // Capturing implements screen: the value field and the name prompt take the
@@ -175,7 +178,9 @@ func (s *plannerScreen) Group() string { return s.group }
 // Notes implements screen.
 func (s *plannerScreen) Notes() []string {
 	return []string{"No key writes alone: enter arms a plan without blockers, the exact group name typed confirms, " +
-		"enter executes; a backup is written first. u on a group plans the restore of one of its backups."}
+		"enter executes; a backup is written first. Besides the resets, the strategy field offers --from-group " +
+		"(copy another group's positions), --delete-offsets and --delete-group, under the same guards. " +
+		"u on a group plans the restore of one of its backups."}
 }
 
 // SetSize implements screen.
@@ -237,6 +242,7 @@ func makePlanCmd(ctx context.Context, rs Resetter, id int, gen uint64, key, grou
 // progress (the watches of the group's commits before and after the write) comes as
 // resetProgressMsg, the newest only, until the result.
 func executePlanCmd(ctx context.Context, rs Resetter, id int, p plan.Plan) tea.Cmd {
+	p.Rows = slices.Clone(p.Rows) // the Resetter sets each row's result; the screen still draws these
 	updates := make(chan plan.Progress, 1)
 	done := make(chan tea.Msg, 1)
 	ctx = plan.WithProgress(ctx, func(pr plan.Progress) {
@@ -310,10 +316,10 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	}
 	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-	s.scope = defaultScope(s.scopes, s.g, s.topics, s.selTopic)
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
+	s.kindChanged()
 	return tea.Batch(listBackupsCmd(s.ctx, s.rs, s.id, s.group), s.requestPlan())
 }
 
@@ -334,19 +340,11 @@ func (s *plannerScreen) applyData(snap *model.Snapshot) {
 			s.topics[t.Topic] = t.Partitions
 		}
 	}
-	if s.ready { // new counts in the labels; the same choice stays chosen
-		was := s.scopes[s.scope].id
+	if s.ready { // new counts in the labels; the same choice (scopeID) stays chosen
 		s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
-		s.scope = max(0, slices.IndexFunc(s.scopes, func(c scopeChoice) bool { return c.id == was }))
 	}
-}
-
-// currentScope is the scope the form says; from-file and restore ignore it.
-func (s *plannerScreen) currentScope() scopeChoice {
-	if plannerKinds[s.kind].FromFileKind() {
-		return fileScope
-	}
-	return s.scopes[s.scope]
+	s.src.refresh(snap, s.g, s.group)
+	s.values[plan.FromGroup] = s.src.chosen()
 }
 
 // reparse validates the form as typed and sets the key of the plan it wants;
@@ -356,6 +354,9 @@ func (s *plannerScreen) reparse() {
 	if typed := string(kind) + "\x00" + s.values[kind]; typed != s.parsedFor {
 		s.parsedFor, s.parsedAt = typed, s.c.now()
 		s.st, s.invalid = parseInputs(kind, s.values[kind], s.parsedAt)
+		if s.invalid == nil && kind == plan.FromGroup {
+			s.invalid = plan.SourceIsGroup(s.group, s.st.Raw)
+		}
 	}
 	key := string(kind) + "\x00" + s.values[kind] + "\x00" + s.currentScope().id
 	if key != s.key {

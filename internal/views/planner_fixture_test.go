@@ -51,6 +51,10 @@ func (f *fakeResetter) Plan(_ context.Context, group string, scope plan.Scope, s
 			return plan.Plan{}, err
 		}
 	}
+	if st.Kind == plan.FromGroup && st.Source == nil { // the Resetter reads the source (reset.Service)
+		src := fixturePlanInput(st.Raw, plan.Strategy{})
+		st = plan.FromGroupStrategy(plan.SourceGroup{Group: st.Raw, Exists: src.GroupExists, Type: model.TypeClassic, Committed: src.Committed})
+	}
 	f.mu.Lock()
 	f.plans = append(f.plans, planCall{group, scope, st})
 	edit := f.edit
@@ -169,4 +173,52 @@ func writeFile(t testing.TB, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// chooseKind moves the strategy field to kind k (the planner opens on it).
+func (h *harness) chooseKind(k plan.StrategyKind) *harness {
+	h.t.Helper()
+	for range plannerKinds {
+		if h.planner().kindNow() == k {
+			return h
+		}
+		h.send(keyRunes("l"))
+	}
+	h.t.Fatalf("the planner does not offer %s", k)
+	return h
+}
+
+// writtenResult is what reset.Service returns for a plan written and read back at its
+// targets (a deleted commit reads back as none): each row's result from
+// plan.ApplyResults, with the backup and the undo.
+func writtenResult(p plan.Plan) plan.ResetResult {
+	read := map[model.TP]int64{}
+	for _, r := range p.Rows {
+		switch {
+		case r.Target != nil:
+			read[r.TP()] = *r.Target
+		case r.Reason == plan.ReasonNoSourceCommit && r.Committed != nil:
+			read[r.TP()] = *r.Committed
+		}
+	}
+	outcome := p.ApplyResults(plan.CommitAnswer{Rejected: map[model.TP]model.Error{}}, read)
+	res := appliedResult(p)
+	res.Outcome = outcome
+	return res
+}
+
+// subscribedRefusal is what reset.Service returns when the broker refuses deleting every
+// commit of a plan: a live group's subscribed topic (GROUP_SUBSCRIBED_TO_TOPIC, as
+// internal/kafka words it). Nothing written: no backup, no undo.
+func subscribedRefusal(p plan.Plan) plan.ResetResult {
+	ans := plan.CommitAnswer{Rejected: map[model.TP]model.Error{}}
+	read := map[model.TP]int64{}
+	for _, r := range p.Rows {
+		e := model.Error{Kind: model.KindBroker, Code: model.Ptr("GROUP_SUBSCRIBED_TO_TOPIC"),
+			Message: "delete rejected: the consumer group is actively subscribed to the topic"}
+		ans.Rejected[r.TP()] = *e.WithPartition(r.TP()).WithGroup(p.Group)
+		read[r.TP()] = *r.Committed
+	}
+	outcome := p.ApplyResults(ans, read)
+	return plan.ResetResult{Plan: p, Outcome: outcome, Notes: []string{"nothing written: the broker refused every partition"}}
 }

@@ -19,10 +19,13 @@ import (
 // like, and which scopes the group screen's selection allows.
 
 // plannerKinds are the strategies the planner offers, in the order ←/→ walks
-// them; restore puts one of the group's backups back.
+// them; from-group copies another group's positions, restore puts one of the group's
+// backups back, and the last two are the delete-offsets and delete-group commands
+// (planner_ops.go).
 var plannerKinds = []plan.StrategyKind{
 	plan.ToEarliest, plan.ToLatest, plan.ToCurrent, plan.ToOffset,
-	plan.ShiftBy, plan.ToDatetime, plan.ByDuration, plan.FromFile, plan.Restore,
+	plan.ShiftBy, plan.ToDatetime, plan.ByDuration, plan.FromFile, plan.FromGroup, plan.Restore,
+	plan.DeleteOffsets, plan.DeleteGroup,
 }
 
 // defaultKind moves nothing: the first plan shows where the group stands and
@@ -36,6 +39,7 @@ var valueExample = map[plan.StrategyKind]string{
 	plan.ToDatetime: "2026-11-29T08:00:00.000",
 	plan.ByDuration: "PT2H, 2h or P1D",
 	plan.FromFile:   "path/to/offsets.csv",
+	plan.FromGroup:  "type a part of its name",
 	plan.Restore:    "no backup of this group",
 }
 
@@ -45,6 +49,12 @@ var errNoValue = errors.New("no value yet")
 // parseInputs validates the form as typed. File strategies are only checked for
 // a path here; the file is read with the plan, in its tea.Cmd.
 func parseInputs(kind plan.StrategyKind, value string, now time.Time) (plan.Strategy, error) {
+	switch kind {
+	case plan.DeleteOffsets:
+		return plan.DeleteOffsetsStrategy(), nil
+	case plan.DeleteGroup:
+		return plan.DeleteGroupStrategy(), nil
+	}
 	if kind.TakesValue() && strings.TrimSpace(value) == "" {
 		return plan.Strategy{Kind: kind}, errNoValue
 	}
@@ -82,6 +92,8 @@ func understood(st plan.Strategy, typedAt time.Time) string {
 		}
 		return fmt.Sprintf("committed + %s on every partition in scope: skips up to %s each, clamped to low..high",
 			text.Thousands(st.Shift), text.Plural(st.Shift, "record"))
+	case plan.FromGroup:
+		return strings.Replace(st.Kind.Hint(), "SOURCE", st.Raw, 1)
 	}
 	return st.Kind.Hint()
 }

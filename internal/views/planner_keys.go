@@ -32,6 +32,14 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case s.scroll(msg):
 		return nil
+	case s.choosingSource() && (key.Matches(msg, s.keys.SourcePrev) || key.Matches(msg, s.keys.SourceNext)):
+		step := 1
+		if key.Matches(msg, s.keys.SourcePrev) {
+			step = -1
+		}
+		s.src.move(step)
+		s.values[plan.FromGroup] = s.src.chosen()
+		return s.requestPlan()
 	case key.Matches(msg, s.keys.Arm) && s.armable():
 		s.offset = 0
 		s.phase = phaseArmed
@@ -68,15 +76,16 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case s.field == fieldStrategy:
 		s.kind = s.nextKind(step)
-		s.value.SetValue(s.values[plannerKinds[s.kind]])
-		s.value.Placeholder = valueExample[plannerKinds[s.kind]]
-		if plannerKinds[s.kind] == plan.Restore {
+		s.value.SetValue(s.valueText())
+		s.value.Placeholder = valueExample[s.kindNow()]
+		if s.kindNow() == plan.Restore {
 			s.chooseBackup(0)
 		}
+		s.kindChanged()
 	case s.field == fieldValue: // a restore: the next or previous backup
 		s.chooseBackup(step)
-	case !plannerKinds[s.kind].FromFileKind():
-		s.scope = (s.scope + step + len(s.scopes)) % len(s.scopes)
+	default:
+		s.moveScope(step)
 	}
 	return s.requestPlan()
 }
@@ -89,11 +98,26 @@ func (s *plannerScreen) updateValue(msg tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	s.value, cmd = s.value.Update(msg)
-	if kind := plannerKinds[s.kind]; s.value.Value() != s.values[kind] {
-		s.values[kind] = s.value.Value()
-		cmd = tea.Batch(cmd, s.requestPlan())
+	if s.value.Value() == s.valueText() {
+		return cmd
 	}
-	return cmd
+	kind := s.kindNow()
+	if kind == plan.FromGroup { // the text filters the sources; the value is the one chosen
+		s.src.setFilter(s.value.Value())
+		s.values[kind] = s.src.chosen()
+	} else {
+		s.values[kind] = s.value.Value()
+	}
+	return tea.Batch(cmd, s.requestPlan())
+}
+
+// valueText is what the value field holds for the current kind: the value typed, or
+// for a copy the filter of the source groups.
+func (s *plannerScreen) valueText() string {
+	if s.kindNow() == plan.FromGroup {
+		return s.src.filter
+	}
+	return s.values[s.kindNow()]
 }
 
 // scroll pages the plan table; false when msg is no scroll key.

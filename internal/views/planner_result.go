@@ -31,8 +31,11 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		badge = st.atRisk
 	}
 	what := display.OutcomeMeaning(res.Outcome)
-	top = []string{st.title.Render("Reset of "+p.Group) + st.muted.Render(" · "+resolvedText(p.Strategy)+" · ") +
-		badge.Render(strings.ToUpper(string(res.Outcome)))}
+	title, detail, _ := strings.Cut(resultTitle(p), " · ")
+	if detail != "" {
+		detail = " · " + detail
+	}
+	top = []string{st.title.Render(title) + st.muted.Render(detail+" · ") + badge.Render(strings.ToUpper(string(res.Outcome)))}
 
 	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
 	body = append(body, "")

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
@@ -19,6 +20,7 @@ const (
 	ptCommitted
 	ptArrow
 	ptTarget
+	ptResult
 	ptHigh
 	ptReason
 	ptEffect
@@ -28,11 +30,14 @@ const (
 
 // planColumns is the plan table, left to right; drop is the written priority
 // of what goes when the terminal is narrow (highest first, 0 never):
-// TARGET-TIME, then HIGH, LOW. To add a column: an id above, an entry here,
-// its cell in planCells.
+// TARGET-TIME, then HIGH, LOW. RESULT, what the execution did to each row
+// (written, rejected by the broker…), is there once the plan was executed,
+// and never dropped. To add a column: an id above, an entry here, its cell in
+// planCells.
 func planColumns(p *plan.Plan) []column {
-	var wTopic, wP, wLow, wCom, wTarget, wHigh, wReason, wEffect int
+	var wTopic, wP, wLow, wCom, wTarget, wResult, wHigh, wReason, wEffect int
 	for _, r := range p.Rows {
+		wResult = max(wResult, len(r.Result))
 		wTopic = max(wTopic, ansi.StringWidth(r.Topic))
 		wP = max(wP, len(fmt.Sprint(r.Partition)))
 		wLow, wCom = max(wLow, len(text.OptThousands(r.Low))), max(wCom, len(text.OptThousands(r.Committed)))
@@ -40,18 +45,23 @@ func planColumns(p *plan.Plan) []column {
 		wReason = max(wReason, len(display.ReasonText(r)))
 		wEffect = max(wEffect, len(display.Effect(r)))
 	}
-	return []column{
+	cols := []column{
 		{id: ptTopic, title: "TOPIC", width: max(textWidth("TOPIC", 0, 0), min(wTopic, 10)), flex: true, maxW: max(8, min(wTopic, 40)), middle: true},
 		{id: ptP, title: "P", width: textWidth("P", wP, 0), right: true},
 		{id: ptLow, title: "LOW", width: textWidth("LOW", wLow, 0), right: true, drop: 2},
 		{id: ptCommitted, title: positionTitle(p.Type), width: textWidth(positionTitle(p.Type), wCom, 0), right: true},
 		{id: ptArrow, title: "→", width: 1},
 		{id: ptTarget, title: "TARGET", width: textWidth("TARGET", wTarget, 0)},
+		{id: ptResult, title: "RESULT", width: textWidth("RESULT", wResult, 0)},
 		{id: ptHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 1},
 		{id: ptReason, title: "REASON", width: textWidth("REASON", wReason, 0), flex: true, maxW: textWidth("REASON", wReason, 0)},
 		{id: ptEffect, title: "EFFECT", width: textWidth("EFFECT", wEffect, 0), flex: true, maxW: textWidth("EFFECT", wEffect, 0)},
 		{id: ptTime, title: "TARGET-TIME", width: textWidth("TARGET-TIME", 0, 0), right: true, drop: 3},
 	}
+	if wResult == 0 { // not executed
+		cols = slices.DeleteFunc(cols, func(c column) bool { return c.id == ptResult })
+	}
+	return cols
 }
 
 // planTable renders the plan's rows, each followed by its note when it has one;
@@ -78,6 +88,7 @@ func (s *plannerScreen) planCells(r plan.Row) []cell {
 	cells[ptCommitted] = cell{text: text.OptThousands(r.Committed)}
 	cells[ptArrow] = cell{text: "→"}
 	cells[ptTarget] = cell{text: display.TargetText(r)}
+	cells[ptResult] = s.resultCell(r.Result)
 	cells[ptHigh] = cell{text: text.OptThousands(r.High)}
 	reason := display.ReasonText(r)
 	cells[ptReason] = cell{text: reason}
@@ -104,6 +115,22 @@ func (s *plannerScreen) planCells(r plan.Row) []cell {
 	return cells
 }
 
+// resultCell is a row's RESULT: what the execution did to it, in words that stand without
+// colour (a refusal reads "rejected", never like a deletion).
+func (s *plannerScreen) resultCell(w plan.WriteResult) cell {
+	st := s.c.styles
+	style := &st.atRisk
+	switch w {
+	case plan.WriteWritten:
+		style = &st.ok
+	case plan.WriteRejected, plan.WriteUnknown:
+		style = &st.expired
+	case plan.WriteUntouched, "":
+		style = &st.muted
+	}
+	return cell{text: text.OrDash(string(w)), style: style}
+}
+
 // ShortHelp implements help.KeyMap.
 func (s *plannerScreen) ShortHelp() []key.Binding {
 	scroll := len(s.body) > s.bodyH
@@ -126,9 +153,12 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 		return []key.Binding{described(s.keys.Disarm, "leave the name field")}
 	}
 	b := []key.Binding{s.keys.NextField}
-	if s.typing() {
+	switch {
+	case s.choosingSource():
+		b = append(b, s.keys.SourceNext, s.keys.LeaveField)
+	case s.typing():
 		b = append(b, s.keys.LeaveField)
-	} else {
+	default:
 		b = append(b, s.keys.Choose)
 	}
 	if s.keys.Arm.Enabled() {
@@ -150,6 +180,7 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 	arm.SetEnabled(!s.c.readOnly)
 	return [][]key.Binding{
 		{s.keys.NextField, s.keys.PrevField, described(s.keys.Choose, "choose the strategy, backup or scope"),
+			described(s.keys.SourceNext, "in the source field of --from-group: choose the group to copy from"),
 			described(s.keys.LeaveField, "leave the value field"), s.keys.ScrollDown, s.keys.ScrollUp},
 		{
 			arm,

@@ -416,6 +416,23 @@ func TestPlannerFits(t *testing.T) {
 		{"result", "esc goes back to the group", func(hs *harness) {
 			hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
 		}},
+		{"delete-offsets", "enter arms this plan", func(hs *harness) {
+			hs.openGroup("replay").send(keyRunes("R")).chooseKind(plan.DeleteOffsets)
+		}},
+		{"delete-group armed", "ARMED", func(hs *harness) {
+			hs.openGroup("ledger").send(keyRunes("R")).chooseKind(plan.DeleteGroup).send(keyType(tea.KeyEnter)).typeText("ledg")
+		}},
+		{"from-group source", "enter arms this plan", func(hs *harness) {
+			hs.openGroup("audit-export").send(keyRunes("R")).chooseKind(plan.FromGroup).send(keyType(tea.KeyTab)).typeText("e")
+		}},
+		{"delete refused", "esc goes back to the group", func(hs *harness) {
+			hs.openGroup("billing").send(keyRunes("R")).chooseKind(plan.DeleteOffsets)
+			rs := hs.planner().rs.(*fakeResetter)
+			rs.mu.Lock()
+			rs.result = subscribedRefusal
+			rs.mu.Unlock()
+			hs.confirmWith("billing")
+		}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 16}} {
 		w, h := size[0], size[1]

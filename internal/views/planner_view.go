@@ -117,16 +117,13 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		}
 		gap()
 		top = append(top, header)
-		body = rows
+		body = append(rows, s.equivalentLines(s.plan)...)
 	}
 	return top, body, s.actionLines()
 }
 
 func (s *plannerScreen) titleText() string {
-	if plannerKinds[s.kind] == plan.Restore {
-		return "Restore plan for " + s.group
-	}
-	return "Reset plan for " + s.group
+	return operationTitle(s.kindNow()) + " plan for " + s.group
 }
 
 // formLines are the three fields and a line that says how the value was read.
@@ -152,6 +149,8 @@ func (s *plannerScreen) formLines() []string {
 		lines = append(lines, label(fieldValue, "value")+st.muted.Render("  (none)"))
 	case kind == plan.Restore:
 		lines = append(lines, label(fieldValue, "backup")+choice(fieldValue, s.backupText()))
+	case kind == plan.FromGroup:
+		lines = append(lines, s.sourceLines(label(fieldValue, "source"))...)
 	case s.field == fieldValue && s.phase == phaseEdit:
 		lines = append(lines, label(fieldValue, "value")+"  "+s.value.View())
 	default:
@@ -165,6 +164,8 @@ func (s *plannerScreen) formLines() []string {
 	switch {
 	case s.invalid == errNoValue && kind == plan.Restore:
 		lines = append(lines, noGlyph+st.muted.Render("nothing to restore: "+s.backupText()))
+	case s.invalid == errNoValue && kind == plan.FromGroup:
+		lines = append(lines, noGlyph+st.muted.Render("choose the group to copy positions from: type a part of its name (tab goes to the field)"))
 	case s.invalid == errNoValue:
 		lines = append(lines, noGlyph+st.muted.Render("type a value for "+kind.Flag()+": "+valueExample[kind]+" (tab or ↓ goes to the field)"))
 	case s.invalid != nil:

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
@@ -66,6 +67,20 @@ func typeFamily(typ string) string {
 	return typ
 }
 
+// CopiesFrom reports whether a group of type target may copy the positions of a source
+// group of type source: the rule that refuses a source of another type
+// (BlockSourceType), for a front end that offers only the sources it allows.
+func CopiesFrom(target, source string) bool { return typeFamily(target) == typeFamily(source) }
+
+// SourceIsGroup is the error of a from-group plan whose source is the group itself
+// (bad input: there is nothing to copy); nil otherwise.
+func SourceIsGroup(group, source string) error {
+	if strings.TrimSpace(source) != strings.TrimSpace(group) {
+		return nil
+	}
+	return fmt.Errorf("%s %s names the group being reset: there is nothing to copy", FromGroup.Flag(), strings.TrimSpace(source))
+}
+
 // sourceBlockers refuses a source no broker lists, one of another type family than the
 // group (a share group's start offsets are not a consumer group's commits), and a
 // strategy whose source was never read.
@@ -80,7 +95,7 @@ func sourceBlockers(in Input, st Strategy) []Blocker {
 	case !src.Exists:
 		return []Blocker{{Kind: BlockSourceNotFound, Message: fmt.Sprintf(
 			"source group %s does not exist (no broker lists it): there are no positions to copy; check the name", src.Group)}}
-	case typeFamily(src.Type) != typeFamily(in.Type):
+	case !CopiesFrom(in.Type, src.Type):
 		target := planType(in.Type)
 		if !in.GroupExists {
 			target = "new (classic)"

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -132,4 +134,43 @@ func hasKind(bs []Blocker, k BlockerKind) bool {
 		}
 	}
 	return false
+}
+
+// TestCopiesFromAndSourceIsGroup: the rules a front end applies before planning a copy —
+// which group types copy from which (the one sourceBlockers applies), and a source that
+// is the group itself (bad input).
+func TestCopiesFromAndSourceIsGroup(t *testing.T) {
+	for _, c := range []struct {
+		target, source string
+		want           bool
+	}{
+		{model.TypeClassic, model.TypeConsumer, true},
+		{model.TypeConsumer, model.TypeClassic, true},
+		{"", model.TypeClassic, true}, // a group that does not exist becomes a classic one
+		{model.TypeShare, model.TypeShare, true},
+		{model.TypeStreams, model.TypeStreams, true},
+		{model.TypeClassic, model.TypeShare, false},
+		{model.TypeStreams, model.TypeConsumer, false},
+		{model.TypeShare, model.TypeStreams, false},
+	} {
+		if got := CopiesFrom(c.target, c.source); got != c.want {
+			t.Errorf("CopiesFrom(%q, %q) = %v, want %v", c.target, c.source, got, c.want)
+		}
+	}
+	if err := SourceIsGroup("billing", " billing "); err == nil || !strings.Contains(err.Error(), "--from-group billing names the group being reset") {
+		t.Errorf("SourceIsGroup(billing, billing) = %v", err)
+	}
+	if err := SourceIsGroup("billing", "billing-v2"); err != nil {
+		t.Errorf("SourceIsGroup(billing, billing-v2) = %v", err)
+	}
+}
+
+// The delete commands take no value: their strategy's JSON value is null (docs/json.md).
+func TestDeleteStrategiesJSON(t *testing.T) {
+	for _, st := range []Strategy{DeleteOffsetsStrategy(), DeleteGroupStrategy()} {
+		b, err := json.Marshal(st)
+		if want := `{"name":"` + string(st.Kind) + `","value":null}`; err != nil || string(b) != want {
+			t.Errorf("%s: %s (%v), want %s", st.Kind, b, err, want)
+		}
+	}
 }

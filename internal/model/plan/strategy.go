@@ -37,9 +37,14 @@ var StrategyKinds = []StrategyKind{ToEarliest, ToLatest, ToCurrent, ToOffset, Sh
 // Flag returns the command-line flag of the kind ("--shift-by").
 func (k StrategyKind) Flag() string { return "--" + string(k) }
 
-// TakesValue reports whether the kind's flag takes a value.
+// TakesValue reports whether the kind's flag takes a value (delete-offsets and
+// delete-group, commands of their own, take none).
 func (k StrategyKind) TakesValue() bool {
-	return k != ToEarliest && k != ToLatest && k != ToCurrent
+	switch k {
+	case ToEarliest, ToLatest, ToCurrent, DeleteOffsets, DeleteGroup:
+		return false
+	}
+	return true
 }
 
 // FromFileKind reports whether the kind takes its partitions from a file.
@@ -89,6 +94,10 @@ func (k StrategyKind) Hint() string {
 		return "a backup put back exactly (unclamped); commits it lacks are deleted"
 	case FromGroup:
 		return "the committed offsets of group SOURCE (clamped); partitions it has none on stay as they are"
+	case DeleteOffsets:
+		return "no commit: each commit in scope is deleted, and the consumer starts where its auto.offset.reset says"
+	case DeleteGroup:
+		return "no group: the group and every commit it has are deleted (an Empty group only)"
 	}
 	return ""
 }

@@ -99,8 +99,9 @@ type fixtureGroup struct {
 
 func member(client string, topic string, ps ...int32) model.Member {
 	return model.Member{
-		MemberRef:   model.MemberRef{MemberID: client + "-6f1d0c2e", ClientID: client, Host: "/127.0.0.1"},
-		Assignments: []model.Assignment{{Topic: topic, Partitions: ps}},
+		MemberRef:    model.MemberRef{MemberID: client + "-6f1d0c2e", ClientID: client, Host: "/127.0.0.1"},
+		Assignments:  []model.Assignment{{Topic: topic, Partitions: ps}},
+		Subscription: &model.Subscription{Topics: []string{topic}}, // what a Stable group's coordinator holds
 	}
 }
 

@@ -116,6 +116,7 @@ func fixturePlanInput(group string, st plan.Strategy) plan.Input {
 			continue
 		}
 		in.State, in.GroupExists, in.Members = g.State, true, g.Members
+		in.Subscriptions = g.Subscriptions() // as internal/kafka reads them for a plan
 		for _, p := range g.Partitions {
 			if p.Committed != nil {
 				in.Committed[p.TP()] = *p.Committed

@@ -277,7 +277,7 @@ func TestPlannerDeleteRefusedPerPartition(t *testing.T) {
 	rs := &fakeResetter{result: subscribedRefusal}
 	hs, _ := plannerHarness(t, 120, 80, rs, false)
 	hs.openGroup("billing").send(keyRunes("R")).chooseKind(plan.DeleteOffsets)
-	if v := hs.view(); !strings.Contains(v, "live members of billing are assigned orders: the broker will refuse deleting its commits") {
+	if v := hs.view(); !strings.Contains(v, "the members of billing subscribe to orders: the broker will refuse deleting its commits") {
 		t.Errorf("the plan does not say the broker will refuse:\n%s", v)
 	}
 	hs.confirmWith("billing")

@@ -84,13 +84,7 @@ func TestRealKafkaResetExecuteAndRestore(t *testing.T) {
 	topic := realkafka.Name("exec")
 	s.CreateTopic(topic, 3, nil)
 	t0 := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
-	stamps := func(n int) []time.Time {
-		out := make([]time.Time, n)
-		for i := range out {
-			out[i] = t0.Add(time.Duration(i) * time.Minute)
-		}
-		return out
-	}
+	stamps := func(n int) []time.Time { return realkafka.Spaced(t0, time.Minute, n) }
 	s.Produce(topic, 0, stamps(10)...) // [0,10)
 	s.Produce(topic, 1, stamps(6)...)  // [0,6)
 	s.Produce(topic, 2, stamps(8)...)  // [2,8) after DeleteRecords; no commit

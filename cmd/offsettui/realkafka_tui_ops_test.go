@@ -177,13 +177,7 @@ func TestRealKafkaTUIFromGroup(t *testing.T) {
 	s.CreateTopic(a, 3, nil)
 	s.CreateTopic(c, 1, nil)
 	t0 := time.Now().Add(-time.Hour)
-	stamps := func(n int) []time.Time {
-		out := make([]time.Time, n)
-		for i := range out {
-			out[i] = t0.Add(time.Duration(i) * time.Second)
-		}
-		return out
-	}
+	stamps := func(n int) []time.Time { return realkafka.Spaced(t0, time.Second, n) }
 	s.Produce(a, 0, stamps(10)...)
 	s.Produce(a, 1, stamps(6)...)
 	s.Produce(a, 2, stamps(12)...)

@@ -88,6 +88,15 @@ func Name(prefix string) string {
 	return fmt.Sprintf("it-%s-%08x", prefix, rand.Uint32())
 }
 
+// Spaced is n record timestamps from t0, step apart: what Seed.Produce writes a log with.
+func Spaced(t0 time.Time, step time.Duration, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		out[i] = t0.Add(time.Duration(i) * step)
+	}
+	return out
+}
+
 // Ctx is a context bounded by d and cancelled when the test ends.
 func Ctx(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)

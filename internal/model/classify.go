@@ -127,7 +127,6 @@ func classify(p *GroupPartition, in PartitionInput) {
 	} else {
 		p.Status = StatusOK
 	}
-	return
 }
 
 // RiskThreshold is the timestamp T for the at-risk lookup of a topic: the first

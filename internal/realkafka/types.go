@@ -130,19 +130,31 @@ func (s *Seed) ShareStartOffsets(group string, offs map[model.TP]int64) {
 		p.Partition, p.StartOffset = tp.Partition, off
 		req.Topics[i].Partitions = append(req.Topics[i].Partitions, p)
 	}
-	resp, err := req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
-	if err == nil && resp.ErrorCode != 0 {
-		err = fmt.Errorf("error code %d: %v", resp.ErrorCode, model.Deref(resp.ErrorMessage))
-	}
-	if err == nil {
-		for _, t := range resp.Topics {
-			for _, p := range t.Partitions {
-				if p.ErrorCode != 0 {
-					err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, model.Deref(p.ErrorMessage))
+	// A topic just created can be in metadata before the share coordinator serves it:
+	// UNKNOWN_TOPIC_OR_PARTITION is asked again, for a while.
+	var err error
+	WaitUntil(s.t, 15*time.Second, "share-group offsets of "+group+" written", func() (bool, string) {
+		var resp *kmsg.AlterShareGroupOffsetsResponse
+		resp, err = req.RequestWith(Ctx(s.t, 15*time.Second), s.Client)
+		if err == nil && resp.ErrorCode != 0 {
+			err = fmt.Errorf("error code %d: %v", resp.ErrorCode, model.Deref(resp.ErrorMessage))
+		}
+		unknown := false
+		if err == nil {
+			for _, t := range resp.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode != 0 {
+						unknown = unknown || p.ErrorCode == kerr.UnknownTopicOrPartition.Code
+						err = fmt.Errorf("%s-%d: error code %d: %v", t.Topic, p.Partition, p.ErrorCode, model.Deref(p.ErrorMessage))
+					}
 				}
 			}
 		}
-	}
+		if err != nil && unknown {
+			return false, err.Error()
+		}
+		return true, ""
+	})
 	if err != nil {
 		s.t.Fatalf("alter share-group offsets of %s: %v", group, err)
 	}

@@ -6,7 +6,6 @@ package main
 // franz-go's admin client (kafkatest), not offsettui's.
 
 import (
-	"bytes"
 	"io"
 	"maps"
 	"path/filepath"
@@ -35,17 +34,7 @@ func realTUI(t *testing.T, addr string) (tm *teatest.TestModel, backups string, 
 	t.Cleanup(lc.close)
 	backups = t.TempDir()
 	tm = teatest.NewTestModel(t, views.New(tuiOptions(c, lc, 0, true, backups)), teatest.WithInitialTermSize(160, 50))
-	waitFor = func(what ...string) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			for _, w := range what {
-				if !bytes.Contains(b, []byte(w)) {
-					return false
-				}
-			}
-			return true
-		}, teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	waitFor = outputWaiter(t, tm, 45*time.Second)
 	return tm, backups, waitFor
 }
 

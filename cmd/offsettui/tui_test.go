@@ -44,17 +44,7 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 	}
 	opts.RiskWindow = 24 * time.Hour
 	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(120, 40))
-	waitFor := func(what ...string) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			for _, w := range what {
-				if !bytes.Contains(b, []byte(w)) {
-					return false
-				}
-			}
-			return true
-		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	waitFor := outputWaiter(t, tm, 20*time.Second)
 	return tm, d, cl, backups, waitFor
 }
 
@@ -182,5 +172,21 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 	notes := views.ExitNotes(final)
 	if n := strings.Count(notes, "undo:   offsettui reset"); n != 2 || !strings.Contains(notes, "2 resets executed") || !strings.Contains(notes, backups) {
 		t.Errorf("exit notes: %d undo commands, want 2:\n%s", n, notes)
+	}
+}
+
+// outputWaiter returns a function that waits, up to d, until the TUI's output holds every
+// text it is given.
+func outputWaiter(t *testing.T, tm *teatest.TestModel, d time.Duration) func(...string) {
+	return func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(d), teatest.WithCheckInterval(20*time.Millisecond))
 	}
 }

@@ -118,16 +118,45 @@ func undoFile(t *testing.T, undo string) string {
 // the targets either way, never moved twice.
 func (w failoverWorld) retry(t *testing.T, group string) {
 	t.Helper()
-	code, r := runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
-		"--group", group, "--to-offset", "2", "--all-topics", "--execute", "--observe", observe)
+	seed := realkafka.NewSeed(t, w.c.Bootstrap)
+	var (
+		code int
+		r    resetResult
+	)
+	// A leader elected a moment ago answers OFFSET_NOT_AVAILABLE until its high watermark is
+	// known, and the reset refuses to plan without watermarks: that refusal must write
+	// nothing, and the reset is run again until the cluster answers.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		before := seed.Committed(group)
+		code, r = runReset(t, "--bootstrap-server", w.c.Bootstrap, "--timeout", "3s", "--backup-dir", t.TempDir(),
+			"--group", group, "--to-offset", "2", "--all-topics", "--execute", "--observe", observe)
+		if code != exitBlocked || !onlyUnknownOffsets(r.Blockers) || time.Now().After(deadline) {
+			break
+		}
+		if got := seed.Committed(group); !maps.Equal(got, before) {
+			t.Errorf("a reset refused for unknown watermarks changed the commits from %v to %v", before, got)
+		}
+		t.Logf("the retried reset was refused for watermarks not known yet (%s); again in 1s", r.Blockers[0].Message)
+		time.Sleep(time.Second)
+	}
 	nothing := code == exitBlocked && len(r.Blockers) == 1 && r.Blockers[0].Kind == plan.BlockNothingToReset
 	applied := code == exitOK && r.Verified != nil && *r.Verified
 	if !nothing && !applied {
 		t.Errorf("the retried reset: exit %d blockers %v verified %v; want 3 (nothing to reset) or 0 (verified)", code, r.Blockers, r.Verified)
 	}
-	if got := realkafka.NewSeed(t, w.c.Bootstrap).Committed(group); !maps.Equal(got, w.target) {
+	if got := seed.Committed(group); !maps.Equal(got, w.target) {
 		t.Errorf("after the retry the commits read back are %v, want %v", got, w.target)
 	}
+}
+
+// onlyUnknownOffsets reports whether every blocker is watermarks not read.
+func onlyUnknownOffsets(bs []plan.Blocker) bool {
+	for _, b := range bs {
+		if b.Kind != plan.BlockUnknownOffsets {
+			return false
+		}
+	}
+	return len(bs) > 0
 }
 
 // TestRealClusterResetCoordinatorFailover: the coordinator of the group being reset is

@@ -170,7 +170,7 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 		t.Errorf("ship-svc's commit after the restore = %d, want 3 (before the reset)", got)
 	}
 	notes := views.ExitNotes(final)
-	if n := strings.Count(notes, "undo:   offsettui reset"); n != 2 || !strings.Contains(notes, "2 resets executed") || !strings.Contains(notes, backups) {
+	if n := strings.Count(notes, "undo:   offsettui reset"); n != 2 || !strings.Contains(notes, "2 plans executed") || !strings.Contains(notes, backups) {
 		t.Errorf("exit notes: %d undo commands, want 2:\n%s", n, notes)
 	}
 }

@@ -9,6 +9,20 @@ import (
 	"github.com/offsettui/offsettui/internal/text"
 )
 
+// OperationTitle names what a plan of kind k does, in plan headings and the
+// planner's crumb: "Reset", "Restore", "Delete-offsets", "Delete-group".
+func OperationTitle(k plan.StrategyKind) string {
+	switch k {
+	case plan.Restore:
+		return "Restore"
+	case plan.DeleteOffsets:
+		return "Delete-offsets"
+	case plan.DeleteGroup:
+		return "Delete-group"
+	}
+	return "Reset"
+}
+
 // Effect renders what a row does to the group: "re-reads 3", "SKIPS 18",
 // "18 already lost", "no change".
 func Effect(r plan.Row) string {

@@ -13,7 +13,7 @@ import (
 	"github.com/offsettui/offsettui/internal/text"
 )
 
-// Plan writes a reset plan: Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
+// Plan writes a plan (a reset, restore or delete, headed by its operation): Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
 // what the move does, then totals, blockers and, once executed, the result.
 func Plan(w io.Writer, p plan.Plan, notes []string) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
@@ -29,7 +29,7 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 	if p.GroupMissing() {
 		state = "does not exist"
 	}
-	fmt.Fprintf(tw, "Reset plan for %s '%s' (%s) · %s\n", planNoun(p.Type), p.Group, state, p.Strategy)
+	fmt.Fprintf(tw, "%s plan for %s '%s' (%s) · %s\n", display.OperationTitle(p.Strategy.Kind), planNoun(p.Type), p.Group, state, p.Strategy)
 	for _, line := range planTypeLines(p.Type, p.Strategy.Kind) {
 		fmt.Fprintln(tw, line)
 	}

@@ -146,3 +146,29 @@ func TestCheckPositionColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanHeadedByItsOperation: a delete plan is not headed "Reset plan": the first line
+// names what the plan does.
+func TestPlanHeadedByItsOperation(t *testing.T) {
+	for kind, want := range map[plan.StrategyKind]string{
+		plan.DeleteOffsets: "Delete-offsets plan for group 'fanout' (Empty) · --delete-offsets",
+		plan.DeleteGroup:   "Delete-group plan for group 'fanout' (Empty) · --delete-group",
+		plan.ToEarliest:    "Reset plan for group 'fanout' (Empty) · --to-earliest",
+	} {
+		sc, err := plan.NewScope(true, nil, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := plan.Input{Group: "fanout", State: "Empty", GroupExists: true, AllTopicsVisible: model.Ptr(true),
+			Committed:  map[model.TP]int64{{Topic: "orders", Partition: 0}: 50},
+			Partitions: map[string]int{"orders": 1},
+			Offsets:    map[model.TP]model.PartitionOffsets{{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(60)}}}
+		var b strings.Builder
+		if err := Plan(&b, plan.Make(sc, plan.Strategy{Kind: kind}, in), nil); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(b.String(), "\n"); first != want {
+			t.Errorf("%s: first line %q, want %q", kind, first, want)
+		}
+	}
+}

@@ -13,9 +13,6 @@ import (
 // `reset --restore` takes each. The positions come from one snapshot (describe's batched
 // reads), not one read per group.
 
-// BackupStrategy is the strategy a plain backup's manifest names.
-const BackupStrategy plan.StrategyKind = "backup"
-
 // Saved is what became of one group's backup: its file, or why it was not saved.
 type Saved struct {
 	Group string
@@ -34,7 +31,7 @@ func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 	hidden := snap.Cluster.AllTopicsVisible == nil || !*snap.Cluster.AllTopicsVisible
 	stamp := s.now().UTC().Format("20060102T150405.000Z")
 	m := Manifest{ClusterID: snap.Cluster.ID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: s.now()},
-		User: s.user(), Strategy: plan.Strategy{Kind: BackupStrategy}, Purpose: "backup"}
+		User: s.user(), Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"}
 	// The files are synced each, by a few writers at once (fsyncs overlap), and the
 	// directory once at the end.
 	jobs := make(chan int)

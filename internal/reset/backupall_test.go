@@ -1,6 +1,8 @@
 package reset
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -35,6 +37,13 @@ func TestSaveBackups(t *testing.T) {
 			b, err := LoadBackup(sv.Path)
 			if err != nil || b.Manifest.Group != sv.Group || len(b.Rows) != w || *b.Rows[0].Offset != map[string]int64{"ok": 5, "sh": 9}[sv.Group] {
 				t.Errorf("%s: LoadBackup: %+v %v", sv.Group, b, err)
+			}
+			// docs/json.md: a strategy without a value writes "value": null.
+			if raw, _ := os.ReadFile(manifestPath(sv.Path)); !bytes.Contains(raw, []byte(`"strategy": {
+    "name": "backup",
+    "value": null
+  }`)) {
+				t.Errorf("%s: manifest strategy is not {backup, null}:\n%s", sv.Group, raw)
 			}
 		}
 	}

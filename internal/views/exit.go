@@ -11,7 +11,7 @@ import (
 
 // ExitNotes returns what to print on the terminal once the program has
 // ended (the alternate screen is gone, and with it the result screens): each
-// reset executed in the session, its outcome, backup and undo command. It is
+// plan executed in the session (a reset, copy, restore or delete), its outcome, backup and undo command. It is
 // "" when nothing was written. m is the final model tea.Program.Run returns.
 func ExitNotes(m tea.Model) string {
 	a, ok := m.(*app)
@@ -19,7 +19,7 @@ func ExitNotes(m tea.Model) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("offsettui: " + text.Plural(len(a.resets), "reset") + " executed in this session:\n")
+	b.WriteString("offsettui: " + text.Plural(len(a.resets), "plan") + " executed in this session:\n")
 	for _, r := range a.resets {
 		p := r.Plan
 		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")

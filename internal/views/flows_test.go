@@ -221,7 +221,7 @@ func TestFlowUndoAfterQuit(t *testing.T) {
 	f.waitFor("APPLIED")
 	f.send(burst("q"))
 	notes := ExitNotes(f.final())
-	for _, want := range []string{"1 reset executed in this session", "ship-svc: applied", "--to-offset 1",
+	for _, want := range []string{"1 plan executed in this session", "ship-svc: applied", "--to-offset 1",
 		"backup: /home/oncall/.local/state/offsettui/ship-svc-20261129T085336.000Z.csv",
 		"undo:   offsettui reset --bootstrap-server 127.0.0.1:39092 --group ship-svc --restore /home/oncall/.local/state/offsettui/ship-svc-20261129T085336.000Z.csv --execute"} {
 		if !strings.Contains(notes, want) {

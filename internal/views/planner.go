@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
@@ -146,7 +147,7 @@ func (s *plannerScreen) ID() int { return s.id }
 
 // Crumb implements screen.
 func (s *plannerScreen) Crumb() string {
-	return strings.ToLower(operationTitle(s.kindNow())) + " plan"
+	return strings.ToLower(display.OperationTitle(s.kindNow())) + " plan"
 }
 
 // Capturing implements screen: the value field and the name prompt take the

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
@@ -100,23 +101,10 @@ func (s *plannerScreen) defaultScopeID() string {
 	return s.scopes[defaultScope(s.scopes, s.g, s.topics, s.selTopic)].id
 }
 
-// operationTitle names what the planner plans, in its crumb and its titles.
-func operationTitle(k plan.StrategyKind) string {
-	switch k {
-	case plan.Restore:
-		return "Restore"
-	case plan.DeleteOffsets:
-		return "Delete-offsets"
-	case plan.DeleteGroup:
-		return "Delete-group"
-	}
-	return "Reset"
-}
-
 // resultTitle heads an executed plan: "Reset of G · --to-offset 1", "Delete-group of G".
 func resultTitle(p plan.Plan) string {
 	if k := p.Strategy.Kind; k == plan.DeleteOffsets || k == plan.DeleteGroup {
-		return operationTitle(k) + " of " + p.Group
+		return display.OperationTitle(k) + " of " + p.Group
 	}
 	return "Reset of " + p.Group + " · " + resolvedText(p.Strategy)
 }

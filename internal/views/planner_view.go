@@ -123,7 +123,7 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 }
 
 func (s *plannerScreen) titleText() string {
-	return operationTitle(s.kindNow()) + " plan for " + s.group
+	return display.OperationTitle(s.kindNow()) + " plan for " + s.group
 }
 
 // formLines are the three fields and a line that says how the value was read.

@@ -29,6 +29,9 @@ const (
 	ByDuration StrategyKind = "by-duration"
 	FromFile   StrategyKind = "from-file"
 	Restore    StrategyKind = "restore"
+	// PlainBackup names a backup written by `offsettui backup`, not before a write: the
+	// strategy of its manifest.
+	PlainBackup StrategyKind = "backup"
 )
 
 // StrategyKinds lists every kind in the order help texts show them.
@@ -37,11 +40,11 @@ var StrategyKinds = []StrategyKind{ToEarliest, ToLatest, ToCurrent, ToOffset, Sh
 // Flag returns the command-line flag of the kind ("--shift-by").
 func (k StrategyKind) Flag() string { return "--" + string(k) }
 
-// TakesValue reports whether the kind's flag takes a value (delete-offsets and
-// delete-group, commands of their own, take none).
+// TakesValue reports whether the kind's flag takes a value (delete-offsets,
+// delete-group and a plain backup, commands of their own, take none).
 func (k StrategyKind) TakesValue() bool {
 	switch k {
-	case ToEarliest, ToLatest, ToCurrent, DeleteOffsets, DeleteGroup:
+	case ToEarliest, ToLatest, ToCurrent, DeleteOffsets, DeleteGroup, PlainBackup:
 		return false
 	}
 	return true

@@ -233,62 +233,64 @@ func TestRealKafkaCommitterIdle(t *testing.T) {
 // 3, nothing written); without the history a watch of 40 s before the write refuses it.
 func TestRealKafkaCommitterEvery30s(t *testing.T) {
 	t.Parallel()
-	b := realkafka.Main(t)
-	s := b.Seed(t)
-	topic, group := realkafka.Name("c30"), realkafka.Name("c30-grp")
-	s.CreateTopic(topic, 1, nil)
-	c := b.Committer(t, group, topic, 30*time.Second, 5)
-	c.Wait(t, "commit", 3, 100*time.Second)
+	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
+		t.Parallel()
+		s := b.Seed(t)
+		topic, group := realkafka.Name("c30"), realkafka.Name("c30-grp")
+		s.CreateTopic(topic, 1, nil)
+		c := b.Committer(t, group, topic, 30*time.Second, 5)
+		c.Wait(t, "commit", 3, 100*time.Second)
 
-	dir := t.TempDir()
-	conn := []string{"--bootstrap-server", b.Addr, "--backup-dir", dir, "--group", group, "--to-earliest", "--all-topics"}
-	code, dry, _ := resetCommitter(t, conn...)
-	if code != exitBlocked || dry.Committer == nil || !dry.Committer.IntervalMs.OK || dry.Committer.IntervalMs.V < 25000 || dry.Committer.IntervalMs.V > 40000 {
-		t.Fatalf("dry run: exit %d, blockers %v, committer %+v: want blocked, every ~30 s", code, dry.blockerKinds(), dry.Committer)
-	}
-	t.Logf("%s: every 30 s: the commit history caught it: %s", b.Name(), committerText(dry.Committer))
-	code, done, _ := resetCommitter(t, append(conn, "--execute")...)
-	if code != exitBlocked || done.Executed || !blockedBy(done.Blockers, plan.BlockCommitter) {
-		t.Errorf("--execute: exit %d, blockers %v", code, done.blockerKinds())
-	}
-	nothingIn(t, dir)
-
-	watch := committerService(t, b, 40*time.Second, false)
-	res := watch.Execute(realkafka.Ctx(t, 2*time.Minute), planEarliest(t, watch, group))
-	if res.Outcome != plan.OutcomeRefused || !blockedBy(res.Plan.Blockers, plan.BlockCommitter) {
-		t.Errorf("a 40 s watch: %s %+v", res.Outcome, res.Plan.Blockers)
-	}
-	t.Logf("%s: every 30 s: a 40 s watch before the write caught it: %v", b.Name(), res.Plan.Blockers)
-
-	// The time axis alone, as the TUI keeps it (16 samples, a refresh every 5 s: a window of
-	// 75 s), for a principal that may not read __consumer_offsets: the commit logs are left
-	// out. Its window holds the 3 commits it needs for about half of every 30 s, so it flags
-	// the committer once its window has filled, within two minutes.
-	cl, err := kafka.New(kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	h := timeaxis.NewWatchHistory(timeaxis.DefaultStallAfter)
-	var flagged *model.Committer
-	start := time.Now()
-	for i := 0; i < 26 && flagged == nil; i++ {
-		if i > 0 {
-			time.Sleep(5 * time.Second)
+		dir := t.TempDir()
+		conn := []string{"--bootstrap-server", b.Addr, "--backup-dir", dir, "--group", group, "--to-earliest", "--all-topics"}
+		code, dry, _ := resetCommitter(t, conn...)
+		if code != exitBlocked || dry.Committer == nil || !dry.Committer.IntervalMs.OK || dry.Committer.IntervalMs.V < 25000 || dry.Committer.IntervalMs.V > 40000 {
+			t.Fatalf("dry run: exit %d, blockers %v, committer %+v: want blocked, every ~30 s", code, dry.blockerKinds(), dry.Committer)
 		}
-		snap, err := cl.Snapshot(realkafka.Ctx(t, time.Minute), model.Query{Groups: []string{group}})
-		if err != nil || len(snap.Groups) != 1 {
-			t.Fatalf("snapshot: %v", err)
+		t.Logf("%s: every 30 s: the commit history caught it: %s", b.Name(), committerText(dry.Committer))
+		code, done, _ := resetCommitter(t, append(conn, "--execute")...)
+		if code != exitBlocked || done.Executed || !blockedBy(done.Blockers, plan.BlockCommitter) {
+			t.Errorf("--execute: exit %d, blockers %v", code, done.blockerKinds())
 		}
-		snap.Groups[0].CommitLog = nil
-		h.Add(&snap, true)
-		h.Annotate(&snap, timeaxis.Options{})
-		flagged = snap.Groups[0].Committer
-	}
-	if flagged == nil {
-		t.Errorf("the time axis alone did not flag the 30 s committer within 26 refreshes 5 s apart")
-	}
-	t.Logf("%s: every 30 s: the time axis alone (5 s refreshes, no commit log) flagged it after %.0fs: %s", b.Name(), time.Since(start).Seconds(), committerText(flagged))
+		nothingIn(t, dir)
+
+		watch := committerService(t, b, 40*time.Second, false)
+		res := watch.Execute(realkafka.Ctx(t, 2*time.Minute), planEarliest(t, watch, group))
+		if res.Outcome != plan.OutcomeRefused || !blockedBy(res.Plan.Blockers, plan.BlockCommitter) {
+			t.Errorf("a 40 s watch: %s %+v", res.Outcome, res.Plan.Blockers)
+		}
+		t.Logf("%s: every 30 s: a 40 s watch before the write caught it: %v", b.Name(), res.Plan.Blockers)
+
+		// The time axis alone, as the TUI keeps it (16 samples, a refresh every 5 s: a window of
+		// 75 s), for a principal that may not read __consumer_offsets: the commit logs are left
+		// out. Its window holds the 3 commits it needs for about half of every 30 s, so it flags
+		// the committer once its window has filled, within two minutes.
+		cl, err := kafka.New(kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		h := timeaxis.NewWatchHistory(timeaxis.DefaultStallAfter)
+		var flagged *model.Committer
+		start := time.Now()
+		for i := 0; i < 26 && flagged == nil; i++ {
+			if i > 0 {
+				time.Sleep(5 * time.Second)
+			}
+			snap, err := cl.Snapshot(realkafka.Ctx(t, time.Minute), model.Query{Groups: []string{group}})
+			if err != nil || len(snap.Groups) != 1 {
+				t.Fatalf("snapshot: %v", err)
+			}
+			snap.Groups[0].CommitLog = nil
+			h.Add(&snap, true)
+			h.Annotate(&snap, timeaxis.Options{})
+			flagged = snap.Groups[0].Committer
+		}
+		if flagged == nil {
+			t.Errorf("the time axis alone did not flag the 30 s committer within 26 refreshes 5 s apart")
+		}
+		t.Logf("%s: every 30 s: the time axis alone (5 s refreshes, no commit log) flagged it after %.0fs: %s", b.Name(), time.Since(start).Seconds(), committerText(flagged))
+	})
 }
 
 // TestRealKafkaAdminCommittedNeverFlagged: a group committed once by Kafka's Admin client

@@ -339,3 +339,69 @@ func TestWrittenAsPlanned(t *testing.T) {
 		t.Errorf("nothing as planned, got %v", got)
 	}
 }
+
+// writeCounter is a committerCluster that counts every write request, deletes included.
+type writeCounter struct {
+	committerCluster
+	deletes int
+}
+
+func (w *writeCounter) DeleteOffsets(context.Context, string, []model.TP) ([]model.Error, error) {
+	w.deletes++
+	return nil, nil
+}
+
+func (w *writeCounter) DeleteGroup(context.Context, string, []model.TP) ([]model.Error, error) {
+	w.deletes++
+	return nil, nil
+}
+
+// TestCommitHistoryBlocksEveryWrite: the committer guard is not the resets' alone: a
+// restore, a delete-offsets and a delete-group of a group whose commit history shows a
+// committer outside it are blocked (exit 3's blocker), and executing them writes nothing:
+// no commit, no delete, no backup.
+func TestCommitHistoryBlocksEveryWrite(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	history := []model.CommitSeen{
+		{At: now.Add(-4 * time.Second), Source: model.SeenCommitLog},
+		{At: now.Add(-2 * time.Second), Moved: 10, Source: model.SeenCommitLog},
+		{At: now.Add(-10 * time.Millisecond), Moved: 10, Source: model.SeenCommitLog},
+	}
+	backup, err := writeBackup(t.TempDir(), backupName("g", "20261130T030000.000Z", ""), Manifest{Group: "g",
+		ClusterID: model.Ptr("c1"), CreatedAt: model.Stamp{Time: now}, Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"},
+		[]plan.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr(int64(2))}, {Topic: "t", Partition: 1, Offset: model.Ptr(int64(3))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadBackup(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tScope, _ := plan.NewScope(false, []string{"t"}, plan.DeleteOffsets)
+	for name, planIt := range map[string]func(s *Service) (plan.Plan, error){
+		"restore": func(s *Service) (plan.Plan, error) {
+			return s.PlanRestore(context.Background(), "g", b, RestoreOptions{})
+		},
+		"delete-offsets": func(s *Service) (plan.Plan, error) {
+			return s.Plan(context.Background(), "g", tScope, plan.DeleteOffsetsStrategy())
+		},
+		"delete-group": func(s *Service) (plan.Plan, error) {
+			return s.Plan(context.Background(), "g", plan.DeleteGroupScope, plan.DeleteGroupStrategy())
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := &writeCounter{committerCluster: committerCluster{fakeCluster: fakeCluster{state: twoPartitions()}, before: still, history: history}}
+			dir := t.TempDir()
+			s := &Service{Cluster: c, BackupDir: dir, Observe: time.Second}
+			p, err := planIt(s)
+			if err != nil || p.Executable() || !slices.Contains(blockerKinds(p), plan.BlockCommitter) {
+				t.Fatalf("plan %v %v: want blocked by the committer", blockerKinds(p), err)
+			}
+			res := s.Execute(context.Background(), p)
+			if entries, _ := os.ReadDir(dir); res.Outcome != plan.OutcomeRefused || c.commits != 0 || c.deletes != 0 || len(entries) != 0 {
+				t.Errorf("executed: %s, %d commits, %d deletes, %d files: want refused, nothing written", res.Outcome, c.commits, c.deletes, len(entries))
+			}
+		})
+	}
+}

@@ -219,3 +219,41 @@ func TestDemoRefusesConnectionFlags(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// TestDescribeSampleSortsByUrgency: once --sample has measured rates, describe orders the
+// groups again (docs/tui.md, the urgency order): the demo's live groups whose members do
+// not consume (invoice-mailer, billing) come before the ones with nothing at stake now
+// (replay ahead, new-svc without a commit, click-etl catching up) and the idle all-ok ones.
+// One snapshot cannot know they stall: there they come after click-etl.
+func TestDescribeSampleSortsByUrgency(t *testing.T) {
+	order := func(args ...string) map[string]int {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := describeMain(append([]string{"--demo", "-o", "json"}, args...), &out, &errb); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var snap model.Snapshot
+		if err := json.Unmarshal(out.Bytes(), &snap); err != nil {
+			t.Fatal(err)
+		}
+		at := map[string]int{}
+		for i, g := range snap.Groups {
+			at[g.Group] = i
+		}
+		return at
+	}
+	at := order("--sample", "2s")
+	for _, stalled := range []string{"invoice-mailer", "billing"} {
+		for _, after := range []string{"replay", "new-svc", "click-etl", "ledger", "r11-trace", "ship-svc"} {
+			if at[stalled] > at[after] {
+				t.Errorf("--sample: %s (live, not consuming) at %d, after %s at %d", stalled, at[stalled], after, at[after])
+			}
+		}
+	}
+	if at["event-sink"] != 0 {
+		t.Errorf("--sample: event-sink (loses data first) at %d, want first", at["event-sink"])
+	}
+	if one := order(); one["invoice-mailer"] < one["click-etl"] {
+		t.Errorf("one snapshot: invoice-mailer at %d before click-etl at %d; without rates it cannot be known to stall", one["invoice-mailer"], one["click-etl"])
+	}
+}

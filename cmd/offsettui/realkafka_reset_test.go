@@ -36,6 +36,7 @@ type cliPlan struct {
 		Reason    plan.Reason `json:"reason"`
 	} `json:"rows"`
 	Blockers        []plan.Blocker   `json:"blockers"`
+	Notes           []plan.Note      `json:"notes"`
 	KafkaEquivalent *plan.Equivalent `json:"kafkaEquivalent"`
 }
 

@@ -30,6 +30,9 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		state = "does not exist"
 	}
 	fmt.Fprintf(tw, "%s plan for %s '%s' (%s) · %s\n", display.OperationTitle(p.Strategy.Kind), planNoun(p.Type), p.Group, state, p.Strategy)
+	if p.ReadAt != nil {
+		fmt.Fprintf(tw, "read at %s (the commits and offsets below)\n", p.ReadAt.UTC().Format(model.StampLayout))
+	}
 	for _, line := range planTypeLines(p.Type, p.Strategy.Kind) {
 		fmt.Fprintln(tw, line)
 	}
@@ -71,6 +74,9 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		}
 		verdict, why := display.VerifiedText(p)
 		fmt.Fprintf(w, "verified: %s: %s\n", verdict, why)
+		if p.ReadBackAt != nil {
+			fmt.Fprintf(w, "read back at %s\n", p.ReadBackAt.UTC().Format(model.StampLayout))
+		}
 		if len(p.Rejected) > 0 {
 			fmt.Fprintf(w, "rejected by the broker (%s, not written):\n", text.Plural(len(p.Rejected), "partition"))
 			for _, e := range p.Rejected {

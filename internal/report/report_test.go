@@ -172,3 +172,45 @@ func TestPlanHeadedByItsOperation(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownNeverCommitted: a group that never committed reads "no commit" in the
+// Markdown report, never "total lag 0": every partition's lag is unknown.
+func TestMarkdownNeverCommitted(t *testing.T) {
+	g := model.Group{Group: "new-svc", Type: model.TypeClassic, State: "Stable", Members: []model.Member{{}},
+		WorstStatus: model.StatusMissing, Counts: model.Counts{model.StatusMissing: 1},
+		Partitions: []model.GroupPartition{{Topic: "outbox", Partition: 0, Low: i64(30), High: i64(40), Status: model.StatusMissing}}}
+	snap := model.Snapshot{Cluster: model.Cluster{Bootstrap: "k1:9092", Brokers: 1, TakenAt: model.Stamp{Time: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)},
+		AllTopicsVisible: model.Ptr(true)}, Groups: []model.Group{g}}
+	var b strings.Builder
+	if err := Markdown(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "- status: MISSING 1; no commit\n") || strings.Contains(b.String(), "total lag") {
+		t.Errorf("never-committed group:\n%s", b.String())
+	}
+}
+
+// TestPlanSaysWhenItWasRead: a plan's table says when its numbers were read, and once
+// executed when the commits were read back (docs/json.md's readAt and readBackAt).
+func TestPlanSaysWhenItWasRead(t *testing.T) {
+	sc, err := plan.NewScope(true, nil, plan.ToEarliest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := plan.Input{Group: "fanout", State: "Empty", GroupExists: true, AllTopicsVisible: model.Ptr(true),
+		ReadAt:     time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC),
+		Committed:  map[model.TP]int64{{Topic: "orders", Partition: 0}: 50},
+		Partitions: map[string]int{"orders": 1},
+		Offsets:    map[model.TP]model.PartitionOffsets{{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(60)}}}
+	p := plan.Make(sc, plan.Strategy{Kind: plan.ToEarliest}, in)
+	p.Executed, p.Verified, p.ReadBackAt = true, model.Ptr(true), model.StampOf(time.Date(2026, 11, 29, 8, 53, 49, 0, time.UTC))
+	var b strings.Builder
+	if err := Plan(&b, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nread at 2026-11-29T08:53:36.000Z (the commits and offsets below)\n", "\nread back at 2026-11-29T08:53:49.000Z\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+}

@@ -67,6 +67,9 @@ func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 	w := s.writerFor(res.Plan.Type)
 	ans := s.write(write, w, res.Plan)
 	readBack, readErr := w.readBack(write, res.Plan.Group)
+	if readErr == nil {
+		res.Plan.ReadBackAt = model.StampOf(s.now())
+	}
 	var overwritten map[model.TP]int64
 	if readErr == nil {
 		overwritten = s.watchAfter(ctx, &res, readBack)

@@ -324,3 +324,21 @@ func TestCommitNeverSentIsNothingWritten(t *testing.T) {
 		t.Errorf("outcome %s undo %v backup %v notes %v", res.Outcome, res.Plan.Undo, res.Plan.Backup, res.Notes)
 	}
 }
+
+// TestPlanStampsItsReads: a plan carries when its state was read, and an executed one when
+// its commits were read back, by the service's clock; a read-back that failed has no time.
+func TestPlanStampsItsReads(t *testing.T) {
+	clock := time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC)
+	tick := func(s *Service) {
+		s.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	}
+	f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 1}}
+	_, res := planToOne(t, f, t.TempDir(), tick)
+	if p := res.Plan; p.ReadAt == nil || p.ReadBackAt == nil || !p.ReadAt.Before(p.ReadBackAt.Time) {
+		t.Fatalf("readAt %v, readBackAt %v: want both, the read-back later", p.ReadAt, p.ReadBackAt)
+	}
+	f = &fakeCluster{state: twoPartitions(), readErr: errors.New("coordinator gone")}
+	if _, res := planToOne(t, f, t.TempDir(), tick); res.Plan.ReadAt == nil || res.Plan.ReadBackAt != nil {
+		t.Errorf("failed read-back: readAt %v, readBackAt %v; want a read time and no read-back time", res.Plan.ReadAt, res.Plan.ReadBackAt)
+	}
+}

@@ -201,6 +201,7 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	if err != nil {
 		return plan.Input{}, fmt.Errorf("read the state of group %s: %w", group, err)
 	}
+	in.ReadAt = s.now()
 	in.ReadOnly = s.ReadOnly
 	in.AssumeReset = s.AssumeReset
 	switch {

@@ -59,6 +59,7 @@ func TestOwnResetIsNotConsumption(t *testing.T) {
 		t.Fatalf("the reset did not run:\n%s", hs.view())
 	}
 	hs.send(keyType(tea.KeyEsc)) // back to ship-svc, which reads it again
+	judged := 0
 	for range 3 {
 		refresh()
 		g := hs.m.snap.Groups[0]
@@ -70,8 +71,15 @@ func TestOwnResetIsNotConsumption(t *testing.T) {
 		if g.Time == nil {
 			continue
 		}
+		judged++
 		if g.Time.Evaluation == model.EvalRewound || g.Time.ETA == model.ETARewound {
 			t.Fatalf("after the TUI's own reset: evaluation %s, ETA %s; want neither rewound", g.Time.Evaluation, g.Time.ETA)
 		}
+		if r := g.Time.ConsumeRate; r.OK && r.V < 0 {
+			t.Fatalf("after the TUI's own reset: consume rate %v: the jump back was read as consumption", r.V)
+		}
+	}
+	if judged < 2 {
+		t.Fatalf("ship-svc had rates on %d of the 3 refreshes after the reset: nothing was judged", judged)
 	}
 }

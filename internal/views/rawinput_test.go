@@ -189,17 +189,27 @@ func TestRawEscBurstOnArmedPlan(t *testing.T) {
 }
 
 // Real escape sequences stay whole: a CSI and an SS3 arrow move the cursor
-// down (never esc then "[B"), and a bracketed paste into the filter is text.
+// down (never esc then "[B"), each alone and in one read among other keys,
+// and a bracketed paste into the filter is text.
 func TestRawEscapeSequencesStayWhole(t *testing.T) {
 	f := newRawFlow(t, 120, 40, nil)
 	f.write("j") // a key moves the cursor: from now on it follows its group
 	f.write("\x1b[B")
 	f.write("\x1bOB")
+	f.write("\x1b[Bj\x1bOB") // three moves in one read
+	m := f.final()
+	g := m.stack[0].(*groupsScreen)
+	if g.cursor != 6 || g.filter.text != "" || g.input.Focused() {
+		t.Fatalf("after j, CSI B, SS3 B and the three in one read: cursor %d, filter %q (focused %v); want row 6, no filter",
+			g.cursor, g.filter.text, g.input.Focused())
+	}
+
+	f = newRawFlow(t, 120, 40, nil)
 	f.write("/")
 	f.write("\x1b[200~ship-svc\n\x1b[201~")
 	f.waitFor("/ship-svc")
-	m := f.final()
-	g := m.stack[0].(*groupsScreen)
+	m = f.final()
+	g = m.stack[0].(*groupsScreen)
 	if !g.input.Focused() || g.filter.text != "ship-svc" {
 		t.Fatalf("paste: filter %q (focused %v), want ship-svc typed, the filter still open", g.filter.text, g.input.Focused())
 	}

@@ -17,6 +17,8 @@ import (
 // Input is the state a plan is made from, read by the I/O side.
 type Input struct {
 	Group string
+	// ReadAt is when the state was read (zero: not said); the plan carries it.
+	ReadAt time.Time
 	// Type is the group's type (model.TypeClassic …); "" for a group that does not exist.
 	// RawType is the type as ListGroups wrote it, for the message on an unknown one.
 	Type, RawType string
@@ -216,6 +218,19 @@ type Plan struct {
 	// KafkaEquivalent is the Kafka command that does what the plan does (kafkacmd.go);
 	// null for a type without a Kafka tool.
 	KafkaEquivalent *Equivalent `json:"kafkaEquivalent"`
+	// ReadAt is when the group's commits and the partitions' offsets the rows show were
+	// read; ReadBackAt when the commits were read back after the write (null before, or
+	// when the read-back failed).
+	ReadAt     *model.Stamp `json:"readAt"`
+	ReadBackAt *model.Stamp `json:"readBackAt"`
+}
+
+// readAt is the plan's ReadAt: null for a state read at a time not said.
+func readAt(t time.Time) *model.Stamp {
+	if t.IsZero() {
+		return nil
+	}
+	return model.StampOf(t)
 }
 
 // Executable reports whether nothing blocks the plan.
@@ -230,7 +245,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 		assume = model.ResetLatest
 	}
 	in.Type = planType(in.Type)
-	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume,
+	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume, ReadAt: readAt(in.ReadAt),
 		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
 		Rows: []Row{}, Blockers: append(guardBlockers(in, st.Kind), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {

@@ -286,7 +286,7 @@ func TestPlanTargetTimestamp(t *testing.T) {
 
 // TestPlanJSON checks the document shape of docs/json.md's `reset -o json`.
 func TestPlanJSON(t *testing.T) {
-	in := Input{Group: "ship-svc", State: "Empty", GroupExists: true,
+	in := Input{Group: "ship-svc", State: "Empty", GroupExists: true, ReadAt: time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC),
 		Committed:  map[model.TP]int64{{Topic: "shipments", Partition: 0}: 5},
 		Partitions: map[string]int{"shipments": 1},
 		Offsets:    map[model.TP]model.PartitionOffsets{{Topic: "shipments", Partition: 0}: {Low: model.Ptr(int64(0)), High: model.Ptr(int64(9))}},
@@ -303,7 +303,7 @@ func TestPlanJSON(t *testing.T) {
 		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],"notes":[],` +
 		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false,` +
 		`"kafkaEquivalent":{"command":"kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --reset-offsets --group ship-svc --shift-by -3 --topic shipments:0 --execute",` +
-		`"csv":"","differs":["` + noGuards + `"]}}`
+		`"csv":"","differs":["` + noGuards + `"]},"readAt":"2026-11-29T08:53:36.000Z","readBackAt":null}`
 	if string(b) != want {
 		t.Errorf("plan JSON\n got %s\nwant %s", b, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/sampler"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -340,5 +341,44 @@ func TestCommitsExpireSeconds(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A group's state and members are series of their own; its time to loss is absent when
+// nothing is predicted lost; the items a snapshot could not read are counted by kind; and a
+// partition whose status is ok gets series of its own once its live consumer stalls.
+func TestStateErrorsLossAndStalledPartitions(t *testing.T) {
+	clk := &fixedClock{now: t0}
+	snap := snapshotAt(t0, group("billing", 1, part("orders", 0, 100, 200, model.StatusOK)))
+	snap.Errors = []model.Error{{Kind: model.KindDenied, Message: "topic secret: TOPIC_AUTHORIZATION_FAILED"},
+		{Kind: model.KindDenied, Message: "group hr: GROUP_AUTHORIZATION_FAILED"}, {Kind: model.KindTimeout, Message: "broker 2"}}
+	src := &scripted{snap: snap}
+	e := newTestExporter(t, src, clk, 0)
+	e.pollers[0].take(t.Context())
+	got := lines(t, e, "offsettui_")
+	for _, w := range []string{
+		`offsettui_group_state{cluster="prod",group="billing",state="Stable",type="classic"} 1`,
+		`offsettui_group_members{cluster="prod",group="billing",type="classic"} 1`,
+		`offsettui_snapshot_errors{cluster="prod",kind="denied"} 2`,
+		`offsettui_snapshot_errors{cluster="prod",kind="timeout"} 1`,
+		`offsettui_snapshot_errors{cluster="prod",kind="unreachable"} 0`,
+	} {
+		if !has(got, w) {
+			t.Errorf("missing %s in\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "offsettui_group_loss_seconds{") || strings.HasPrefix(l, "offsettui_partition_") && !strings.HasPrefix(l, "offsettui_partition_series_left_out") {
+			t.Errorf("nothing is lost and every partition is ok, yet: %s", l)
+		}
+	}
+
+	// The member stays, the commit does not move for longer than --stall-after.
+	clk.now = t0.Add(timeaxis.DefaultStallAfter + 10*time.Second)
+	src.snap = snapshotAt(clk.now, group("billing", 1, part("orders", 0, 100, 230, model.StatusOK)))
+	e.pollers[0].take(t.Context())
+	got = lines(t, e, "offsettui_partition_status")
+	if !has(got, `offsettui_partition_status{cluster="prod",group="billing",partition="0",status="ok",topic="orders",type="classic"} 1`) {
+		t.Errorf("a stalled partition of status ok has no series of its own:\n%s", strings.Join(got, "\n"))
 	}
 }

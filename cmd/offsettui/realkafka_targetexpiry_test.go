@@ -13,7 +13,7 @@ import (
 
 // TestRealKafkaRewindTargetAboutToExpire: a rewind whose target record retention deletes
 // within the risk window says so (docs/resets.md): on a topic of retention.ms 2 h whose
-// first record was written 1 h 58 min ago, --to-earliest's plan carries a target-expires
+// first record was written 1 h 50 min ago, --to-earliest's plan carries a target-expires
 // note for that partition, in JSON and as a NOTE line of the table; the same rewind on a
 // topic of 30 days carries none. The timestamps are the broker's own (ListOffsets by time
 // through the reset service), not the test's.
@@ -25,7 +25,7 @@ func TestRealKafkaRewindTargetAboutToExpire(t *testing.T) {
 		short, long := realkafka.Name("texp-2h"), realkafka.Name("texp-30d")
 		s.CreateTopic(short, 1, map[string]*string{"retention.ms": model.Ptr("7200000")})
 		s.CreateTopic(long, 1, map[string]*string{"retention.ms": model.Ptr("2592000000")})
-		t0 := time.Now().Add(-118 * time.Minute).Truncate(time.Second)
+		t0 := time.Now().Add(-110 * time.Minute).Truncate(time.Second)
 		s.Produce(short, 0, realkafka.Spaced(t0, time.Minute, 10)...)
 		s.Produce(long, 0, realkafka.Spaced(t0, time.Minute, 10)...)
 		group := realkafka.Name("texp-grp")

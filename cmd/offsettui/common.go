@@ -53,6 +53,9 @@ type common struct {
 	// observe is how long a write watches the group's commits before and after it
 	// (--observe of reset and the TUI; 0 for none: reset.Service.Observe).
 	observe time.Duration
+	// assumeReset is the consumers' auto.offset.reset the TUI's plans assume (its
+	// --assume-reset; "" is Kafka's default, latest).
+	assumeReset string
 }
 
 func (c *common) errOut() io.Writer {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
@@ -121,5 +122,34 @@ func TestRunTUIBadInputOnItsStderr(t *testing.T) {
 		if code := runTUI(args, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), "offsettui: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and the error on the given stderr", args, code, errb.String())
 		}
+	}
+}
+
+// TestTUIAssumeReset: the TUI's --assume-reset reaches its plans (a delete-offsets row says
+// where the consumer starts without its commit: at low for earliest, not at high), and a
+// value that is not one of auto.offset.reset's is bad input, exit 2, before any screen.
+func TestTUIAssumeReset(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 5, func(int) time.Time { return time.Now() })
+	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	for assume, start := range map[string]int64{model.ResetEarliest: 0, model.ResetLatest: 5} {
+		c := common{timeoutD: 10 * time.Second, assumeReset: assume}
+		lc := &lazyClient{c: c, conn: &connection{bootstrap: k.ListenAddrs()}}
+		p, err := newTUIResetter(c, lc, t.TempDir()).Plan(t.Context(), "g", plan.Scope{Topics: []plan.TopicScope{{Topic: "t"}}}, plan.DeleteOffsetsStrategy())
+		lc.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.AssumeReset != assume || len(p.Rows) != 1 || p.Rows[0].ResetStart == nil || *p.Rows[0].ResetStart != start {
+			t.Errorf("--assume-reset %s: plan assumes %s, rows %+v; want the consumer to start at %d", assume, p.AssumeReset, p.Rows, start)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := runTUI([]string{"--demo", "--assume-reset", "sometimes"}, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), "--assume-reset") {
+		t.Errorf("--assume-reset sometimes: exit %d, %q; want 2 naming the flag", code, errb.String())
 	}
 }

@@ -41,8 +41,14 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
+	fs.StringVar(&c.assumeReset, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where the planner's rows say each starts without its commit")
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
+	}
+	var err error
+	if c.assumeReset, err = model.ParseAssumeReset(c.assumeReset); err != nil {
+		fmt.Fprintf(stderr, "offsettui: --assume-reset: %v\n", err)
+		return exitBadInput
 	}
 	every, err := parse.Duration(refresh)
 	if err != nil || every < 0 {
@@ -148,6 +154,7 @@ var _ views.Resetter = tuiResetter{}
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD, Observe: c.observe,
+		AssumeReset: c.assumeReset,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
 		}}}

@@ -240,6 +240,11 @@ func TestDescribeSampleSortsByUrgency(t *testing.T) {
 		for i, g := range snap.Groups {
 			at[g.Group] = i
 		}
+		for _, g := range []string{"event-sink", "invoice-mailer", "billing", "replay", "new-svc", "click-etl", "ledger", "r11-trace", "ship-svc"} {
+			if _, ok := at[g]; !ok {
+				t.Fatalf("describe %v: no group %s (groups %v)", args, g, at)
+			}
+		}
 		return at
 	}
 	at := order("--sample", "2s")

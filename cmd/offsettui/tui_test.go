@@ -163,7 +163,7 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 	waitFor("ARMED")
 	tm.Type("ship-svc")
 	key(tea.KeyEnter)
-	waitFor("Reset of ship-svc · --restore", "APPLIED")
+	waitFor("Restore of ship-svc · --restore", "APPLIED")
 	tm.Type("q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
 	if got := kafkatest.NewSeed(t, d.Bootstrap()).Committed("ship-svc")[model.TP{Topic: "shipments", Partition: 0}]; got != 3 {

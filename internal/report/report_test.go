@@ -154,8 +154,9 @@ func TestPlanHeadedByItsOperation(t *testing.T) {
 		plan.DeleteOffsets: "Delete-offsets plan for group 'fanout' (Empty) · --delete-offsets",
 		plan.DeleteGroup:   "Delete-group plan for group 'fanout' (Empty) · --delete-group",
 		plan.ToEarliest:    "Reset plan for group 'fanout' (Empty) · --to-earliest",
+		plan.Restore:       "Restore plan for group 'fanout' (Empty) · --restore fanout.csv",
 	} {
-		sc, err := plan.NewScope(true, nil, kind)
+		sc, err := plan.NewScope(kind != plan.Restore, nil, kind)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,8 +164,12 @@ func TestPlanHeadedByItsOperation(t *testing.T) {
 			Committed:  map[model.TP]int64{{Topic: "orders", Partition: 0}: 50},
 			Partitions: map[string]int{"orders": 1},
 			Offsets:    map[model.TP]model.PartitionOffsets{{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(60)}}}
+		st := plan.Strategy{Kind: kind}
+		if kind == plan.Restore {
+			st = plan.Strategy{Kind: kind, Raw: "fanout.csv", File: []plan.CSVRow{{Topic: "orders", Partition: 0, Offset: i64(10)}}}
+		}
 		var b strings.Builder
-		if err := Plan(&b, plan.Make(sc, plan.Strategy{Kind: kind}, in), nil); err != nil {
+		if err := Plan(&b, plan.Make(sc, st, in), nil); err != nil {
 			t.Fatal(err)
 		}
 		if first, _, _ := strings.Cut(b.String(), "\n"); first != want {

@@ -325,20 +325,30 @@ func TestCommitNeverSentIsNothingWritten(t *testing.T) {
 	}
 }
 
-// TestPlanStampsItsReads: a plan carries when its state was read, and an executed one when
+// TestPlanStampsItsReads: a plan carries when its state was read; executed, it carries the
+// time of the read made right before the write (its rows' offsets are that read's), and when
 // its commits were read back, by the service's clock; a read-back that failed has no time.
 func TestPlanStampsItsReads(t *testing.T) {
 	clock := time.Date(2026, 11, 29, 8, 53, 36, 0, time.UTC)
-	tick := func(s *Service) {
-		s.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
-	}
-	f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 1}}
-	_, res := planToOne(t, f, t.TempDir(), tick)
-	if p := res.Plan; p.ReadAt == nil || p.ReadBackAt == nil || !p.ReadAt.Before(p.ReadBackAt.Time) {
-		t.Fatalf("readAt %v, readBackAt %v: want both, the read-back later", p.ReadAt, p.ReadBackAt)
-	}
-	f = &fakeCluster{state: twoPartitions(), readErr: errors.New("coordinator gone")}
-	if _, res := planToOne(t, f, t.TempDir(), tick); res.Plan.ReadAt == nil || res.Plan.ReadBackAt != nil {
-		t.Errorf("failed read-back: readAt %v, readBackAt %v; want a read time and no read-back time", res.Plan.ReadAt, res.Plan.ReadBackAt)
+	for _, readErr := range []error{nil, errors.New("coordinator gone")} {
+		f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 1}, readErr: readErr}
+		s := &Service{Cluster: f, BackupDir: t.TempDir(), Now: func() time.Time { clock = clock.Add(time.Second); return clock }}
+		st, _ := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
+		sc, _ := plan.NewScope(true, nil, plan.ToOffset)
+		p, err := s.Plan(context.Background(), "g", sc, st)
+		if err != nil || p.ReadAt == nil {
+			t.Fatalf("plan: %v, readAt %v", err, p.ReadAt)
+		}
+		planned := p.ReadAt.Time
+		res := s.Execute(context.Background(), p)
+		got := res.Plan
+		switch {
+		case got.ReadAt == nil || !got.ReadAt.After(planned):
+			t.Errorf("read-back error %v: executed plan's readAt %v, want the read before the write, after the plan's %v", readErr, got.ReadAt, planned)
+		case readErr == nil && (got.ReadBackAt == nil || !got.ReadBackAt.After(got.ReadAt.Time)):
+			t.Errorf("readBackAt %v, want after readAt %v", got.ReadBackAt, got.ReadAt)
+		case readErr != nil && got.ReadBackAt != nil:
+			t.Errorf("failed read-back: readBackAt %v, want none", got.ReadBackAt)
+		}
 	}
 }

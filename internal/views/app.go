@@ -68,8 +68,9 @@ type app struct {
 	ctxGen uint64
 	// everRead is set once a snapshot of any cluster of this session was read.
 	everRead bool
-	// resets are the resets executed in this session, printed after exit.
-	resets []plan.ResetResult
+	// executed are the plans executed in this session (resets, copies, restores, deletes),
+	// printed after exit.
+	executed []plan.ResetResult
 }
 
 // flash is a one-line message of the status line. It belongs to the screen
@@ -155,7 +156,7 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		m.push(m.planner(m.c, msg.group))
 		return m.update(len(m.stack)-1, msg) // the selection: the planner starts planning
 	case resetFinishedMsg:
-		m.resets = append(m.resets, msg.res)
+		m.executed = append(m.executed, msg.res)
 		m.axis.recordWrite(msg.res.Plan, m.c.now()) // the jump is this reset's, not consumption
 		m.ref.forced = true                         // a reset wrote offsets: show them as soon as the backoff allows
 		return m.maybeRefresh()

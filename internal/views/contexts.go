@@ -148,7 +148,7 @@ func (m *app) contextSwitched(msg contextSwitchedMsg) (tea.Model, tea.Cmd) {
 	next.resize()
 	next.closeConn, next.ctxGen, next.everRead = msg.conn.Close, m.ctxGen, m.everRead
 	next.quitRequested = m.quitRequested
-	next.resets = m.resets // their undo commands are printed after exit
+	next.executed = m.executed // their undo commands are printed after exit
 	m.stop()
 	next.setFlash("switched to context " + msg.name)
 	return next, tea.Batch(next.Init(), closeConnCmd(m.closeConn))

@@ -15,12 +15,12 @@ import (
 // "" when nothing was written. m is the final model tea.Program.Run returns.
 func ExitNotes(m tea.Model) string {
 	a, ok := m.(*app)
-	if !ok || len(a.resets) == 0 {
+	if !ok || len(a.executed) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("offsettui: " + text.Plural(len(a.resets), "plan") + " executed in this session:\n")
-	for _, r := range a.resets {
+	b.WriteString("offsettui: " + text.Plural(len(a.executed), "plan") + " executed in this session:\n")
+	for _, r := range a.executed {
 		p := r.Plan
 		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")
 		if p.Backup != nil {

@@ -101,10 +101,11 @@ func (s *plannerScreen) defaultScopeID() string {
 	return s.scopes[defaultScope(s.scopes, s.g, s.topics, s.selTopic)].id
 }
 
-// resultTitle heads an executed plan: "Reset of G · --to-offset 1", "Delete-group of G".
+// resultTitle heads an executed plan: "Reset of G · --to-offset 1", "Restore of G · --restore
+// FILE", "Delete-group of G".
 func resultTitle(p plan.Plan) string {
 	if k := p.Strategy.Kind; k == plan.DeleteOffsets || k == plan.DeleteGroup {
 		return display.OperationTitle(k) + " of " + p.Group
 	}
-	return "Reset of " + p.Group + " · " + resolvedText(p.Strategy)
+	return display.OperationTitle(p.Strategy.Kind) + " of " + p.Group + " · " + resolvedText(p.Strategy)
 }

@@ -143,6 +143,9 @@ func fmtOpt(v *int64) string {
 func (p Plan) Refresh(now Input) Plan {
 	q := p
 	q.State = now.State
+	if !now.ReadAt.IsZero() { // the rows' offsets below are this read's
+		q.ReadAt = model.StampOf(now.ReadAt)
+	}
 	if now.Committer != nil {
 		q.Committer = now.Committer
 	}

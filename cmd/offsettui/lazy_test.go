@@ -64,10 +64,10 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 	}
 }
 
-// TestTUIResetNamesTheClusterItConnectedTo: a TUI reset made before the connection (a
-// context or KAFKA_BOOTSTRAP_SERVERS leaves --bootstrap-server empty) names the cluster
-// it connected to in the audit log and the backup's manifest, not "".
-func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
+// groupAtTwoOfFive starts a fake cluster with topic t (one partition, 5 records) and group g
+// committed at 2 on it, and returns its addresses.
+func groupAtTwoOfFive(t *testing.T) []string {
+	t.Helper()
 	k := kafkatest.Cluster(t)
 	if err := k.CreateTopic("t", 1, nil); err != nil {
 		t.Fatal(err)
@@ -75,9 +75,17 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	s := kafkatest.NewSeed(t, k.ListenAddrs())
 	s.ProduceN("t", 0, 5, func(int) time.Time { return time.Now() })
 	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	return k.ListenAddrs()
+}
+
+// TestTUIResetNamesTheClusterItConnectedTo: a TUI reset made before the connection (a
+// context or KAFKA_BOOTSTRAP_SERVERS leaves --bootstrap-server empty) names the cluster
+// it connected to in the audit log and the backup's manifest, not "".
+func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
+	addrs := groupAtTwoOfFive(t)
 	dir := t.TempDir()
 	c := common{timeoutD: 10 * time.Second} // no --bootstrap-server: the context's addresses
-	lc := &lazyClient{c: c, conn: &connection{bootstrap: k.ListenAddrs()}}
+	lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
 	defer lc.close()
 	r := newTUIResetter(c, lc, dir)
 	st, err := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
@@ -91,7 +99,7 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	if res := r.Execute(t.Context(), p); res.Outcome != plan.OutcomeApplied {
 		t.Fatalf("outcome %s: %v", res.Outcome, res.Notes)
 	}
-	want := `"cluster":"` + strings.Join(k.ListenAddrs(), ",") + `"`
+	want := `"cluster":"` + strings.Join(addrs, ",") + `"`
 	audit, err := os.ReadFile(filepath.Join(dir, "audit.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +110,7 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	manifests, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, m := range manifests {
 		b, _ := os.ReadFile(m)
-		if !strings.Contains(string(b), `"bootstrap": "`+strings.Join(k.ListenAddrs(), ",")+`"`) {
+		if !strings.Contains(string(b), `"bootstrap": "`+strings.Join(addrs, ",")+`"`) {
 			t.Errorf("manifest %s:\n%s", m, b)
 		}
 	}
@@ -129,16 +137,10 @@ func TestRunTUIBadInputOnItsStderr(t *testing.T) {
 // where the consumer starts without its commit: at low for earliest, not at high), and a
 // value that is not one of auto.offset.reset's is bad input, exit 2, before any screen.
 func TestTUIAssumeReset(t *testing.T) {
-	k := kafkatest.Cluster(t)
-	if err := k.CreateTopic("t", 1, nil); err != nil {
-		t.Fatal(err)
-	}
-	s := kafkatest.NewSeed(t, k.ListenAddrs())
-	s.ProduceN("t", 0, 5, func(int) time.Time { return time.Now() })
-	s.Commit("g", map[model.TP]int64{{Topic: "t", Partition: 0}: 2})
+	addrs := groupAtTwoOfFive(t)
 	for assume, start := range map[string]int64{model.ResetEarliest: 0, model.ResetLatest: 5} {
 		c := common{timeoutD: 10 * time.Second, assumeReset: assume}
-		lc := &lazyClient{c: c, conn: &connection{bootstrap: k.ListenAddrs()}}
+		lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
 		p, err := newTUIResetter(c, lc, t.TempDir()).Plan(t.Context(), "g", plan.Scope{Topics: []plan.TopicScope{{Topic: "t"}}}, plan.DeleteOffsetsStrategy())
 		lc.close()
 		if err != nil {

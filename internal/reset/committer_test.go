@@ -235,17 +235,23 @@ func TestOverwriteAfterTheWriteIsReported(t *testing.T) {
 	}
 }
 
+// committingEvery2s is the commit history of a client outside the group committing every
+// 2 s, its last commit a moment before now, as __consumer_offsets shows it.
+func committingEvery2s(now time.Time) []model.CommitSeen {
+	return []model.CommitSeen{
+		{At: now.Add(-4 * time.Second), Source: model.SeenCommitLog},
+		{At: now.Add(-2 * time.Second), Moved: 10, Source: model.SeenCommitLog},
+		{At: now.Add(-10 * time.Millisecond), Moved: 10, Source: model.SeenCommitLog},
+	}
+}
+
 // TestCommitHistoryBlocksThePlan: commit records of a client outside the group block the plan
 // itself (a dry run shows it, exit 3) and every write of it; --allow-committer lets it
 // through without the watch before the write, still watching after it.
 func TestCommitHistoryBlocksThePlan(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	history := []model.CommitSeen{
-		{At: now.Add(-4 * time.Second), Source: model.SeenCommitLog},
-		{At: now.Add(-2 * time.Second), Moved: 10, Source: model.SeenCommitLog},
-		{At: now.Add(-10 * time.Millisecond), Moved: 10, Source: model.SeenCommitLog},
-	}
+	history := committingEvery2s(now)
 	c := &committerCluster{fakeCluster: fakeCluster{state: twoPartitions()}, before: still, history: history}
 	s := &Service{Cluster: c, BackupDir: t.TempDir(), Observe: time.Second}
 	st, _ := plan.ParseStrategy(plan.ToEarliest, "", time.Now())
@@ -363,11 +369,7 @@ func (w *writeCounter) DeleteGroup(context.Context, string, []model.TP) ([]model
 func TestCommitHistoryBlocksEveryWrite(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	history := []model.CommitSeen{
-		{At: now.Add(-4 * time.Second), Source: model.SeenCommitLog},
-		{At: now.Add(-2 * time.Second), Moved: 10, Source: model.SeenCommitLog},
-		{At: now.Add(-10 * time.Millisecond), Moved: 10, Source: model.SeenCommitLog},
-	}
+	history := committingEvery2s(now)
 	backup, err := writeBackup(t.TempDir(), backupName("g", "20261130T030000.000Z", ""), Manifest{Group: "g",
 		ClusterID: model.Ptr("c1"), CreatedAt: model.Stamp{Time: now}, Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"},
 		[]plan.CSVRow{{Topic: "t", Partition: 0, Offset: model.Ptr(int64(2))}, {Topic: "t", Partition: 1, Offset: model.Ptr(int64(3))}})

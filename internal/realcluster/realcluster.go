@@ -9,6 +9,7 @@ package realcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -124,15 +125,24 @@ func lock(t testing.TB) func() {
 	}
 }
 
-// script runs scripts/kafka.sh cluster args… and fails the test when it fails.
+// run runs scripts/kafka.sh cluster args… and fails the test when it fails.
 func (c *Cluster) run(args ...string) {
 	c.t.Helper()
+	if err := c.script3(args...); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// script3 runs scripts/kafka.sh cluster args… (bounded by 3 minutes) and returns its
+// failure with its output; it may run from any goroutine.
+func (c *Cluster) script3(args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, c.script, append([]string{"cluster"}, args...)...).CombinedOutput()
 	if err != nil {
-		c.t.Fatalf("%s cluster %s: %v\n%s", c.script, strings.Join(args, " "), err, out)
+		return fmt.Errorf("%s cluster %s: %v\n%s", c.script, strings.Join(args, " "), err, out)
 	}
+	return nil
 }
 
 // Stop shuts node id down in a controlled way (SIGTERM: its leaderships move first).
@@ -148,18 +158,37 @@ func (c *Cluster) Kill(id int32) {
 }
 
 // Start starts node id on its data and waits until the cluster's metadata lists it.
-func (c *Cluster) Start(id int32) {
+func (c *Cluster) Start(id int32) { c.StartNodes(id) }
+
+// StartNodes starts the nodes ids on their data, all before waiting (two of the three
+// controllers make a quorum: nodes of a cluster that is down whole come back only
+// together), and waits until the cluster's metadata lists each.
+func (c *Cluster) StartNodes(ids ...int32) {
 	c.t.Helper()
-	c.run("start-node", fmt.Sprint(id), "--no-wait")
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids { // at once: a node alone exits when it finds no quorum
+		wg.Go(func() { errs[i] = c.script3("start-node", fmt.Sprint(id), "--no-wait") })
+	}
+	wg.Wait()
 	c.mu.Lock()
-	c.restarts++
+	c.restarts += len(ids)
 	c.mu.Unlock()
-	c.waitFor(2*time.Minute, fmt.Sprintf("node %d in the metadata", id), func(ctx context.Context) (bool, string) {
+	if err := errors.Join(errs...); err != nil {
+		c.t.Fatal(err)
+	}
+	c.waitFor(2*time.Minute, fmt.Sprintf("nodes %v in the metadata", ids), func(ctx context.Context) (bool, string) {
 		m, err := c.Adm.BrokerMetadata(ctx)
 		if err != nil {
 			return false, err.Error()
 		}
-		return slices.Contains(m.Brokers.NodeIDs(), id), fmt.Sprintf("brokers %v", m.Brokers.NodeIDs())
+		listed := m.Brokers.NodeIDs()
+		for _, id := range ids {
+			if !slices.Contains(listed, id) {
+				return false, fmt.Sprintf("brokers %v", listed)
+			}
+		}
+		return true, ""
 	})
 }
 
@@ -170,11 +199,15 @@ func (c *Cluster) Running(id int32) bool {
 }
 
 func (c *Cluster) startAllDown() {
+	var down []int32
 	for id := range c.Nodes {
 		if !c.Running(id) {
 			c.t.Logf("node %d was down: starting it", id)
-			c.Start(id)
+			down = append(down, id)
 		}
+	}
+	if len(down) > 0 {
+		c.StartNodes(down...)
 	}
 }
 

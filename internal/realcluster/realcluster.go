@@ -128,14 +128,14 @@ func lock(t testing.TB) func() {
 // run runs scripts/kafka.sh cluster args… and fails the test when it fails.
 func (c *Cluster) run(args ...string) {
 	c.t.Helper()
-	if err := c.script3(args...); err != nil {
+	if err := c.runErr(args...); err != nil {
 		c.t.Fatal(err)
 	}
 }
 
-// script3 runs scripts/kafka.sh cluster args… (bounded by 3 minutes) and returns its
-// failure with its output; it may run from any goroutine.
-func (c *Cluster) script3(args ...string) error {
+// runErr is run that returns the failure (with the script's output) instead of failing
+// the test, so it may run from any goroutine; bounded by 3 minutes.
+func (c *Cluster) runErr(args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, c.script, append([]string{"cluster"}, args...)...).CombinedOutput()
@@ -168,7 +168,7 @@ func (c *Cluster) StartNodes(ids ...int32) {
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	for i, id := range ids { // at once: a node alone exits when it finds no quorum
-		wg.Go(func() { errs[i] = c.script3("start-node", fmt.Sprint(id), "--no-wait") })
+		wg.Go(func() { errs[i] = c.runErr("start-node", fmt.Sprint(id), "--no-wait") })
 	}
 	wg.Wait()
 	c.mu.Lock()

@@ -13,8 +13,9 @@ import (
 	"github.com/offsettui/offsettui/internal/text"
 )
 
-// Plan writes a plan (a reset, restore or delete, headed by its operation): Kafka's GROUP TOPIC PARTITION NEW-OFFSET columns plus
-// what the move does, then totals, blockers and, once executed, the result.
+// Plan writes a plan (a reset, restore or delete, headed by its operation): Kafka's
+// GROUP TOPIC PARTITION NEW-OFFSET columns plus what the move does, then totals,
+// blockers and, once executed, the result.
 func Plan(w io.Writer, p plan.Plan, notes []string) error {
 	bw := bufio.NewWriterSize(w, outputBuffer)
 	if err := writePlan(bw, p, notes); err != nil {

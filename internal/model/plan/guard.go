@@ -143,8 +143,8 @@ func fmtOpt(v *int64) string {
 func (p Plan) Refresh(now Input) Plan {
 	q := p
 	q.State = now.State
-	if !now.ReadAt.IsZero() { // the rows' offsets below are this read's
-		q.ReadAt = model.StampOf(now.ReadAt)
+	if at := readAt(now.ReadAt); at != nil { // the rows' offsets below are this read's
+		q.ReadAt = at
 	}
 	if now.Committer != nil {
 		q.Committer = now.Committer

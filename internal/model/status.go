@@ -11,6 +11,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // Status classifies one group partition. The zero value is StatusOK; higher values
@@ -30,7 +31,8 @@ const (
 // AllStatuses lists every status worst first, the order docs/statuses.md uses.
 var AllStatuses = []Status{StatusUnknown, StatusExpired, StatusAhead, StatusMissing, StatusAtRisk, StatusOK}
 
-var statusNames = map[Status]string{
+// statusNames holds each status' name, indexed by the status.
+var statusNames = [...]string{
 	StatusOK:      "ok",
 	StatusAtRisk:  "at-risk",
 	StatusMissing: "missing",
@@ -41,8 +43,8 @@ var statusNames = map[Status]string{
 
 // String returns the status name used in JSON ("at-risk").
 func (s Status) String() string {
-	if n, ok := statusNames[s]; ok {
-		return n
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
 	}
 	return fmt.Sprintf("status(%d)", int(s))
 }
@@ -70,7 +72,7 @@ func (s Status) Badge() string {
 func ParseStatus(s string) (Status, error) {
 	for st, n := range statusNames {
 		if n == s {
-			return st, nil
+			return Status(st), nil
 		}
 	}
 	return StatusUnknown, fmt.Errorf("unknown status %q", s)
@@ -98,15 +100,30 @@ func (s *Status) UnmarshalJSON(b []byte) error {
 type Counts map[Status]int
 
 // MarshalJSON writes the counts keyed by status name.
-func (c Counts) MarshalJSON() ([]byte, error) {
-	m := make(map[string]int, len(c))
-	for s, n := range c {
-		if n > 0 {
-			m[s.String()] = n
+func (c Counts) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
+
+// AppendJSON appends the counts as MarshalJSON writes them: the non-zero ones keyed by
+// status name, in the names' order (as encoding/json orders a map's keys).
+func (c Counts) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	for _, s := range statusesByName {
+		if n := c[s]; n > 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, '"')
+			b = append(b, s.String()...)
+			b = append(b, `":`...)
+			b = strconv.AppendInt(b, int64(n), 10)
 		}
 	}
-	return json.Marshal(m)
+	return append(b, '}')
 }
+
+// statusesByName lists every status in its name's byte order.
+var statusesByName = []Status{StatusAhead, StatusAtRisk, StatusExpired, StatusMissing, StatusOK, StatusUnknown}
 
 // UnmarshalJSON reads counts keyed by status name.
 func (c *Counts) UnmarshalJSON(b []byte) error {

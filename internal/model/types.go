@@ -24,7 +24,10 @@ const StampLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // MarshalJSON writes e.g. "2026-11-29T08:53:36.123Z".
 func (s Stamp) MarshalJSON() ([]byte, error) {
-	return json.Marshal(s.UTC().Format(StampLayout))
+	b := make([]byte, 0, len(StampLayout)+2)
+	b = append(b, '"')
+	b = s.UTC().AppendFormat(b, StampLayout)
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON reads any RFC 3339 time.

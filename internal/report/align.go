@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"unicode/utf8"
 
 	"github.com/offsettui/offsettui/internal/text"
@@ -18,6 +17,7 @@ type aligned struct {
 	runes []int // each cell's width in runes, as tabwriter counts it
 	width []int // per column
 	cols  int
+	out   []byte // the block as written, reused
 }
 
 // start begins a block of rows of cols cells.
@@ -64,25 +64,23 @@ const padding = 2
 
 var spaces = []byte("                                                                ")
 
-// writeTo writes the block's rows, each ending in a newline.
-func (a *aligned) writeTo(w *bufio.Writer) error {
-	from := 0
+// writeTo writes the block's rows, each ending in a newline, in one write.
+func (a *aligned) writeTo(w sink) error {
+	out, from := a.out[:0], 0
 	for i, end := range a.ends {
-		if _, err := w.Write(a.text[from:end]); err != nil {
-			return err
-		}
+		out = append(out, a.text[from:end]...)
 		from = end
 		if col := i % a.cols; col < a.cols-1 {
 			for pad := a.width[col] + padding - a.runes[i]; pad > 0; {
 				n := min(pad, len(spaces))
-				if _, err := w.Write(spaces[:n]); err != nil {
-					return err
-				}
+				out = append(out, spaces[:n]...)
 				pad -= n
 			}
-		} else if err := w.WriteByte('\n'); err != nil {
-			return err
+		} else {
+			out = append(out, '\n')
 		}
 	}
-	return nil
+	a.out = out
+	_, err := w.Write(out)
+	return err
 }

@@ -5,6 +5,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -31,10 +32,7 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno groups matched")
 	}
-	var rows aligned
-	for i := range s.Groups {
-		describeGroup(tw, &rows, &s.Groups[i], s.Cluster, s.Window != nil, s.Baseline != nil)
-	}
+	describeGroups(tw, s)
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
@@ -52,6 +50,29 @@ func Describe(w io.Writer, s model.Snapshot) error {
 		}
 	}
 	return tw.Flush() // a bufio.Writer keeps its first error and returns it here
+}
+
+// describeGroups writes each group's block; many groups are written in chunks on every
+// core (inChunks).
+func describeGroups(tw *bufio.Writer, s model.Snapshot) {
+	timed, based := s.Window != nil, s.Baseline != nil
+	if len(s.Groups) < 2*groupChunk {
+		var rows aligned
+		for i := range s.Groups {
+			describeGroup(tw, &rows, &s.Groups[i], s.Cluster, timed, based)
+		}
+		return
+	}
+	_ = inChunks(len(s.Groups), func(buf *bytes.Buffer, from, to int) error {
+		var rows aligned
+		for i := from; i < to; i++ {
+			describeGroup(buf, &rows, &s.Groups[i], s.Cluster, timed, based)
+		}
+		return nil
+	}, func(b []byte) error {
+		_, err := tw.Write(b)
+		return err // a bufio.Writer keeps its first error: Describe's Flush returns it
+	})
 }
 
 // clusterLine is the first line: the cluster, when, and over which window.
@@ -75,7 +96,7 @@ func clusterLine(s model.Snapshot) string {
 const notFoundWhy = "no broker lists it, and it has no committed offsets"
 
 // describeGroup writes one group's heading, its rows and its errors.
-func describeGroup(tw *bufio.Writer, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
+func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
 	at := cl.TakenAt.Time
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error.IsGroupNotFound() {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -52,10 +51,11 @@ type jsonWriter struct {
 	err error
 }
 
-// sink is where a jsonWriter writes: the output's buffer, or a chunk of groups' own.
+// sink is where a report is written: the output's buffer, or a chunk of groups' own.
 type sink interface {
 	io.Writer
 	io.StringWriter
+	io.ByteWriter
 }
 
 func (j *jsonWriter) raw(s string) {
@@ -94,38 +94,6 @@ func (j *jsonWriter) value(v any) {
 	}
 	j.buf, j.err = appendMarshal(j.buf[:0], v)
 	j.bytes(j.buf)
-}
-
-// partitionsKey is where a group's partitions go: encoding/json writes the
-// group with its partitions left out (nil) as this key, and the rows are
-// streamed in its place. It is the group's own key: the last one of the
-// object, since only the group's error, time and change follow it and none
-// has such a key (a member's assignment may have "partitions":null of its
-// own, earlier). The tests hold this to encoding/json's output.
-var partitionsKey = []byte(`"partitions":null`)
-
-// group writes one group: its fields through encoding/json, its partition
-// rows one by one.
-func (j *jsonWriter) group(g *model.Group) {
-	if j.err != nil {
-		return
-	}
-	head := *g
-	head.Partitions = nil
-	b, err := appendMarshal(nil, head)
-	if err != nil {
-		j.err = err
-		return
-	}
-	at := bytes.LastIndex(b, partitionsKey)
-	if at < 0 {
-		j.err = errors.New("write JSON: a group without its partitions key")
-		return
-	}
-	j.bytes(b[:at])
-	j.raw(`"partitions":`)
-	j.array(g.Partitions == nil, len(g.Partitions), func(i int) { j.partition(&g.Partitions[i]) })
-	j.bytes(b[at+len(partitionsKey):])
 }
 
 // partition writes one row, field by field in model.GroupPartition's order.
@@ -205,12 +173,7 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		return
 	}
 	b = appendStamp(b, `,"commitsExpireAt":`, p.CommitsExpireAt)
-	b = append(b, `,"commitsExpireBy":`...)
-	if p.CommitsExpireBy == "" {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, string(p.CommitsExpireBy))
-	}
+	b = appendRule(b, `,"commitsExpireBy":`, p.CommitsExpireBy)
 	b = append(b, '}')
 	j.buf = b
 	j.bytes(b)

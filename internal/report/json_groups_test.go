@@ -31,3 +31,35 @@ func TestGroupsJSONInChunks(t *testing.T) {
 		}
 	}
 }
+
+// The table written in chunks is the bytes one writer writes, group after group.
+func TestDescribeInChunks(t *testing.T) {
+	for _, n := range []int{2 * groupChunk, 3*groupChunk + 3} {
+		s := fleetSnapshot(n)
+		s.Groups[n-1].Group = "the-last"
+		var got bytes.Buffer
+		if err := Describe(&got, s); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		bw := bufio.NewWriter(&want)
+		var rows aligned
+		for i := range s.Groups {
+			describeGroup(bw, &rows, &s.Groups[i], s.Cluster, false, false)
+		}
+		if err := bw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(got.Bytes(), want.Bytes()) || !bytes.Contains(want.Bytes(), []byte("the-last")) {
+			t.Errorf("%d groups: the chunked table (%d bytes) does not hold one writer's groups (%d bytes) in order", n, got.Len(), want.Len())
+		}
+	}
+}
+
+// A failed write of a chunked table is reported.
+func TestDescribeInChunksWriteError(t *testing.T) {
+	s := fleetSnapshot(3 * groupChunk)
+	if err := Describe(&failWriter{n: 200 << 10}, s); err == nil {
+		t.Fatal("a write that failed was not reported")
+	}
+}

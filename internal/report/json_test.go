@@ -155,9 +155,13 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			g.Members = nil // not described: null
 			g.Topology = &model.Topology{Epoch: 3, Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}}}}
 		}
-		if r.IntN(2) == 0 {
-			g.UnsubscribedTopics = []string{"topic.1"}
+		switch r.IntN(3) {
+		case 0:
+			g.UnsubscribedTopics = []string{"topic.1", "t\u00fcpic"}
+		case 1:
+			g.UnsubscribedTopics = []string{}
 		}
+		randomGroupHead(r, &g)
 		if r.IntN(3) == 0 {
 			g.Time = &model.GroupTime{Samples: r.IntN(9), WindowMs: r.Int64N(1 << 20)}
 		}
@@ -172,6 +176,46 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 	}
 	return s
 }
+
+// randomGroupHead sets each of a group's own fields sometimes, from the common to the rare.
+func randomGroupHead(r *rand.Rand, g *model.Group) {
+	stamp := func() *model.Stamp {
+		if r.IntN(2) == 0 {
+			return nil
+		}
+		return model.StampOf(time.UnixMilli(r.Int64N(1 << 42)))
+	}
+	g.Coordinator = r.Int32N(5) - 1
+	g.Protocol = []string{"", "range", "cooperative-sticky"}[r.IntN(3)]
+	if r.IntN(5) == 0 {
+		g.Counts = nil
+	}
+	if r.IntN(3) == 0 && g.Members != nil {
+		g.Members = []model.Member{{MemberRef: model.MemberRef{MemberID: "m-1", ClientID: "c", Host: "/h"},
+			Assignments: []model.Assignment{{Topic: "topic.0", Partitions: []int32{0, 2}}}}}
+	}
+	g.CommitsExpireAt = stamp()
+	if r.IntN(3) == 0 {
+		g.CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryRule("commit-time"), EmptySince: stamp(), Latest: stamp(),
+			UnknownTime: model.ExpiryRule([]string{"", "empty-time"}[r.IntN(2)]), Expiring: r.IntN(3), RetentionMs: r.Int64N(1 << 40),
+			RetentionAssumed: r.IntN(2) == 0, CommitLog: "failed"}
+		if r.IntN(2) == 0 {
+			g.CommitsExpiry.ExpiringInMs, g.CommitsExpiry.CheckIntervalMs = model.Ptr(r.Int64N(1<<30)), model.Ptr(int64(600_000))
+			g.CommitsExpiry.CommitLogReason = model.Ptr("metadata: \"__consumer_offsets\" not visible\u2028")
+		}
+	}
+	if r.IntN(3) == 0 {
+		g.ShareAutoOffsetReset = model.Ptr([]string{"latest", "earliest", "by_duration:PT1H"}[r.IntN(3)])
+	}
+	if r.IntN(3) == 0 {
+		g.Committer = &model.Committer{Seen: []string{"commit-log"}, Commits: r.IntN(9), First: *stamp0(r), Last: *stamp0(r)}
+	}
+	if r.IntN(4) == 0 {
+		g.Error = (&model.Error{Kind: model.KindBroker, Message: "coordinator \"moved\""}).WithGroup(g.Group)
+	}
+}
+
+func stamp0(r *rand.Rand) *model.Stamp { return model.StampOf(time.UnixMilli(r.Int64N(1 << 42))) }
 
 type failWriter struct{ n int }
 

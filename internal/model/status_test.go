@@ -1,0 +1,50 @@
+package model
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// Counts write what encoding/json writes for the same counts keyed by name: every status
+// with a count, in the names' order, zeros left out.
+func TestCountsJSONIsEncodingJSON(t *testing.T) {
+	for mask := range 1 << len(AllStatuses) {
+		c := Counts{}
+		byName := map[string]int{}
+		for i, s := range AllStatuses {
+			switch {
+			case mask&(1<<i) != 0:
+				c[s], byName[s.String()] = i+1, i+1
+			case i%2 == 0:
+				c[s] = 0 // kept in the map, left out of the JSON
+			}
+		}
+		got, _ := c.MarshalJSON()
+		want, _ := json.Marshal(byName)
+		if string(got) != string(want) {
+			t.Fatalf("counts %v: %s, encoding/json %s", c, got, want)
+		}
+		var back Counts
+		if err := json.Unmarshal(got, &back); err != nil || len(back) != len(byName) {
+			t.Fatalf("counts %s read back as %v (%v)", got, back, err)
+		}
+	}
+	if got, _ := Counts(nil).MarshalJSON(); string(got) != "{}" {
+		t.Fatalf("nil counts: %s", got)
+	}
+}
+
+// Every status has a name, and ParseStatus reads it back.
+func TestStatusNames(t *testing.T) {
+	if len(statusesByName) != len(AllStatuses) || len(statusNames) != len(AllStatuses) {
+		t.Fatalf("%d names, %d by name, %d statuses", len(statusNames), len(statusesByName), len(AllStatuses))
+	}
+	for _, s := range AllStatuses {
+		if back, err := ParseStatus(s.String()); err != nil || back != s {
+			t.Fatalf("%v read back as %v (%v)", s, back, err)
+		}
+	}
+	if got := Status(9).String(); got != "status(9)" {
+		t.Fatalf("Status(9) = %q", got)
+	}
+}

@@ -40,8 +40,8 @@ const (
 // readMarkers sets obs.Markers and obs.MarkersUnknown, and returns the commits of want
 // (whose records' timestamps are wanted) less those before markers alone: caught up, they
 // have no record to time. phase logs its time.
-func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay topicLayout, want []model.TPO, phase func(string, ...any)) []model.TPO {
-	candidates, skipped := markerCandidateOffsets(obs, c.hasData)
+func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay topicLayout, held heldPositions, want []model.TPO, phase func(string, ...any)) []model.TPO {
+	candidates, skipped := markerCandidateOffsets(held, c.hasData)
 	look := c.transactionMarkers(ctx, lay, obs.Offsets, candidates)
 	obs.Markers, obs.MarkersUnknown = look.found, look.unknown
 	phase("transaction markers (%d candidates, %d looked at, %d of them read again with %s: %d caught up, %d not told)",
@@ -49,61 +49,31 @@ func (c *Client) readMarkers(ctx context.Context, obs *model.Observation, lay to
 	return slices.DeleteFunc(want, func(w model.TPO) bool { _, ok := obs.Markers[w]; return ok })
 }
 
-// markerCandidateOffsets lists the committed offsets worth the fetch: low ≤ committed < high
-// with last stable = high, of every group but share groups, once each, not known to have
-// records after them (hasData), the smallest gaps first (a consumer one marker behind is
-// the common case): at most markerCandidates, and the ones past that bound apart (they keep
-// Kafka's lag).
-func markerCandidateOffsets(obs *model.Observation, hasData func(model.TPO) bool) (want, skipped []model.TPO) {
-	offsets := model.IndexOffsets(obs.Offsets)
-	// Per topic and partition, the committed offsets that qualify: hundreds of thousands of
-	// rows share a few offsets each, so they are collected per partition and made distinct
-	// there, before anything is sorted.
-	slots := map[string][][]int64{}
-	for i := range obs.Groups {
-		g := &obs.Groups[i]
-		if g.Type == model.TypeShare {
-			continue
-		}
-		var (
-			to     model.TopicOffsets
-			parts  [][]int64
-			looked bool
-		)
-		for tp, c := range g.Committed {
-			if !looked || tp.Topic != to.Name() {
-				to, looked = offsets.Topic(tp.Topic), true
-				if parts = slots[tp.Topic]; parts == nil {
-					parts = make([][]int64, obs.Topics[tp.Topic].Partitions)
-					slots[tp.Topic] = parts
-				}
-			}
-			if tp.Partition < 0 || int(tp.Partition) >= len(parts) {
-				continue // not in metadata: no watermarks
-			}
-			po := to.Get(tp.Partition)
-			if po.Error == nil && po.Low != nil && po.High != nil && po.LastStable != nil &&
-				c >= *po.Low && c < *po.High && *po.LastStable == *po.High {
-				parts[tp.Partition] = append(parts[tp.Partition], c)
-			}
-		}
-	}
+// markerCandidateOffsets lists the held committed offsets worth the fetch: those with
+// last stable = high (no open transaction), not known to have records after them
+// (hasData), the smallest gaps first (a consumer one marker behind is the common case),
+// then by partition and offset: at most markerCandidates, and the ones past that bound
+// apart (they keep Kafka's lag).
+func markerCandidateOffsets(held heldPositions, hasData func(model.TPO) bool) (want, skipped []model.TPO) {
 	type candidate struct {
 		gap int64 // high − committed
-		w   model.TPO
+		i   int   // the position in partition and offset order
 	}
-	var all []candidate
-	for topic, parts := range slots {
-		to := offsets.Topic(topic)
-		for p, offs := range parts {
-			if len(offs) == 0 {
+	var (
+		all   []candidate
+		order []model.TPO
+	)
+	for _, topic := range held.topics {
+		to := held.offsets.Topic(topic)
+		for p, s := range held.at[topic] {
+			po := to.Get(int32(p))
+			if len(s.committed) == 0 || po.LastStable == nil || *po.LastStable != *po.High {
 				continue
 			}
-			slices.Sort(offs)
-			high := *to.Get(int32(p)).High
-			for _, c := range slices.Compact(offs) {
+			for _, c := range s.committed {
 				if w := (model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: c}); !hasData(w) {
-					all = append(all, candidate{high - c, w})
+					all = append(all, candidate{*po.High - c, len(order)})
+					order = append(order, w)
 				}
 			}
 		}
@@ -112,14 +82,11 @@ func markerCandidateOffsets(obs *model.Observation, hasData func(model.TPO) bool
 		if c := cmp.Compare(a.gap, b.gap); c != 0 {
 			return c
 		}
-		if c := model.CompareTP(a.w.TP, b.w.TP); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.w.Offset, b.w.Offset)
+		return cmp.Compare(a.i, b.i)
 	})
 	out := make([]model.TPO, len(all))
 	for i, c := range all {
-		out[i] = c.w
+		out[i] = order[c.i]
 	}
 	n := min(len(out), markerCandidates)
 	return out[:n], out[n:]

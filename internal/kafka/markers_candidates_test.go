@@ -36,7 +36,7 @@ func TestMarkerCandidateOffsets(t *testing.T) {
 		},
 	}
 	known := w("a", 7, 49)
-	want, skipped := markerCandidateOffsets(obs, func(x model.TPO) bool { return x == known })
+	want, skipped := markerCandidateOffsets(holdPositions(obs), func(x model.TPO) bool { return x == known })
 	exp := []model.TPO{w("a", 0, 99), w("a", 7, 48), w("a", 7, 45), w("a", 0, 60)} // gaps 1, 2, 5, 40
 	if !slices.Equal(want, exp) || len(skipped) != 0 {
 		t.Errorf("candidates %v, skipped %v; want %v and none", want, skipped, exp)
@@ -52,7 +52,7 @@ func TestMarkerCandidateOffsets(t *testing.T) {
 		g.Committed[model.TP{Topic: topic}] = int64(10_000 - 1 - i) // gap i+1
 	}
 	many.Groups = []model.GroupObservation{g}
-	want, skipped = markerCandidateOffsets(many, func(model.TPO) bool { return false })
+	want, skipped = markerCandidateOffsets(holdPositions(many), func(model.TPO) bool { return false })
 	if len(want) != markerCandidates || len(skipped) != 6 || want[0].Topic != "t0000" || skipped[5].Topic != fmt.Sprintf("t%04d", markerCandidates+5) {
 		t.Errorf("%d candidates from %v, %d skipped to %v; want %d from t0000 and 6 to the largest gap", len(want), want[0], len(skipped), skipped[len(skipped)-1], markerCandidates)
 	}

@@ -80,7 +80,9 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
 	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
 	phase("watermarks and local log starts of %d partitions", len(tps))
-	want := c.readMarkers(ctx, &obs, lay, addGroups(&obs, groups, lay, q.TimestampsAtRiskFirst), phase)
+	addGroups(&obs, groups)
+	held := holdPositions(&obs)
+	want := c.readMarkers(ctx, &obs, lay, held, held.want(q.TimestampsAtRiskFirst), phase)
 	obs.Errors = append(obs.Errors, offsetErrors(obs.Offsets)...)
 	want, stamps := c.observeCompacted(ctx, &obs, lay, want, q.FetchBudget)
 	phase("reads at %d commits on compacted topics", len(obs.Compacted))
@@ -242,59 +244,15 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 	return lay, risk, nil
 }
 
-// addGroups adds the groups and their errors to the observation and returns the
-// committed offsets whose record timestamps apply (low ≤ offset < high), once each, sorted
-// by partition and offset; with atRiskFirst the at-risk ones first: the budget goes in order.
-func addGroups(obs *model.Observation, groups []*model.GroupObservation, lay topicLayout, atRiskFirst bool) []model.TPO {
-	offsets := model.IndexOffsets(obs.Offsets)
-	// Per topic and partition, the committed offsets that apply: hundreds of
-	// thousands of rows share a few offsets each, so they are collected per
-	// partition and made distinct once at the end.
-	apply := map[string][][]int64{}
+// addGroups adds the groups and their errors to the observation.
+func addGroups(obs *model.Observation, groups []*model.GroupObservation) {
 	obs.Groups = slices.Grow(obs.Groups, len(groups))
 	for _, g := range groups {
 		obs.Groups = append(obs.Groups, *g)
 		if g.Error != nil {
 			obs.Errors = append(obs.Errors, *g.Error)
 		}
-		var (
-			to     model.TopicOffsets
-			slots  [][]int64
-			looked bool
-		)
-		for tp, off := range positions(g) {
-			if !looked || tp.Topic != to.Name() {
-				to, looked = offsets.Topic(tp.Topic), true
-				if slots = apply[tp.Topic]; slots == nil {
-					slots = make([][]int64, lay.partitions[tp.Topic])
-					apply[tp.Topic] = slots
-				}
-			}
-			if tp.Partition < 0 || int(tp.Partition) >= len(slots) {
-				continue // not in metadata: no watermarks
-			}
-			po := to.Get(tp.Partition)
-			if po.Error == nil && po.Low != nil && po.High != nil && off >= *po.Low && off < *po.High {
-				slots[tp.Partition] = append(slots[tp.Partition], off)
-			}
-		}
 	}
-	var first, rest []model.TPO
-	for _, topic := range slices.Sorted(maps.Keys(apply)) {
-		to := offsets.Topic(topic)
-		for p, offs := range apply[topic] {
-			slices.Sort(offs)
-			po := to.Get(int32(p))
-			for _, off := range slices.Compact(offs) {
-				dst := &first
-				if atRiskFirst && !atRisk(po, off) {
-					dst = &rest
-				}
-				*dst = append(*dst, model.TPO{TP: model.TP{Topic: topic, Partition: int32(p)}, Offset: off})
-			}
-		}
-	}
-	return append(first, rest...)
 }
 
 // atRisk reports whether a commit at off points below the first record that

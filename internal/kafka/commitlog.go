@@ -164,18 +164,20 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 }
 
 // startCommitLog starts reading the records of the snapshot's groups in
-// __consumer_offsets when q asks for it (groups with commits; share groups have none),
-// alongside the rest of the snapshot, keeping the recent commits of the groups without
-// members only (a Stable fleet's history would cost memory for nothing). The function it
-// returns waits for the read and, given the observation, gives each of its groups its
-// CommitLog and logs the phase; it does nothing after its first call.
+// __consumer_offsets when q asks for it, alongside the rest of the snapshot, as soon as
+// the groups are described (their commits may still be read: it reads only what
+// DescribeGroups sets). It keeps the recent commits of the groups without members, or
+// whose members are unknown (a Stable fleet's history would cost memory for nothing).
+// The function it returns waits for the read and, given the observation, gives each
+// group with commits its CommitLog (share groups have none) and logs the phase; it does
+// nothing after its first call.
 func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation, func(string, ...any)) {
 	var names []string
 	alone := map[string]bool{} // groups without members: commits there come from outside
 	for _, g := range groups {
-		if q.CommitLog && len(g.Committed) > 0 && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
+		if q.CommitLog && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
 			names = append(names, g.Group)
-			alone[g.Group] = readsCommitLog(g)
+			alone[g.Group] = g.DescribeError != nil || len(g.Members) == 0
 		}
 	}
 	if len(names) == 0 {
@@ -208,7 +210,7 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 				got = <-done
 			}
 			for i := range obs.Groups {
-				if l, ok := got[obs.Groups[i].Group]; ok {
+				if l, ok := got[obs.Groups[i].Group]; ok && len(obs.Groups[i].Committed) > 0 {
 					obs.Groups[i].CommitLog = l
 				}
 			}

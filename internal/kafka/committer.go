@@ -11,14 +11,6 @@ import (
 // __consumer_offsets show every commit with its time, also a committer's commit of the same
 // offset again on an idle partition, which OffsetFetch cannot tell from no commit.
 
-// readsCommitLog reports whether a snapshot keeps g's recent commits from its commit log
-// (CommitLogOptions.History): a group without members that has committed offsets a client
-// outside it could be moving.
-func readsCommitLog(g *model.GroupObservation) bool {
-	return g.Error == nil && g.DescribeError == nil && len(g.Members) == 0 && len(g.Committed) > 0 &&
-		g.Type != model.TypeShare && g.Type != model.TypeUnknown
-}
-
 // CommitsSeen implements reset.CommitHistory: the commits of group (of type typ) its records
 // in __consumer_offsets show made while it had no members (model.CommitLog.SeenWithoutMembers);
 // none when they cannot be read.

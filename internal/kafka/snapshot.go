@@ -63,13 +63,16 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
 	phase := c.phaseLogger()
-	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed)
+	// The commit log is read from when the groups are described, beside their offsets.
+	var commitLogRead func(*model.Observation, func(string, ...any))
+	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed, func(gs []*model.GroupObservation) {
+		commitLogRead = c.startCommitLog(ctx, gs, q)
+	})
 	if err != nil {
 		return obs, err
 	}
-	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
-	commitLogRead := c.startCommitLog(ctx, groups, q)
 	defer commitLogRead(nil, nil)
+	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
 	topics := queryTopics(groups, q)
 	lay, risk, err := c.observeTopics(ctx, &obs, topics, lookupAt, q.ConfigMaxAge)
 	if err != nil {
@@ -108,9 +111,11 @@ func (c *Client) phaseLogger() func(format string, args ...any) {
 
 // observeGroups lists the groups (reconnecting brokers a failure dropped),
 // keeps the ones asked for and describes them and reads their commits, in
-// parallel; onListed, when not nil, gets them once described. It fails only
-// when no broker answers.
-func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string, onListed func(model.Snapshot)) ([]*model.GroupObservation, error) {
+// parallel; onListed, when not nil, gets them once described, and so does
+// described, while their commits may still be read (it may read only the fields
+// DescribeGroups sets). It fails only when no broker answers, and then before
+// described is called.
+func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, names []string, onListed func(model.Snapshot), described func([]*model.GroupObservation)) ([]*model.GroupObservation, error) {
 	if len(c.lostBrokers()) > 0 {
 		_ = c.refreshBrokers(ctx) // reconnect the brokers a failure dropped
 	}
@@ -168,7 +173,7 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		configErr []model.Error
 	)
 	wg.Add(3)
-	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord); sendListed() }()
+	go func() { defer wg.Done(); c.describeGroups(ctx, groups, coord); described(groups); sendListed() }()
 	go func() { defer wg.Done(); c.fetchCommitted(ctx, groups, coord) }()
 	go func() { defer wg.Done(); configErr = c.shareConfigs(ctx, shares) }()
 	wg.Wait()

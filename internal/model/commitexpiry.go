@@ -116,6 +116,42 @@ type expiryClock struct {
 	out       CommitExpiry
 	earliest  time.Time
 	positions int // partitions with a commit (a start offset)
+	rows      int // the group's rows, for the block of stamps
+	// next is the first of log.Commits not yet passed: rows come in partition order, as
+	// the log's commits are, so one walk finds each row's last commit.
+	next   int
+	passed TP // the last partition looked up
+	// stamps holds the rows' expiry times, one block per group rather than one each.
+	stamps []Stamp
+}
+
+// last returns the group's last commit on tp in the commit log: by walking the log once
+// while rows come in partition order, by a search otherwise.
+func (c *expiryClock) last(tp TP) (CommitRecord, bool) {
+	if c.log == nil {
+		return CommitRecord{}, false
+	}
+	if c.next > 0 && CompareTP(tp, c.passed) < 0 {
+		return c.log.Last(tp)
+	}
+	c.passed = tp
+	cs := c.log.Commits
+	for c.next < len(cs) && CompareTP(cs[c.next].TP, tp) < 0 {
+		c.next++
+	}
+	if c.next < len(cs) && CompareTP(cs[c.next].TP, tp) == 0 {
+		return cs[c.next], true
+	}
+	return CommitRecord{}, false
+}
+
+// stamp returns a pointer to at, taken from the group's block of stamps.
+func (c *expiryClock) stamp(at time.Time) *Stamp {
+	if len(c.stamps) == cap(c.stamps) {
+		c.stamps = make([]Stamp, 0, max(c.rows, 8))
+	}
+	c.stamps = append(c.stamps, Stamp{at})
+	return &c.stamps[len(c.stamps)-1]
 }
 
 // newExpiryClock starts the clock of grp (its type, state and members set) from its
@@ -174,7 +210,7 @@ func (c *expiryClock) partition(p *GroupPartition, position *int64) {
 		at    time.Time
 		known bool
 	)
-	last, inLog := c.log.Last(p.TP())
+	last, inLog := c.last(p.TP())
 	switch {
 	case inLog && !last.ExpiresAt.IsZero():
 		by, at, known = ExpiryExpireTimestamp, last.ExpiresAt, true
@@ -195,7 +231,7 @@ func (c *expiryClock) partition(p *GroupPartition, position *int64) {
 		c.expiring(c.out.Latest.Time)
 		return
 	}
-	p.CommitsExpireAt = &Stamp{at}
+	p.CommitsExpireAt = c.stamp(at)
 	if c.earliest.IsZero() || at.Before(c.earliest) {
 		c.earliest = at
 	}

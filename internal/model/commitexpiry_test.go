@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -191,5 +193,39 @@ func TestCommitExpiryUrgency(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[soon later lost idle]" {
 		t.Errorf("order %v, want [soon later lost idle]", got)
+	}
+}
+
+// The clock's walk over the commit log finds what a search finds, for rows in partition
+// order and for rows out of it.
+func TestExpiryClockLastWalksTheLog(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		log := &CommitLog{}
+		for _, topic := range []string{"a", "b", "c"} {
+			for p := range int32(6) {
+				if r.IntN(2) == 0 {
+					log.Commits = append(log.Commits, CommitRecord{TP: TP{topic, p}, Offset: r.Int64N(100)})
+				}
+			}
+		}
+		var rows []TP
+		for range 12 {
+			rows = append(rows, TP{[]string{"a", "b", "c", "d"}[r.IntN(4)], r.Int32N(7)})
+		}
+		if r.IntN(2) == 0 {
+			slices.SortFunc(rows, CompareTP)
+		}
+		c := &expiryClock{log: log}
+		for _, tp := range rows {
+			got, gotOK := c.last(tp)
+			want, wantOK := log.Last(tp)
+			if got != want || gotOK != wantOK {
+				t.Fatalf("rows %v, log %v: last(%v) = %v %v, the search %v %v", rows, log.Commits, tp, got, gotOK, want, wantOK)
+			}
+		}
+	}
+	if _, ok := (&expiryClock{}).last(TP{"a", 0}); ok {
+		t.Fatal("a clock without a log found a commit")
 	}
 }

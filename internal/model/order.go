@@ -4,8 +4,8 @@ import "strings"
 
 // CompareTP orders by topic, then partition.
 func CompareTP(a, b TP) int {
-	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
-		return c
+	if a.Topic != b.Topic { // equal names, most often the same string, compare at once
+		return strings.Compare(a.Topic, b.Topic)
 	}
 	return int(a.Partition) - int(b.Partition)
 }

@@ -24,10 +24,38 @@ const StampLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // MarshalJSON writes e.g. "2026-11-29T08:53:36.123Z".
 func (s Stamp) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(StampLayout)+2)
+	return s.AppendJSON(make([]byte, 0, len(StampLayout)+2)), nil
+}
+
+// AppendJSON appends the time as MarshalJSON writes it. Years 0 to 9999 are written
+// digit by digit (a fleet's JSON has a million stamps); any other by time's formatter.
+func (s Stamp) AppendJSON(b []byte) []byte {
+	t := s.UTC()
 	b = append(b, '"')
-	b = s.UTC().AppendFormat(b, StampLayout)
-	return append(b, '"'), nil
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		b = t.AppendFormat(b, StampLayout)
+		return append(b, '"')
+	}
+	h, mi, sec := t.Clock()
+	b = appendDigits(b, y, 4)
+	b = appendDigits(append(b, '-'), int(mo), 2)
+	b = appendDigits(append(b, '-'), d, 2)
+	b = appendDigits(append(b, 'T'), h, 2)
+	b = appendDigits(append(b, ':'), mi, 2)
+	b = appendDigits(append(b, ':'), sec, 2)
+	b = appendDigits(append(b, '.'), t.Nanosecond()/1e6, 3)
+	return append(b, `Z"`...)
+}
+
+// appendDigits appends v's last n (at most 4) decimal digits, zero-padded.
+func appendDigits(b []byte, v, n int) []byte {
+	var buf [4]byte
+	for i := n - 1; i >= 0; i-- {
+		buf[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, buf[:n]...)
 }
 
 // UnmarshalJSON reads any RFC 3339 time.

@@ -185,9 +185,7 @@ func appendStamp(b []byte, key string, s *model.Stamp) []byte {
 	if s == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '"')
-	b = s.UTC().AppendFormat(b, model.StampLayout)
-	return append(b, '"')
+	return s.AppendJSON(b)
 }
 
 // appendOptional appends null for a nil v (the common case, kept cheap) and

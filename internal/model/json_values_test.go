@@ -2,7 +2,9 @@ package model
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // Counts write what encoding/json writes for the same counts keyed by name: every status
@@ -46,5 +48,26 @@ func TestStatusNames(t *testing.T) {
 	}
 	if got := Status(9).String(); got != "status(9)" {
 		t.Fatalf("Status(9) = %q", got)
+	}
+}
+
+// A stamp is written digit by digit as time's formatter writes it, in any zone, from the
+// year 0 to 9999, and by the formatter beyond.
+func TestStampJSON(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("east", 5*3600+1800), time.FixedZone("west", -7*3600)}
+	check := func(at time.Time) {
+		s := Stamp{at}
+		want, _ := json.Marshal(at.UTC().Format(StampLayout))
+		if got, _ := s.MarshalJSON(); string(got) != string(want) {
+			t.Fatalf("%v: %s, time's formatter %s", at, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20_000 {
+		check(time.UnixMilli(r.Int64N(400_000_000_000_000) - 100_000_000_000_000).In(zones[r.IntN(len(zones))]))
+	}
+	for _, at := range []time.Time{{}, time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 2, 5, 4, 3, 2_000_000, zones[1])} {
+		check(at)
 	}
 }

@@ -130,31 +130,16 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = appendString(b, m.Host)
 		b = append(b, '}')
 	}
-	b = append(b, `,"subscribed":`...)
-	if p.Subscribed == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendBool(b, *p.Subscribed)
-	}
+	b = appendOptBool(b, `,"subscribed":`, p.Subscribed)
 	var err error
 	b = append(b, `,"transactionMarkers":`...)
 	if b, err = appendOptional(b, p.TransactionMarkers); err != nil {
 		j.err = err
 		return
 	}
-	b = append(b, `,"markersUnknown":`...)
-	if p.MarkersUnknown == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, *p.MarkersUnknown)
-	}
+	b = appendOptString(b, `,"markersUnknown":`, p.MarkersUnknown)
 	b = appendNum(b, `,"localLow":`, p.LocalLow)
-	b = append(b, `,"readsRemote":`...)
-	if p.ReadsRemote == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendBool(b, *p.ReadsRemote)
-	}
+	b = appendOptBool(b, `,"readsRemote":`, p.ReadsRemote)
 	b = append(b, `,"compaction":`...)
 	if b, err = appendOptional(b, p.Compaction); err != nil {
 		j.err = err
@@ -195,6 +180,23 @@ func appendOptional[T any](b []byte, v *T) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	return appendMarshal(b, v)
+}
+
+// appendOptString appends key and the string, or null.
+func appendOptString(b []byte, key string, v *string) []byte {
+	if v == nil {
+		return append(append(b, key...), "null"...)
+	}
+	return appendKeyString(b, key, *v)
+}
+
+// appendOptBool appends key and the boolean, or null.
+func appendOptBool(b []byte, key string, v *bool) []byte {
+	b = append(b, key...)
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendBool(b, *v)
 }
 
 // appendNum appends key and the number, or null.

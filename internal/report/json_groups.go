@@ -81,12 +81,7 @@ func (j *jsonWriter) group(g *model.Group) {
 	b = appendNum(b, `,"offsetsExpireAfterMs":`, g.OffsetsExpireAfterMs)
 	b = appendStamp(b, `,"commitsExpireAt":`, g.CommitsExpireAt)
 	b = appendCommitExpiry(b, `,"commitsExpiry":`, g.CommitsExpiry)
-	b = append(b, `,"shareAutoOffsetReset":`...)
-	if g.ShareAutoOffsetReset == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, *g.ShareAutoOffsetReset)
-	}
+	b = appendOptString(b, `,"shareAutoOffsetReset":`, g.ShareAutoOffsetReset)
 	b = append(b, `,"committer":`...)
 	b = appendOptionalTo(b, g.Committer, &err)
 	b = append(b, `,"topology":`...)
@@ -134,12 +129,7 @@ func appendCommitExpiry(b []byte, key string, e *model.CommitExpiry) []byte {
 	b = strconv.AppendBool(b, e.RetentionAssumed)
 	b = appendNum(b, `,"checkIntervalMs":`, e.CheckIntervalMs)
 	b = appendKeyString(b, `,"commitLog":`, e.CommitLog)
-	b = append(b, `,"commitLogReason":`...)
-	if e.CommitLogReason == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, *e.CommitLogReason)
-	}
+	b = appendOptString(b, `,"commitLogReason":`, e.CommitLogReason)
 	return append(b, '}')
 }
 

@@ -311,16 +311,16 @@ func (st *offsetsPartitionState) commitLog(group string, r *partitionRead, readA
 	}
 	l.Commits, l.Classic = g.commitsOut, g.classicOut
 	if g.history {
-		l.Recent = g.recent(g.commitsOut, readAt.Add(-opt.Window).UnixMilli())
+		l.Recent = g.recent(readAt.Add(-opt.Window).UnixMilli())
 	}
 	return l
 }
 
-// recent lists the commits made at or after since, by partition, oldest first; sorted
-// is the group's last commits in partition order (commitsOut).
-func (g *groupLogState) recent(sorted []model.CommitRecord, since int64) []model.CommitRecord {
+// recent lists the commits made at or after since, by partition, oldest first: the
+// earlier ones of each partition, then its last (commitsOut, in partition order).
+func (g *groupLogState) recent(since int64) []model.CommitRecord {
 	var out []model.CommitRecord
-	for _, last := range sorted {
+	for _, last := range g.commitsOut {
 		for _, e := range g.earlier[last.TP] {
 			if e.atMs >= since {
 				out = append(out, model.CommitRecord{TP: last.TP, Offset: e.offset, CommittedAt: time.UnixMilli(e.atMs), Own: e.own})

@@ -143,8 +143,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	if g.Error.IsGroupNotFound() {
 		groupErr = nil // a group that does not exist has no commits: judged as such
 	}
-	clock := newExpiryClock(&grp, g, &obs)
-	clock.rows = len(tps)
+	clock := newExpiryClock(&grp, g, &obs, len(tps))
 	// Partitions of topics no member subscribes to are marked: nobody consumes them.
 	subs := grp.Subscriptions()
 	marks := subs.Known && len(grp.Members) > 0

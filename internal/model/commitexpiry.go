@@ -155,10 +155,10 @@ func (c *expiryClock) stamp(at time.Time) *Stamp {
 }
 
 // newExpiryClock starts the clock of grp (its type, state and members set) from its
-// observation g.
-func newExpiryClock(grp *Group, g *GroupObservation, obs *Observation) *expiryClock {
+// observation g; the group has rows partitions.
+func newExpiryClock(grp *Group, g *GroupObservation, obs *Observation, rows int) *expiryClock {
 	subs := grp.Subscriptions()
-	c := &expiryClock{rule: groupExpiryRule(grp, subs, g.DescribeError == nil), subs: subs, now: obs.TakenAt,
+	c := &expiryClock{rule: groupExpiryRule(grp, subs, g.DescribeError == nil), subs: subs, now: obs.TakenAt, rows: rows,
 		horizon: obs.TakenAt.Add(obs.RiskWindow), retention: DefaultOffsetsRetention}
 	c.out = CommitExpiry{Rule: c.rule, CommitLog: CommitLogOff, CheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs}
 	if m := obs.OffsetsRetentionMinutes; m != nil {

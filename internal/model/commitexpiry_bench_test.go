@@ -48,7 +48,7 @@ func BenchmarkCommitExpiry(b *testing.B) {
 			for i := range obs.Groups {
 				g := &obs.Groups[i]
 				grp := Group{Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType, Members: g.Members}
-				c := newExpiryClock(&grp, g, &obs)
+				c := newExpiryClock(&grp, g, &obs, len(g.Committed))
 				for _, tp := range tps[i] {
 					p := GroupPartition{Topic: tp.Topic, Partition: tp.Partition}
 					off := g.Committed[tp]

@@ -11,7 +11,9 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Status classifies one group partition. The zero value is StatusOK; higher values
@@ -123,7 +125,9 @@ func (c Counts) AppendJSON(b []byte) []byte {
 }
 
 // statusesByName lists every status in its name's byte order.
-var statusesByName = []Status{StatusAhead, StatusAtRisk, StatusExpired, StatusMissing, StatusOK, StatusUnknown}
+var statusesByName = slices.SortedFunc(slices.Values(AllStatuses), func(a, b Status) int {
+	return strings.Compare(a.String(), b.String())
+})
 
 // UnmarshalJSON reads counts keyed by status name.
 func (c *Counts) UnmarshalJSON(b []byte) error {

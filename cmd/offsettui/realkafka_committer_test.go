@@ -182,7 +182,8 @@ func TestRealKafkaCommitterEvery2s(t *testing.T) {
 // TestRealKafkaCommitterIdle: a committer every 2 s on a topic nobody writes to commits the
 // same offsets again: no watch before the write sees it move, the commit history does (the
 // plan is blocked), and without the history the write is made and the watch after it reports
-// the committer's overwrite as overwritten (exit 5 in the CLI's scheme).
+// the committer's overwrite as overwritten (exit 5 in the CLI's scheme), or the read-back
+// does when the commit lands first (changed-since, exit 4).
 func TestRealKafkaCommitterIdle(t *testing.T) {
 	t.Parallel()
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
@@ -209,11 +210,21 @@ func TestRealKafkaCommitterIdle(t *testing.T) {
 		p = planEarliest(t, watch, group)
 		start := time.Now()
 		res := watch.Execute(realkafka.Ctx(t, time.Minute), p)
-		if res.Outcome != plan.OutcomeOverwritten || outcomeExitCode(res.Outcome) != 5 {
-			t.Fatalf("outcome %s (exit %d), want overwritten (5); notes %v", res.Outcome, outcomeExitCode(res.Outcome), res.Notes)
+		// The committer's next commit lands after the read-back (overwritten, exit 5), or,
+		// once in a while, in the milliseconds between the write and the read-back: then
+		// the read-back itself shows it (changed-since, partly applied, exit 4). Either
+		// way the row reads 20 again and says another client committed over it.
+		r := res.Plan.Rows[0]
+		switch {
+		case res.Outcome == plan.OutcomeOverwritten && outcomeExitCode(res.Outcome) == 5 && r.Result == plan.WriteOverwritten:
+		case res.Outcome == plan.OutcomePartlyApplied && outcomeExitCode(res.Outcome) == 4 && r.Result == plan.WriteChanged:
+			t.Logf("%s: the committer's commit landed before the read-back: %s", b.Name(), r.ResultNote())
+		default:
+			t.Fatalf("outcome %s (exit %d), row %s; want overwritten (5), or changed-since (4) when the commit beat the read-back; notes %v",
+				res.Outcome, outcomeExitCode(res.Outcome), r.Result, res.Notes)
 		}
-		if r := res.Plan.Rows[0]; r.Result != plan.WriteOverwritten || r.ReadBack == nil || *r.ReadBack != 20 || res.Plan.Undo == nil && res.Plan.Backup == nil {
-			t.Errorf("row %+v: want overwritten back to 20", r)
+		if r.ReadBack == nil || *r.ReadBack != 20 || res.Plan.Undo == nil && res.Plan.Backup == nil {
+			t.Errorf("row %+v: want it read back at 20, the committer's offset", r)
 		}
 		t.Logf("%s: every 2 s, idle: the watch before the write saw nothing; the watch after it saw the overwrite (%.1fs for both)",
 			b.Name(), time.Since(start).Seconds())

@@ -15,8 +15,9 @@ import (
 )
 
 // backupMain is `offsettui backup`: one self-checking backup per group (the CSV and
-// manifest a reset writes, so `reset --restore` takes each), from one snapshot; one line
-// per group, and exit 0 only when every group was saved (docs/resets.md#backing-up-a-cluster).
+// manifest a reset writes), from one snapshot, all in one archive that `reset --restore`
+// takes group by group; one line per group, and exit 0 only when every group was saved
+// (docs/resets.md#backing-up-a-cluster).
 func backupMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		c      common
@@ -77,10 +78,10 @@ func backupMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "NOT SAVED  %s\n", e.Error())
 	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "offsettui backup: %d of %d groups saved; %d not (listed above)\n", len(saved)-countErr(saved), len(saved), failed)
+		fmt.Fprintf(stderr, "offsettui backup: %d of %d groups saved; %d not (listed above)%s\n", len(saved)-countErr(saved), len(saved), failed, restoreHint(saved))
 		return exitFailure
 	}
-	fmt.Fprintf(stderr, "offsettui backup: every group saved (%d)\n", len(saved))
+	fmt.Fprintf(stderr, "offsettui backup: every group saved (%d)%s\n", len(saved), restoreHint(saved))
 	return exitOK
 }
 
@@ -92,4 +93,15 @@ func countErr(saved []reset.Saved) int {
 		}
 	}
 	return n
+}
+
+// restoreHint names the archive and how to restore a group from it, or is empty when no
+// group was saved.
+func restoreHint(saved []reset.Saved) string {
+	for _, sv := range saved {
+		if sv.Err == nil {
+			return fmt.Sprintf(" in %s; restore a group with: offsettui reset --group GROUP --restore %s --execute", sv.Path, sv.Path)
+		}
+	}
+	return ""
 }

@@ -18,7 +18,7 @@ Usage:
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
   offsettui delete-group [flags] plan or --execute deleting an Empty group, after a backup
-  offsettui backup [flags]       one backup per group (--group G... or --all-groups) into --dir
+  offsettui backup [flags]       one backup per group (--group G... or --all-groups), one archive in --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
   offsettui demo [flags]         run the embedded demo cluster and print its address
@@ -107,9 +107,9 @@ var commandHelp = map[string]cmdHelp{
 	},
 	"backup": {
 		usage: "offsettui backup (--group G... | --all-groups) --dir DIR [flags]",
-		about: "Writes one self-checking backup per group (the CSV and manifest a reset writes, so\n" +
-			"reset --restore takes each) from one snapshot; one line per group; exit 0 only when every\n" +
-			"group was saved (docs/resets.md#backing-up-a-cluster).",
+		about: "Writes one self-checking backup per group (the CSV and manifest a reset writes) from one\n" +
+			"snapshot, all in one archive that reset --restore takes group by group; one line per group;\n" +
+			"exit 0 only when every group was saved (docs/resets.md#backing-up-a-cluster).",
 		examples: "  offsettui backup --bootstrap-server kafka:9092 --all-groups --dir ./before-maintenance",
 	},
 	"check": {

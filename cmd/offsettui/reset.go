@@ -73,7 +73,7 @@ func resetMain(args []string, stdout, stderr io.Writer) int {
 		err = f.watch.parse()
 	}
 	if err == nil && st.Kind == plan.Restore {
-		backup, err = reset.LoadBackup(st.Raw)
+		backup, err = reset.LoadBackup(st.Raw, f.group)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
@@ -137,6 +137,10 @@ func (f *resetFlags) plan(fs *pflag.FlagSet, now time.Time) (plan.Scope, plan.St
 	var st plan.Strategy
 	var err error
 	switch {
+	case k == plan.Restore:
+		// A backup is read and checked whole by reset.LoadBackup: a CSV with its manifest,
+		// or an archive of `offsettui backup`.
+		st = plan.Strategy{Kind: k, Raw: *f.values[k]}
 	case k.FromFileKind():
 		path := *f.values[k]
 		fh, oerr := os.Open(path)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,7 +24,9 @@ func startDemo(t *testing.T) string {
 
 // TestRestoreRefusesCutEditedAndForeignBackups: a backup cut mid-number (or at a
 // line end) is refused before anything is planned (exit 2), and a whole backup
-// of another group is blocked (exit 3) unless --allow-other-group says so.
+// of another group is blocked (exit 3) unless --allow-other-group says so; backup's
+// archive gives each group in it its own restore, and refuses one not in it, or all
+// when cut.
 func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 	addr, dir := startDemo(t), t.TempDir()
 	base := []string{"--bootstrap-server", addr, "--backup-dir", dir}
@@ -55,5 +58,38 @@ func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 	}
 	if code, r := cliReset(t, append(base, "--group", "audit-export", "--restore", *p.Backup, "--execute")...); code != exitOK || !r.Executed {
 		t.Errorf("restore of the whole backup: exit %d %+v", code, r.Blockers)
+	}
+
+	// backup's archive: each group restored from it; one not in it, or the archive cut, exit 2.
+	var out, errb bytes.Buffer
+	if code := backupMain([]string{"--bootstrap-server", addr, "--group", "audit-export", "--group", "replay", "--dir", dir}, &out, &errb); code != exitOK {
+		t.Fatalf("backup: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	archives, _ := filepath.Glob(filepath.Join(dir, "offsettui-backup-*.tar"))
+	if len(archives) != 1 || !strings.Contains(out.String(), "saved      replay: ") || !strings.Contains(errb.String(), "--restore "+archives[0]) {
+		t.Fatalf("archives %v; output\n%s%s", archives, out.String(), errb.String())
+	}
+	for _, g := range []string{"audit-export", "replay"} {
+		if code, r := cliReset(t, append(base, "--group", g, "--restore", archives[0], "--execute")...); code != exitOK ||
+			!r.Executed || r.Verified == nil || !*r.Verified {
+			t.Errorf("restore of %s from the archive just taken: exit %d, executed %v, blockers %+v; want 0, written and read back", g, code, r.Executed, r.Blockers)
+		}
+	}
+	raw, err := os.ReadFile(archives[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), filepath.Base(archives[0]))
+	if err := os.WriteFile(cut, raw[:len(raw)-600], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ group, archive, want string }{
+		{"fanout", archives[0], "holds no backup of group fanout"},
+		{"replay", cut, "cut short or edited"},
+	} {
+		errb.Reset()
+		if code := resetMain(append(base, "--group", c.group, "--restore", c.archive, "--execute"), &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("restore of %s from %s: exit %d, stderr %q; want 2 saying %q", c.group, c.archive, code, errb.String(), c.want)
+		}
 	}
 }

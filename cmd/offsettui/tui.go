@@ -165,7 +165,7 @@ func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 // group, no other cluster).
 func (r tuiResetter) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
 	if st.Kind == plan.Restore {
-		b, err := reset.LoadBackup(st.Raw)
+		b, err := reset.LoadBackup(st.Raw, group)
 		if err != nil {
 			return plan.Plan{}, err
 		}

@@ -79,7 +79,7 @@ func (w failoverWorld) judgeReset(t *testing.T, group string, outcome string, ro
 	if undo == nil {
 		t.Fatalf("outcome %s without an undo", outcome)
 	}
-	b, err := reset.LoadBackup(undoFile(t, *undo))
+	b, err := reset.LoadBackup(undoFile(t, *undo), "")
 	if err != nil {
 		t.Fatal(err)
 	}

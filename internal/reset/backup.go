@@ -70,8 +70,19 @@ func backupName(group, stamp, suffix string) string {
 // writeBackup writes rows and their manifest as new files in dir and syncs them
 // and the directory; on any failure nothing is left behind.
 func writeBackup(dir, name string, m Manifest, rows []plan.CSVRow) (string, error) {
-	path, err := writeBackupFiles(dir, name, m, rows)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("backup directory %s: %w", dir, err)
+	}
+	csv, meta, err := backupBytes(m, rows)
 	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	if err := writeNew(path, csv); err != nil {
+		return "", err
+	}
+	if err := writeNew(manifestPath(path), meta); err != nil {
+		os.Remove(path)
 		return "", err
 	}
 	if err := syncDir(dir); err != nil {
@@ -81,31 +92,20 @@ func writeBackup(dir, name string, m Manifest, rows []plan.CSVRow) (string, erro
 	return path, nil
 }
 
-// writeBackupFiles is writeBackup without the sync of the directory, for writers of many
-// backups that sync it once.
-func writeBackupFiles(dir, name string, m Manifest, rows []plan.CSVRow) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("backup directory %s: %w", dir, err)
+// backupBytes returns a backup's two files: the CSV of rows, and m completed with the
+// CSV's row count and SHA-256.
+func backupBytes(m Manifest, rows []plan.CSVRow) (csv, manifest []byte, err error) {
+	var b bytes.Buffer
+	if err := plan.FormatOffsetsCSV(&b, rows); err != nil {
+		return nil, nil, err
 	}
-	var csv bytes.Buffer
-	if err := plan.FormatOffsetsCSV(&csv, rows); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(csv.Bytes())
+	sum := sha256.Sum256(b.Bytes())
 	m.Format, m.Rows, m.SHA256 = manifestFormat, len(rows), hex.EncodeToString(sum[:])
 	meta, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	path := filepath.Join(dir, name)
-	if err := writeNew(path, csv.Bytes()); err != nil {
-		return "", err
-	}
-	if err := writeNew(manifestPath(path), append(meta, '\n')); err != nil {
-		os.Remove(path)
-		return "", err
-	}
-	return path, nil
+	return b.Bytes(), append(meta, '\n'), nil
 }
 
 // writeNew creates path (never overwriting), writes b and syncs it; a file that
@@ -150,22 +150,34 @@ func removeBackup(path string) error {
 	return err
 }
 
-// LoadBackup reads a backup for a restore and refuses it unless it is exactly
-// what offsettui wrote: its manifest must exist and name the CSV's row count and
-// SHA-256, so a file cut short (even at a line end) or edited is refused.
-func LoadBackup(path string) (Backup, error) {
-	csv, err := os.ReadFile(path)
+// LoadBackup reads the backup of group for a restore: path is a backup's CSV, its
+// manifest beside it, or an archive `offsettui backup` wrote (archive.go), from which
+// group's backup is taken. It refuses a backup unless it is exactly what offsettui
+// wrote: the manifest must name the CSV's row count and SHA-256, so a file cut short
+// (even at a line end) or edited is refused. A CSV's manifest may name another group:
+// the restore's plan says so (backupMismatch).
+func LoadBackup(path, group string) (Backup, error) {
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return Backup{}, fmt.Errorf("--restore: %w", err)
 	}
+	if isArchive(raw) {
+		return loadArchived(path, raw, group)
+	}
 	mp := manifestPath(path)
-	raw, err := os.ReadFile(mp)
+	meta, err := os.ReadFile(mp)
 	if err != nil {
 		return Backup{}, fmt.Errorf("--restore %s: its manifest %s cannot be read (%v): without it offsettui cannot tell whether the file is whole or whose offsets it holds. "+
 			"To commit the file's offsets as an ordinary, clamped reset, use --from-file", path, mp, err)
 	}
+	return checkBackup(path, mp, raw, meta)
+}
+
+// checkBackup checks a backup's CSV against its manifest (named mp in messages) and
+// parses its rows; path names the backup.
+func checkBackup(path, mp string, csv, meta []byte) (Backup, error) {
 	var m Manifest
-	if err := json.Unmarshal(raw, &m); err != nil || m.Format != manifestFormat {
+	if err := json.Unmarshal(meta, &m); err != nil || m.Format != manifestFormat {
 		return Backup{}, fmt.Errorf("--restore %s: %s is not an offsettui backup manifest (format %q)", path, mp, m.Format)
 	}
 	sum := sha256.Sum256(csv)

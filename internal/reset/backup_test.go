@@ -35,7 +35,7 @@ func writeTestBackup(t *testing.T, dir string) string {
 func TestLoadBackupRefusesWhatIsNotWhole(t *testing.T) {
 	path := writeTestBackup(t, t.TempDir())
 	orig, _ := os.ReadFile(path)
-	if b, err := LoadBackup(path); err != nil || len(b.Rows) != 3 || b.Manifest.Group != "g" {
+	if b, err := LoadBackup(path, ""); err != nil || len(b.Rows) != 3 || b.Manifest.Group != "g" {
 		t.Fatalf("whole backup: %+v, %v", b, err)
 	}
 	for _, c := range []struct {
@@ -49,7 +49,7 @@ func TestLoadBackupRefusesWhatIsNotWhole(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := LoadBackup(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--from-file") {
+			if _, err := LoadBackup(path, ""); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--from-file") {
 				t.Errorf("err %v; want %q and the --from-file way out", err, c.want)
 			}
 		})
@@ -58,7 +58,7 @@ func TestLoadBackupRefusesWhatIsNotWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(manifestPath(path))
-	if _, err := LoadBackup(path); err == nil || !strings.Contains(err.Error(), "manifest") {
+	if _, err := LoadBackup(path, ""); err == nil || !strings.Contains(err.Error(), "manifest") {
 		t.Errorf("no manifest: err %v", err)
 	}
 }
@@ -66,7 +66,7 @@ func TestLoadBackupRefusesWhatIsNotWhole(t *testing.T) {
 // TestRestoreRefusesAnotherGroupsOrClustersBackup: the plan is blocked, naming
 // the override flag; the flag lifts exactly that blocker.
 func TestRestoreRefusesAnotherGroupsOrClustersBackup(t *testing.T) {
-	b, err := LoadBackup(writeTestBackup(t, t.TempDir()))
+	b, err := LoadBackup(writeTestBackup(t, t.TempDir()), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,18 +2,20 @@ package reset
 
 import (
 	"fmt"
-	"sync"
+	"os"
+	"path/filepath"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // Backups of a cluster's positions (offsettui backup, docs/resets.md#backing-up-a-cluster):
-// one backup per group, the same CSV and manifest a reset writes before its commit, so
-// `reset --restore` takes each. The positions come from one snapshot (describe's batched
-// reads), not one read per group.
+// one backup per group, the same CSV and manifest a reset writes before its commit, all in
+// one archive (archive.go) that `reset --restore` takes group by group. The positions come
+// from one snapshot (describe's batched reads), not one read per group.
 
-// Saved is what became of one group's backup: its file, or why it was not saved.
+// Saved is what became of one group's backup: the archive holding it, or why it was not
+// saved.
 type Saved struct {
 	Group string
 	Path  string
@@ -21,66 +23,72 @@ type Saved struct {
 	Err   error
 }
 
-// SaveBackups writes one backup per group of snap into dir ("" = the default state dir)
-// and returns, in the snapshot's order, what became of each. A group whose positions
-// could not all be read is not saved (fail closed): a backup that silently misses
-// partitions would restore less than it claims.
+// SaveBackups writes the backups of snap's groups into one new archive in dir ("" = the
+// default state dir) and returns, in the snapshot's order, what became of each. A group
+// whose positions could not all be read is not saved (fail closed): a backup that silently
+// misses partitions would restore less than it claims. No archive is written when no group
+// can be saved.
 func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 	out := make([]Saved, len(snap.Groups))
 	dir, err := StateDir(dir)
-	hidden := snap.Cluster.AllTopicsVisible == nil || !*snap.Cluster.AllTopicsVisible
-	stamp := s.now().UTC().Format("20060102T150405.000Z")
-	m := Manifest{ClusterID: snap.Cluster.ID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: s.now()},
-		User: s.user(), Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"}
-	// The files are synced each, by a few writers at once (fsyncs overlap), and the
-	// directory once at the end.
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range backupWriters {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				g := snap.Groups[i]
-				sv := Saved{Group: g.Group}
-				rows, rerr := positionRows(g)
-				switch {
-				case err != nil:
-					sv.Err = err
-				case rerr != nil:
-					sv.Err = rerr
-				case hidden:
-					sv.Err = fmt.Errorf("topics may be hidden from this principal, and Kafka leaves their commits out without a word: run as a principal that may describe every topic")
-				default:
-					gm := m
-					gm.Group, gm.GroupType = g.Group, g.Type
-					sv.Path, sv.Err = writeBackupFiles(dir, backupName(g.Group, stamp, ""), gm, rows)
-					sv.Rows = len(rows)
-				}
-				out[i] = sv
-			}
-		}()
-	}
-	for i := range snap.Groups {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 	if err == nil {
-		if serr := syncDir(dir); serr != nil {
-			for i := range out {
-				if out[i].Err == nil {
-					removeBackup(out[i].Path)
-					out[i].Path, out[i].Err = "", serr
-				}
-			}
+		if merr := os.MkdirAll(dir, 0o700); merr != nil {
+			err = fmt.Errorf("backup directory %s: %w", dir, merr)
 		}
+	}
+	hidden := snap.Cluster.AllTopicsVisible == nil || !*snap.Cluster.AllTopicsVisible
+	at := s.now()
+	stamp := at.UTC().Format("20060102T150405.000Z")
+	m := Manifest{ClusterID: snap.Cluster.ID, Bootstrap: s.clusterName(), CreatedAt: model.Stamp{Time: at},
+		User: s.user(), Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"}
+	var (
+		backups []archivedBackup
+		kept    []int // the indexes in out of backups
+	)
+	for i, g := range snap.Groups {
+		out[i].Group = g.Group
+		rows, rerr := positionRows(g)
+		switch {
+		case err != nil:
+			out[i].Err = err
+			continue
+		case rerr != nil:
+			out[i].Err = rerr
+			continue
+		case hidden:
+			out[i].Err = fmt.Errorf("topics may be hidden from this principal, and Kafka leaves their commits out without a word: run as a principal that may describe every topic")
+			continue
+		}
+		gm := m
+		gm.Group, gm.GroupType = g.Group, g.Type
+		csv, meta, berr := backupBytes(gm, rows)
+		if berr != nil {
+			out[i].Err = berr
+			continue
+		}
+		out[i].Rows = len(rows)
+		backups = append(backups, archivedBackup{group: g.Group, name: backupName(g.Group, stamp, ""), csv: csv, manifest: meta})
+		kept = append(kept, i)
+	}
+	if len(backups) == 0 {
+		return out
+	}
+	path := filepath.Join(dir, archiveName(stamp))
+	werr := writeArchive(path, backups, at)
+	if werr == nil {
+		if werr = syncDir(dir); werr != nil {
+			os.Remove(path)
+		}
+	}
+	for _, i := range kept {
+		if werr != nil {
+			out[i].Err, out[i].Rows = werr, 0
+			continue
+		}
+		out[i].Path = path
 	}
 	return out
 }
-
-// backupWriters is how many backups SaveBackups writes at once.
-const backupWriters = 8
 
 // positionRows are a group's positions as backup rows: committed offsets (a share
 // group's start offsets) of every partition that has one.

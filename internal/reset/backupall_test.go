@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// TestSaveBackups: every readable group is saved as a backup LoadBackup takes (a share
-// group's start offsets as its positions); a group whose positions could not all be read,
-// or a snapshot whose topics may be hidden, is not saved and leaves no file.
+// TestSaveBackups: every readable group is saved into one archive that LoadBackup takes
+// group by group (a share group's start offsets as its positions); a group whose positions
+// could not all be read, or a snapshot whose topics may be hidden, is not saved and leaves
+// no file.
 func TestSaveBackups(t *testing.T) {
 	ok := model.Group{Group: "ok", Type: model.TypeClassic, Partitions: []model.GroupPartition{
 		{Topic: "t", Partition: 0, Committed: model.Ptr(int64(5))}, {Topic: "t", Partition: 1}}}
@@ -27,28 +29,41 @@ func TestSaveBackups(t *testing.T) {
 	dir := t.TempDir()
 	saved := s.SaveBackups(snap, dir)
 	want := map[string]int{"ok": 1, "sh": 1, "broken": -1, "failed": -1} // rows, -1 = not saved
+	archive := filepath.Join(dir, "offsettui-backup-20261201T080000.000Z.tar")
 	for _, sv := range saved {
 		switch w := want[sv.Group]; {
 		case w < 0 && (sv.Err == nil || sv.Path != ""):
 			t.Errorf("%s: saved %q (%v), want not saved", sv.Group, sv.Path, sv.Err)
-		case w >= 0 && (sv.Err != nil || sv.Rows != w):
-			t.Errorf("%s: %d rows, %v; want %d rows saved", sv.Group, sv.Rows, sv.Err, w)
+		case w >= 0 && (sv.Err != nil || sv.Rows != w || sv.Path != archive):
+			t.Errorf("%s: %d rows in %q, %v; want %d rows saved in %s", sv.Group, sv.Rows, sv.Path, sv.Err, w, archive)
 		case w >= 0:
-			b, err := LoadBackup(sv.Path)
+			b, err := LoadBackup(sv.Path, sv.Group)
 			if err != nil || b.Manifest.Group != sv.Group || len(b.Rows) != w || *b.Rows[0].Offset != map[string]int64{"ok": 5, "sh": 9}[sv.Group] {
 				t.Errorf("%s: LoadBackup: %+v %v", sv.Group, b, err)
 			}
-			// docs/json.md: a strategy without a value writes "value": null.
-			if raw, _ := os.ReadFile(manifestPath(sv.Path)); !bytes.Contains(raw, []byte(`"strategy": {
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 1 || files[0] != archive {
+		t.Errorf("files %v, want the one archive %s", files, archive)
+	}
+	if _, err := LoadBackup(archive, "broken"); err == nil || !strings.Contains(err.Error(), "holds no backup of group broken") {
+		t.Errorf("a group the archive lacks: %v", err)
+	}
+	// Its members are the files a reset writes: taken out, each CSV is restored with its
+	// manifest beside it; docs/json.md: a strategy without a value writes "value": null.
+	out := extractArchive(t, archive)
+	for _, g := range []string{"ok", "sh"} {
+		csv := filepath.Join(out, backupName(g, "20261201T080000.000Z", ""))
+		b, err := LoadBackup(csv, "")
+		if err != nil || b.Manifest.Group != g || b.Manifest.GroupType != map[string]string{"ok": model.TypeClassic, "sh": model.TypeShare}[g] {
+			t.Errorf("%s taken out of the archive: %+v %v", g, b, err)
+		}
+		if raw, _ := os.ReadFile(manifestPath(csv)); !bytes.Contains(raw, []byte(`"strategy": {
     "name": "backup",
     "value": null
   }`)) {
-				t.Errorf("%s: manifest strategy is not {backup, null}:\n%s", sv.Group, raw)
-			}
+			t.Errorf("%s: manifest strategy is not {backup, null}:\n%s", g, raw)
 		}
-	}
-	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 4 {
-		t.Errorf("files %v, want the 2 backups with their manifests", files)
 	}
 
 	snap.Cluster.AllTopicsVisible = nil

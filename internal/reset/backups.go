@@ -14,7 +14,8 @@ import (
 
 // Backups lists the backups of group in the backup directory, newest first:
 // those whose manifest names the group (a reset's backup, or the undo file of
-// a partly applied one). Only the manifests are read here; a restore checks
+// a partly applied one), and the archives `offsettui backup` wrote there that
+// hold a whole backup of it. Only the manifests are read here; a restore checks
 // the file against its manifest (LoadBackup) when it is planned. A missing
 // directory means no backups.
 func (s *Service) Backups(group string) ([]plan.Backup, error) {
@@ -31,6 +32,13 @@ func (s *Service) Backups(group string) ([]plan.Backup, error) {
 	}
 	var out []plan.Backup
 	for _, e := range entries {
+		if isArchiveName(e.Name()) && e.Type().IsRegular() {
+			path := filepath.Join(dir, e.Name())
+			if b, err := LoadBackup(path, group); err == nil {
+				out = append(out, plan.Backup{Path: path, Taken: b.Manifest.CreatedAt.Time})
+			}
+			continue
+		}
 		name, ok := strings.CutSuffix(e.Name(), ".manifest.json")
 		if !ok || !e.Type().IsRegular() {
 			continue

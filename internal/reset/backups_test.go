@@ -11,9 +11,9 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// Backups lists a group's backups newest first, by their manifests: another
-// group's (even one whose file name starts alike), strays and files without
-// a manifest are left out.
+// Backups lists a group's backups newest first, by their manifests, and the archives
+// holding a whole backup of it: another group's (even one whose file name starts alike),
+// strays, files without a manifest and a damaged archive are left out.
 func TestBackupsOfAGroup(t *testing.T) {
 	dir := t.TempDir()
 	svc := &Service{BackupDir: dir}
@@ -33,6 +33,18 @@ func TestBackupsOfAGroup(t *testing.T) {
 	write("billing-eu", at(29, 10), "backup")
 	spaced := write("a b", at(29, 8), "backup")
 	write("a_b", at(29, 9), "backup")
+	// An archive of `offsettui backup` at 30 Nov 07:00 holding billing, and a damaged one.
+	archived := &Service{Now: func() time.Time { return at(30, 7) }}
+	snap := model.Snapshot{Cluster: model.Cluster{AllTopicsVisible: model.Ptr(true)}, Groups: []model.Group{{Group: "billing", Type: model.TypeClassic,
+		Partitions: []model.GroupPartition{{Topic: "t", Partition: 0, Committed: model.Ptr[int64](3)}}}}}
+	archive := filepath.Base(archived.SaveBackups(snap, dir)[0].Path)
+	raw, err := os.ReadFile(filepath.Join(dir, archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, archiveName("20261201T000000.000Z")), raw[:len(raw)-1], 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, stray := range []string{"billing-notes.csv", "billing-20261130T080000.000Z.csv", "x.manifest.json"} {
 		if err := os.WriteFile(filepath.Join(dir, stray), []byte("{}"), 0o600); err != nil {
 			t.Fatal(err)
@@ -55,7 +67,7 @@ func TestBackupsOfAGroup(t *testing.T) {
 		}
 		return out
 	}
-	if got, want := names("billing"), []string{newer, older}; !slices.Equal(got, want) {
+	if got, want := names("billing"), []string{archive, newer, older}; !slices.Equal(got, want) {
 		t.Errorf("billing: %v, want %v", got, want)
 	}
 	if got, want := names("a b"), []string{spaced}; !slices.Equal(got, want) {

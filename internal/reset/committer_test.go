@@ -376,7 +376,7 @@ func TestCommitHistoryBlocksEveryWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadBackup(backup)
+	b, err := LoadBackup(backup, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func TestPartlyRefusedUndoesOnlyWhatWasWritten(t *testing.T) {
 		t.Errorf("row results %s, %s", res.Plan.Rows[0].Result, res.Plan.Rows[1].Result)
 	}
 	undo := strings.Fields(*res.Plan.Undo)[5]
-	b, err := LoadBackup(undo)
+	b, err := LoadBackup(undo, "")
 	if err != nil {
 		t.Fatal(err)
 	}

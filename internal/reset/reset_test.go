@@ -101,7 +101,7 @@ func TestExecuteSetsPlannedOffsets(t *testing.T) {
 	if err != nil || string(b) != "shipments,0,3\n" {
 		t.Errorf("backup = %q (%v), want the previous offset", b, err)
 	}
-	if bk, err := LoadBackup(*res.Plan.Backup); err != nil || bk.Manifest.Group != "ship-svc" || bk.Manifest.ClusterID == nil {
+	if bk, err := LoadBackup(*res.Plan.Backup, ""); err != nil || bk.Manifest.Group != "ship-svc" || bk.Manifest.ClusterID == nil {
 		t.Errorf("backup manifest %+v (%v)", bk.Manifest, err)
 	}
 	if ev := auditEvents(t, e.svc.BackupDir); strings.Join(ev, ",") != "intent,outcome:applied" {
@@ -187,7 +187,7 @@ func TestRestorePutsBackPreviousOffsetsAndDeletes(t *testing.T) {
 	if got := e.truth(t, "audit-export")[tp("orders", 5)]; got != 100 {
 		t.Fatalf("orders-5 after to-latest = %d, want 100", got)
 	}
-	bk, err := LoadBackup(*res.Plan.Backup)
+	bk, err := LoadBackup(*res.Plan.Backup, "")
 	if err != nil {
 		t.Fatal(err)
 	}

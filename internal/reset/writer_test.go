@@ -206,7 +206,7 @@ func TestDeleteOffsetsAndDeleteGroupWrites(t *testing.T) {
 			t.Errorf("%s: calls %v outcome %s backup %v, want %v, applied, a backup (notes %v)", c.st.Kind, f.calls, res.Outcome, res.Plan.Backup, c.want, res.Notes)
 			continue
 		}
-		b, err := LoadBackup(*res.Plan.Backup)
+		b, err := LoadBackup(*res.Plan.Backup, "")
 		if err != nil || len(b.Rows) != 2 || b.Manifest.GroupType != c.typ || b.Strategy().GroupType != c.typ {
 			t.Errorf("%s %s: backup %+v %v, want both commits and the group's type", c.typ, c.st.Kind, b, err)
 		}

@@ -1,0 +1,277 @@
+package reset
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// A backup archive is what `offsettui backup` writes (docs/resets.md#backing-up-a-cluster):
+// one tar file holding, per group, the same NAME.csv and NAME.manifest.json a reset writes
+// (`tar -xf` gives the files `reset --restore` takes one by one), and last an index naming
+// every member with its size and SHA-256. One file for the whole run rather than two per
+// group: creating and syncing a file costs a disk milliseconds, and a cluster has thousands
+// of groups. `reset --restore ARCHIVE --group G` takes G's backup from it after checking the
+// whole archive, so a cut or an edit anywhere in it refuses every restore from it.
+
+// archiveFormat names the index's layout; a restore refuses any other.
+const archiveFormat = "offsettui-backup-archive/1"
+
+// archiveIndexName is the archive's last member.
+const archiveIndexName = "offsettui-backup-index.json"
+
+// archiveIndex is the archive's last member: what the archive holds.
+type archiveIndex struct {
+	Format string `json:"format"`
+	// Members are the archive's other members, in order.
+	Members []archiveMember `json:"members"`
+	// Groups name each group's CSV member; its manifest is the member manifestPath names.
+	Groups []archivedGroup `json:"groups"`
+	// Before is the SHA-256 of every byte before the index's header: the members with
+	// their tar headers and padding.
+	Before string `json:"before"`
+}
+
+type archiveMember struct {
+	Name   string `json:"name"`
+	Size   int    `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+type archivedGroup struct {
+	Group string `json:"group"`
+	CSV   string `json:"csv"`
+}
+
+// archivedBackup is one group's backup on its way into an archive.
+type archivedBackup struct {
+	group, name   string // name: the CSV member's
+	csv, manifest []byte
+}
+
+// archiveName is the archive's file name for a run at stamp.
+func archiveName(stamp string) string { return "offsettui-backup-" + stamp + ".tar" }
+
+// isArchiveName reports whether a file's name is one archiveName gives.
+func isArchiveName(name string) bool {
+	return strings.HasPrefix(name, "offsettui-backup-") && strings.HasSuffix(name, ".tar")
+}
+
+// writeArchive writes backups as a new archive at path and syncs it; on any failure
+// nothing is left behind. The caller syncs the directory.
+func writeArchive(path string, backups []archivedBackup, at time.Time) (err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup archive: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+			err = fmt.Errorf("write backup archive %s: %w", path, err)
+		}
+	}()
+	before := sha256.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(f, before), 1<<20)
+	tw := tar.NewWriter(bw)
+	idx := archiveIndex{Format: archiveFormat, Members: make([]archiveMember, 0, 2*len(backups)),
+		Groups: make([]archivedGroup, 0, len(backups))}
+	add := func(name string, b []byte) error {
+		h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(b)), Mode: 0o600, ModTime: at.Truncate(time.Second)}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		_, err := tw.Write(b)
+		return err
+	}
+	for _, b := range backups {
+		idx.Groups = append(idx.Groups, archivedGroup{Group: b.group, CSV: b.name})
+		for _, m := range []struct {
+			name string
+			b    []byte
+		}{{b.name, b.csv}, {manifestPath(b.name), b.manifest}} {
+			if err := add(m.name, m.b); err != nil {
+				return err
+			}
+			sum := sha256.Sum256(m.b)
+			idx.Members = append(idx.Members, archiveMember{Name: m.name, Size: len(m.b), SHA256: hex.EncodeToString(sum[:])})
+		}
+	}
+	if err := tw.Flush(); err != nil { // the last member's padding
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	idx.Before = hex.EncodeToString(before.Sum(nil))
+	meta, err := indexBytes(idx)
+	if err != nil {
+		return err
+	}
+	if err := add(archiveIndexName, meta); err != nil {
+		return err
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// indexBytes is the index as written: a restore takes no other bytes for it.
+func indexBytes(idx archiveIndex) ([]byte, error) {
+	b, err := json.MarshalIndent(idx, "", "  ")
+	return append(b, '\n'), err
+}
+
+// isArchive reports whether raw is a tar archive (ustar or pax: the magic at 257).
+func isArchive(raw []byte) bool {
+	return len(raw) >= 512 && bytes.HasPrefix(raw[257:], []byte("ustar"))
+}
+
+// loadArchived takes group's backup out of the archive raw read from path, once the
+// whole archive is checked (readArchive).
+func loadArchived(path string, raw []byte, group string) (Backup, error) {
+	members, idx, err := readArchive(raw)
+	if err != nil {
+		return Backup{}, fmt.Errorf("--restore %s: %w: it was cut short or edited, and is refused", path, err)
+	}
+	for _, g := range idx.Groups {
+		if g.Group == group {
+			mp := manifestPath(g.CSV)
+			return checkBackup(path, path+":"+mp, members[g.CSV], members[mp])
+		}
+	}
+	return Backup{}, fmt.Errorf("--restore %s: the archive holds no backup of group %s (it holds %d groups'). "+
+		"To put another group's positions on %s, take that group's two files out (tar -xf %s NAME.csv NAME.manifest.json) "+
+		"and pass --restore NAME.csv with --allow-other-group", path, group, len(idx.Groups), group, path)
+}
+
+// readArchive reads an archive whole and checks it: it ends with tar's two end blocks and
+// nothing after, its last member is the index, and every other member is in the index
+// with the size and SHA-256 the index gives, and the other way round. It returns the
+// members by name.
+func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
+	var idx archiveIndex
+	if len(raw) < 1024 || !allZero(raw[len(raw)-1024:]) {
+		return nil, idx, errors.New("the archive does not end with tar's end-of-archive blocks")
+	}
+	r := bytes.NewReader(raw)
+	tr := tar.NewReader(r)
+	members := map[string][]byte{}
+	var (
+		order []string
+		at    int // where the next member's header begins
+		last  int // where the last member's header began
+	)
+	for {
+		start := at
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, idx, fmt.Errorf("not a whole tar archive (%v)", err)
+		}
+		if h.Typeflag != tar.TypeReg {
+			return nil, idx, fmt.Errorf("member %q is not a regular file", h.Name)
+		}
+		if _, dup := members[h.Name]; dup {
+			return nil, idx, fmt.Errorf("member %q appears twice", h.Name)
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, idx, fmt.Errorf("member %q cannot be read (%v)", h.Name, err)
+		}
+		// tar pads a member to 512 bytes with zeros, and reading skips the padding:
+		// it is checked here, so that no byte of the archive goes unchecked.
+		end := len(raw) - r.Len()
+		at = min(len(raw), (end+511)/512*512)
+		if pad := raw[end:at]; !allZero(pad) {
+			return nil, idx, fmt.Errorf("member %q is followed by bytes that are not tar's padding", h.Name)
+		}
+		members[h.Name] = b
+		order = append(order, h.Name)
+		last = start
+	}
+	if r.Len() != 0 {
+		return nil, idx, fmt.Errorf("%d bytes follow the archive's end", r.Len())
+	}
+	if len(order) == 0 || order[len(order)-1] != archiveIndexName {
+		return nil, idx, fmt.Errorf("its last member is not the index %s", archiveIndexName)
+	}
+	meta := members[archiveIndexName]
+	if err := json.Unmarshal(meta, &idx); err != nil || idx.Format != archiveFormat {
+		return nil, idx, fmt.Errorf("its index is not an offsettui backup archive index (format %q)", idx.Format)
+	}
+	if b, err := indexBytes(idx); err != nil || !bytes.Equal(b, meta) {
+		return nil, idx, errors.New("its index is not as offsettui writes it")
+	}
+	if sum := sha256.Sum256(raw[:last]); hex.EncodeToString(sum[:]) != idx.Before {
+		return nil, idx, errors.New("the bytes before its index do not match the index's SHA-256 of them")
+	}
+	if !plainChecksumField(raw[last:]) {
+		return nil, idx, errors.New("its index's tar header is not as offsettui writes it")
+	}
+	if len(idx.Members) != len(order)-1 {
+		return nil, idx, fmt.Errorf("its index lists %d members, and it holds %d", len(idx.Members), len(order)-1)
+	}
+	for i, m := range idx.Members {
+		b := members[order[i]]
+		sum := sha256.Sum256(b)
+		if order[i] != m.Name || len(b) != m.Size || hex.EncodeToString(sum[:]) != m.SHA256 {
+			return nil, idx, fmt.Errorf("member %q does not match its index entry (name, size or SHA-256)", order[i])
+		}
+	}
+	if 2*len(idx.Groups) != len(idx.Members) {
+		return nil, idx, fmt.Errorf("its index names %d groups for %d members", len(idx.Groups), len(idx.Members))
+	}
+	for _, g := range idx.Groups {
+		var m struct{ Group string }
+		_, okCSV := members[g.CSV]
+		meta, okMeta := members[manifestPath(g.CSV)]
+		if !okCSV || !okMeta || json.Unmarshal(meta, &m) != nil || m.Group != g.Group {
+			return nil, idx, fmt.Errorf("its index entry of group %q does not match the archive's members", g.Group)
+		}
+	}
+	return members, idx, nil
+}
+
+// plainChecksumField reports whether the tar header block at the start of b has its
+// checksum field as Go's tar writes it: six octal digits, a NUL and a space. Reading it
+// stops at the NUL, and the checksum leaves the field out, so this is the one part of a
+// header that an edit could change unseen.
+func plainChecksumField(b []byte) bool {
+	if len(b) < 512 {
+		return false
+	}
+	f := b[148:156]
+	for _, c := range f[:6] {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return f[6] == 0 && f[7] == ' '
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -60,13 +60,14 @@ func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 		t.Errorf("restore of the whole backup: exit %d %+v", code, r.Blockers)
 	}
 
-	// backup's archive: each group restored from it; one not in it, or the archive cut, exit 2.
+	// backup's archive (a group named twice is saved once): each group restored from it;
+	// one not in it, or the archive cut, exit 2.
 	var out, errb bytes.Buffer
-	if code := backupMain([]string{"--bootstrap-server", addr, "--group", "audit-export", "--group", "replay", "--dir", dir}, &out, &errb); code != exitOK {
+	if code := backupMain([]string{"--bootstrap-server", addr, "--group", "audit-export", "--group", "replay", "--group", "replay", "--dir", dir}, &out, &errb); code != exitOK {
 		t.Fatalf("backup: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	archives, _ := filepath.Glob(filepath.Join(dir, "offsettui-backup-*.tar"))
-	if len(archives) != 1 || !strings.Contains(out.String(), "saved      replay: ") || !strings.Contains(errb.String(), "--restore "+archives[0]) {
+	if len(archives) != 1 || strings.Count(out.String(), "saved      replay: ") != 1 || !strings.Contains(errb.String(), "--restore "+archives[0]) {
 		t.Fatalf("archives %v; output\n%s%s", archives, out.String(), errb.String())
 	}
 	for _, g := range []string{"audit-export", "replay"} {

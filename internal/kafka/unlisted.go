@@ -119,8 +119,9 @@ func (c *Client) probeTypes(ctx context.Context, names []string, coords map[stri
 	return out
 }
 
-// selectGroups keeps the requested groups; a named group no broker listed is asked of
-// its coordinator (lookupUnlisted) and reported Dead if unknown there.
+// selectGroups keeps the requested groups, each once however often named; a named group
+// no broker listed is asked of its coordinator (lookupUnlisted) and reported Dead if
+// unknown there.
 func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names []string) []listedGroup {
 	if len(names) == 0 {
 		return listed
@@ -131,10 +132,15 @@ func (c *Client) selectGroups(ctx context.Context, listed []listedGroup, names [
 	}
 	var out []listedGroup
 	var missing []string
+	named := map[string]bool{}
 	for _, n := range names {
+		if named[n] {
+			continue
+		}
+		named[n] = true
 		if lg, ok := byName[n]; ok {
 			out = append(out, lg)
-		} else if !slices.Contains(missing, n) {
+		} else {
 			missing = append(missing, n)
 		}
 	}

@@ -88,14 +88,18 @@ func writeArchive(path string, backups []archivedBackup, at time.Time) (err erro
 	idx := archiveIndex{Format: archiveFormat, Members: make([]archiveMember, 0, 2*len(backups)),
 		Groups: make([]archivedGroup, 0, len(backups))}
 	add := func(name string, b []byte) error {
-		h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(b)), Mode: 0o600, ModTime: at.Truncate(time.Second)}
-		if err := tw.WriteHeader(h); err != nil {
+		if err := tw.WriteHeader(memberHeader(name, len(b), at)); err != nil {
 			return err
 		}
 		_, err := tw.Write(b)
 		return err
 	}
+	names, groups := map[string]bool{archiveIndexName: true}, map[string]bool{}
 	for _, b := range backups {
+		if names[b.name] || groups[b.group] {
+			return fmt.Errorf("group %s or its file name %s comes twice", b.group, b.name)
+		}
+		names[b.name], groups[b.group] = true, true
 		idx.Groups = append(idx.Groups, archivedGroup{Group: b.group, CSV: b.name})
 		for _, m := range []struct {
 			name string
@@ -151,13 +155,36 @@ func loadArchived(path string, raw []byte, group string) (Backup, error) {
 	}
 	for _, g := range idx.Groups {
 		if g.Group == group {
-			mp := manifestPath(g.CSV)
-			return checkBackup(path, path+":"+mp, members[g.CSV], members[mp])
+			return archivedBackupOf(path, members, g)
 		}
 	}
-	return Backup{}, fmt.Errorf("--restore %s: the archive holds no backup of group %s (it holds %d groups'). "+
+	return Backup{}, fmt.Errorf("--restore %s: the archive holds no backup of group %s (it holds the backups of %d groups; tar -tf %s lists them). "+
 		"To put another group's positions on %s, take that group's two files out (tar -xf %s NAME.csv NAME.manifest.json) "+
-		"and pass --restore NAME.csv with --allow-other-group", path, group, len(idx.Groups), group, path)
+		"and pass --restore NAME.csv with --allow-other-group", path, group, len(idx.Groups), path, group, path)
+}
+
+// archivedBackupOf is g's backup in the archive at path, whose members are checked
+// against the index already (readArchive), checked against its manifest.
+func archivedBackupOf(path string, members map[string][]byte, g archivedGroup) (Backup, error) {
+	mp := manifestPath(g.CSV)
+	return checkBackup(path, path+":"+g.CSV, path+":"+mp, members[g.CSV], members[mp])
+}
+
+// checkArchive reads the archive at path back and checks it whole, and every backup in it
+// against its manifest; it must hold n backups.
+func checkArchive(path string, n int) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	members, idx, err := readArchive(raw)
+	if err == nil && len(idx.Groups) != n {
+		err = fmt.Errorf("it holds %d backups, not %d", len(idx.Groups), n)
+	}
+	for i := 0; err == nil && i < len(idx.Groups); i++ {
+		_, err = archivedBackupOf(path, members, idx.Groups[i])
+	}
+	return err
 }
 
 // readArchive reads an archive whole and checks it: it ends with tar's two end blocks and
@@ -173,9 +200,10 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	tr := tar.NewReader(r)
 	members := map[string][]byte{}
 	var (
-		order []string
-		at    int // where the next member's header begins
-		last  int // where the last member's header began
+		order   []string
+		at      int         // where the next member's header begins
+		last    int         // where the last member's header began
+		lastHdr *tar.Header // and what it says
 	)
 	for {
 		start := at
@@ -205,7 +233,7 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 		}
 		members[h.Name] = b
 		order = append(order, h.Name)
-		last = start
+		last, lastHdr = start, h
 	}
 	if r.Len() != 0 {
 		return nil, idx, fmt.Errorf("%d bytes follow the archive's end", r.Len())
@@ -223,7 +251,7 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	if sum := sha256.Sum256(raw[:last]); hex.EncodeToString(sum[:]) != idx.Before {
 		return nil, idx, errors.New("the bytes before its index do not match the index's SHA-256 of them")
 	}
-	if !plainChecksumField(raw[last:]) {
+	if want, err := indexHeader(len(meta), lastHdr.ModTime); err != nil || len(raw) < last+512 || !bytes.Equal(raw[last:last+512], want) {
 		return nil, idx, errors.New("its index's tar header is not as offsettui writes it")
 	}
 	if len(idx.Members) != len(order)-1 {
@@ -250,21 +278,24 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	return members, idx, nil
 }
 
-// plainChecksumField reports whether the tar header block at the start of b has its
-// checksum field as Go's tar writes it: six octal digits, a NUL and a space. Reading it
-// stops at the NUL, and the checksum leaves the field out, so this is the one part of a
-// header that an edit could change unseen.
-func plainChecksumField(b []byte) bool {
-	if len(b) < 512 {
-		return false
+// indexHeader is the tar header block writeArchive writes for an index of size bytes
+// made at modTime: the bytes before the index are checked by their SHA-256, and the
+// index's own header by being this, byte for byte.
+func indexHeader(size int, modTime time.Time) ([]byte, error) {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	if err := tw.WriteHeader(memberHeader(archiveIndexName, size, modTime)); err != nil {
+		return nil, err
 	}
-	f := b[148:156]
-	for _, c := range f[:6] {
-		if c < '0' || c > '7' {
-			return false
-		}
+	if b.Len() != 512 { // the header is written at once, the content would follow
+		return nil, fmt.Errorf("the index's header takes %d bytes", b.Len())
 	}
-	return f[6] == 0 && f[7] == ' '
+	return b.Bytes(), nil
+}
+
+// memberHeader is the tar header of a member of the archive.
+func memberHeader(name string, size int, modTime time.Time) *tar.Header {
+	return &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(size), Mode: 0o600, ModTime: modTime.Truncate(time.Second)}
 }
 
 func allZero(b []byte) bool {

@@ -1,6 +1,7 @@
 package reset
 
 import (
+	"archive/tar"
 	"bytes"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // extractArchive takes an archive's members out with the system's tar, into a new
@@ -68,9 +70,7 @@ func TestArchiveRefusesEveryCutAndEdit(t *testing.T) {
 		t.Helper()
 		// The whole archive is checked whichever group is restored: the first group's
 		// restore is refused for a change in the last group's bytes too.
-		if _, err := loadArchived("damaged.tar", b, groups[0]); !isArchive(b) {
-			return // LoadBackup reads it as a CSV, without its manifest: refused
-		} else if err == nil {
+		if _, err := loadArchived("damaged.tar", b, groups[0]); err == nil {
 			t.Fatalf("%s: the restore of %s was not refused", what, groups[0])
 		} else if !strings.Contains(err.Error(), "refused") {
 			t.Fatalf("%s: %v does not say it is refused", what, err)
@@ -94,14 +94,33 @@ func TestArchiveRefusesEveryCutAndEdit(t *testing.T) {
 			t.Errorf("a damaged archive of %d bytes: %v", len(b), err)
 		}
 	}
+	// The index's header changed in more than one byte, its tar checksum made right again:
+	// the mode 0600 made 0700.
+	h := bytes.Index(orig, []byte(archiveIndexName))
+	if h < 0 || h%512 != 0 {
+		t.Fatalf("the index's header is not at a block start: %d", h)
+	}
+	b := bytes.Clone(orig)
+	copy(b[h+100:], "0000700")
+	sum := 0
+	for i, c := range b[h : h+512] {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		sum += int(c)
+	}
+	copy(b[h+148:], fmt.Sprintf("%06o\x00 ", sum))
+	if hdr, err := tar.NewReader(bytes.NewReader(b[h:])).Next(); err != nil || hdr.Mode != 0o700 {
+		t.Fatalf("the edited header does not read as mode 0700: %v %v", hdr, err)
+	}
+	refused("the index's mode changed", b)
 	refused("a byte appended", append(bytes.Clone(orig), 0))
 	refused("a block appended", append(bytes.Clone(orig), make([]byte, 512)...))
 	t.Logf("%d cuts and %d one-byte edits of a %d-byte archive refused", len(orig), len(orig), len(orig))
 }
 
 // FuzzLoadArchived: whatever the bytes, loading a group from them as an archive neither
-// panics nor accepts what is not the archive written: an accepted archive is one whose
-// members all match its index, and the backup is the named group's.
+// panics nor accepts anything but the archive written, and then the named group's backup.
 func FuzzLoadArchived(f *testing.F) {
 	path, groups := testArchive(f, f.TempDir())
 	orig, err := os.ReadFile(path)
@@ -112,18 +131,58 @@ func FuzzLoadArchived(f *testing.F) {
 	f.Add(orig[:len(orig)-512], groups[0])
 	f.Add([]byte("orders,0,1\n"), "a")
 	f.Fuzz(func(t *testing.T, raw []byte, group string) {
-		if !isArchive(raw) {
-			return
-		}
 		b, err := loadArchived("fuzz.tar", raw, group)
 		if err != nil {
 			return
 		}
-		if b.Manifest.Group != group || b.Manifest.Rows != len(b.Rows) {
-			t.Fatalf("accepted a backup of %q with %d rows (manifest %d) for %q", b.Manifest.Group, len(b.Rows), b.Manifest.Rows, group)
+		if !bytes.Equal(raw, orig) {
+			t.Fatalf("accepted %d bytes that are not the archive written (%d bytes) for %q", len(raw), len(orig), group)
 		}
-		if _, _, err := readArchive(raw); err != nil {
-			t.Fatalf("accepted an archive readArchive refuses: %v", err)
+		if b.Manifest.Group != group {
+			t.Fatalf("accepted the backup of %q for %q", b.Manifest.Group, group)
 		}
 	})
+}
+
+// TestArchiveOrCSV: a reset's CSV backup is read as a CSV whenever its manifest is beside it,
+// even with tar's magic where tar has it; a file named .tar without a manifest is read as an
+// archive, however short, and refused as one; a group named twice is saved once, and the
+// archive holds it once.
+func TestArchiveOrCSV(t *testing.T) {
+	dir := t.TempDir()
+	// 248 + len(",0,10000\n") = 257: the second row's topic starts where tar's magic is.
+	rows := []plan.CSVRow{{Topic: strings.Repeat("t", 248), Partition: 0, Offset: model.Ptr(int64(10000))},
+		{Topic: "ustar-events", Partition: 0, Offset: model.Ptr(int64(1))}}
+	for p := int32(1); p < 30; p++ { // and the file longer than a tar block
+		rows = append(rows, plan.CSVRow{Topic: "ustar-events", Partition: p, Offset: model.Ptr(int64(2))})
+	}
+	path, err := writeBackup(dir, "g-x.csv", Manifest{Group: "g"}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(path)
+	if !isArchive(raw) {
+		t.Fatalf("the CSV has no tar magic at 257: %q", raw[250:270])
+	}
+	if b, err := LoadBackup(path, "g"); err != nil || len(b.Rows) != 31 {
+		t.Errorf("a CSV with tar's magic, its manifest beside it: %+v %v", b, err)
+	}
+
+	short := filepath.Join(dir, archiveName("x"))
+	if err := os.WriteFile(short, []byte("offsettui"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBackup(short, "g"); err == nil || !strings.Contains(err.Error(), "refused") || strings.Contains(err.Error(), "--from-file") {
+		t.Errorf("an archive cut to 9 bytes: %v; want it refused as an archive", err)
+	}
+
+	g := model.Group{Group: "twice", Type: model.TypeClassic, Partitions: []model.GroupPartition{{Topic: "t", Partition: 0, Committed: model.Ptr(int64(4))}}}
+	snap := model.Snapshot{Cluster: model.Cluster{AllTopicsVisible: model.Ptr(true)}, Groups: []model.Group{g, g}}
+	saved := (&Service{}).SaveBackups(snap, t.TempDir())
+	if saved[0].Err != nil || saved[1] != saved[0] {
+		t.Fatalf("a group named twice: %+v", saved)
+	}
+	if b, err := LoadBackup(saved[0].Path, "twice"); err != nil || len(b.Rows) != 1 {
+		t.Errorf("the archive of a group named twice: %+v %v", b, err)
+	}
 }

@@ -161,21 +161,21 @@ func LoadBackup(path, group string) (Backup, error) {
 	if err != nil {
 		return Backup{}, fmt.Errorf("--restore: %w", err)
 	}
-	if isArchive(raw) {
-		return loadArchived(path, raw, group)
-	}
 	mp := manifestPath(path)
 	meta, err := os.ReadFile(mp)
+	if err != nil && (isArchive(raw) || strings.HasSuffix(path, ".tar")) {
+		return loadArchived(path, raw, group) // a CSV has its manifest beside it; an archive none
+	}
 	if err != nil {
 		return Backup{}, fmt.Errorf("--restore %s: its manifest %s cannot be read (%v): without it offsettui cannot tell whether the file is whole or whose offsets it holds. "+
 			"To commit the file's offsets as an ordinary, clamped reset, use --from-file", path, mp, err)
 	}
-	return checkBackup(path, mp, raw, meta)
+	return checkBackup(path, path, mp, raw, meta)
 }
 
-// checkBackup checks a backup's CSV against its manifest (named mp in messages) and
-// parses its rows; path names the backup.
-func checkBackup(path, mp string, csv, meta []byte) (Backup, error) {
+// checkBackup checks a backup's CSV (named name in messages) against its manifest (named
+// mp) and parses its rows; path is the file the backup was read from.
+func checkBackup(path, name, mp string, csv, meta []byte) (Backup, error) {
 	var m Manifest
 	if err := json.Unmarshal(meta, &m); err != nil || m.Format != manifestFormat {
 		return Backup{}, fmt.Errorf("--restore %s: %s is not an offsettui backup manifest (format %q)", path, mp, m.Format)
@@ -185,7 +185,7 @@ func checkBackup(path, mp string, csv, meta []byte) (Backup, error) {
 		return Backup{}, fmt.Errorf("--restore %s: the file does not match its manifest (SHA-256 differs): it was cut short or edited, and is refused. "+
 			"To commit hand-edited offsets, use --from-file (clamped, like Kafka's)", path)
 	}
-	st, err := plan.FileStrategy(plan.Restore, path, bytes.NewReader(csv))
+	st, err := plan.FileStrategy(plan.Restore, name, bytes.NewReader(csv))
 	if err != nil {
 		return Backup{}, err
 	}

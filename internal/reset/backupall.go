@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
@@ -31,11 +32,6 @@ type Saved struct {
 func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 	out := make([]Saved, len(snap.Groups))
 	dir, err := StateDir(dir)
-	if err == nil {
-		if merr := os.MkdirAll(dir, 0o700); merr != nil {
-			err = fmt.Errorf("backup directory %s: %w", dir, merr)
-		}
-	}
 	hidden := snap.Cluster.AllTopicsVisible == nil || !*snap.Cluster.AllTopicsVisible
 	at := s.now()
 	stamp := at.UTC().Format("20060102T150405.000Z")
@@ -43,10 +39,18 @@ func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 		User: s.user(), Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"}
 	var (
 		backups []archivedBackup
-		kept    []int // the indexes in out of backups
+		kept    []int          // the indexes in out of backups
+		first   map[string]int // a group's first index in out
+		again   []int          // the indexes of a group named again
 	)
+	first = map[string]int{}
 	for i, g := range snap.Groups {
 		out[i].Group = g.Group
+		if _, seen := first[g.Group]; seen {
+			again = append(again, i)
+			continue
+		}
+		first[g.Group] = i
 		rows, rerr := positionRows(g)
 		switch {
 		case err != nil:
@@ -70,24 +74,43 @@ func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 		backups = append(backups, archivedBackup{group: g.Group, name: backupName(g.Group, stamp, ""), csv: csv, manifest: meta})
 		kept = append(kept, i)
 	}
-	if len(backups) == 0 {
-		return out
-	}
-	path := filepath.Join(dir, archiveName(stamp))
-	werr := writeArchive(path, backups, at)
-	if werr == nil {
-		if werr = syncDir(dir); werr != nil {
-			os.Remove(path)
+	if len(backups) > 0 {
+		path := filepath.Join(dir, archiveName(stamp))
+		werr := saveArchive(dir, path, backups, at)
+		for _, i := range kept {
+			if werr != nil {
+				out[i].Err, out[i].Rows = werr, 0
+				continue
+			}
+			out[i].Path = path
 		}
 	}
-	for _, i := range kept {
-		if werr != nil {
-			out[i].Err, out[i].Rows = werr, 0
-			continue
-		}
-		out[i].Path = path
+	for _, i := range again {
+		out[i] = out[first[out[i].Group]]
 	}
 	return out
+}
+
+// saveArchive writes backups as a new archive at path in dir, syncs both, and reads the
+// archive back: every group in it must be restorable from it as written. On any failure
+// nothing is left behind.
+func saveArchive(dir, path string, backups []archivedBackup, at time.Time) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("backup directory %s: %w", dir, err)
+	}
+	if err := writeArchive(path, backups, at); err != nil {
+		return err
+	}
+	err := syncDir(dir)
+	if err == nil {
+		if cerr := checkArchive(path, len(backups)); cerr != nil {
+			err = fmt.Errorf("the archive %s written does not read back whole: %w", path, cerr)
+		}
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // positionRows are a group's positions as backup rows: committed offsets (a share

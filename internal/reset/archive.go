@@ -135,9 +135,10 @@ func writeArchive(path string, backups []archivedBackup, at time.Time) (err erro
 	return f.Sync()
 }
 
-// indexBytes is the index as written: a restore takes no other bytes for it.
+// indexBytes is the index as written, one line of JSON: a restore takes no other bytes
+// for it.
 func indexBytes(idx archiveIndex) ([]byte, error) {
-	b, err := json.MarshalIndent(idx, "", "  ")
+	b, err := json.Marshal(idx)
 	return append(b, '\n'), err
 }
 
@@ -170,19 +171,17 @@ func archivedBackupOf(path string, members map[string][]byte, g archivedGroup) (
 	return checkBackup(path, path+":"+g.CSV, path+":"+mp, members[g.CSV], members[mp])
 }
 
-// checkArchive reads the archive at path back and checks it whole, and every backup in it
-// against its manifest; it must hold n backups.
+// checkArchive reads the archive at path back and checks it whole, as a restore does; it
+// must hold n backups. Their bytes are the ones backupBytes made (the index holds their
+// SHA-256), so each is as restorable as a reset's backup.
 func checkArchive(path string, n int) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	members, idx, err := readArchive(raw)
+	_, idx, err := readArchive(raw)
 	if err == nil && len(idx.Groups) != n {
 		err = fmt.Errorf("it holds %d backups, not %d", len(idx.Groups), n)
-	}
-	for i := 0; err == nil && i < len(idx.Groups); i++ {
-		_, err = archivedBackupOf(path, members, idx.Groups[i])
 	}
 	return err
 }
@@ -268,14 +267,21 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 		return nil, idx, fmt.Errorf("its index names %d groups for %d members", len(idx.Groups), len(idx.Members))
 	}
 	for _, g := range idx.Groups {
-		var m struct{ Group string }
 		_, okCSV := members[g.CSV]
 		meta, okMeta := members[manifestPath(g.CSV)]
-		if !okCSV || !okMeta || json.Unmarshal(meta, &m) != nil || m.Group != g.Group {
+		if !okCSV || !okMeta || !namesGroup(meta, g.Group) {
 			return nil, idx, fmt.Errorf("its index entry of group %q does not match the archive's members", g.Group)
 		}
 	}
 	return members, idx, nil
+}
+
+// namesGroup reports whether a manifest as backupBytes writes it names group: its bytes
+// are the index's already (their SHA-256), so the group's field is matched as written
+// rather than parsed, a thousand manifests at a time.
+func namesGroup(manifest []byte, group string) bool {
+	g, err := json.Marshal(group)
+	return err == nil && bytes.Contains(manifest, append(append([]byte("\n  \"group\": "), g...), ",\n"...))
 }
 
 // indexHeader is the tar header block writeArchive writes for an index of size bytes

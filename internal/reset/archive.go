@@ -156,19 +156,13 @@ func loadArchived(path string, raw []byte, group string) (Backup, error) {
 	}
 	for _, g := range idx.Groups {
 		if g.Group == group {
-			return archivedBackupOf(path, members, g)
+			mp := manifestPath(g.CSV)
+			return checkBackup(path, path+":"+g.CSV, path+":"+mp, members[g.CSV], members[mp])
 		}
 	}
 	return Backup{}, fmt.Errorf("--restore %s: the archive holds no backup of group %s (it holds the backups of %d groups; tar -tf %s lists them). "+
 		"To put another group's positions on %s, take that group's two files out (tar -xf %s NAME.csv NAME.manifest.json) "+
 		"and pass --restore NAME.csv with --allow-other-group", path, group, len(idx.Groups), path, group, path)
-}
-
-// archivedBackupOf is g's backup in the archive at path, whose members are checked
-// against the index already (readArchive), checked against its manifest.
-func archivedBackupOf(path string, members map[string][]byte, g archivedGroup) (Backup, error) {
-	mp := manifestPath(g.CSV)
-	return checkBackup(path, path+":"+g.CSV, path+":"+mp, members[g.CSV], members[mp])
 }
 
 // checkArchive reads the archive at path back and checks it whole, as a restore does; it
@@ -187,9 +181,11 @@ func checkArchive(path string, n int) error {
 }
 
 // readArchive reads an archive whole and checks it: it ends with tar's two end blocks and
-// nothing after, its last member is the index, and every other member is in the index
-// with the size and SHA-256 the index gives, and the other way round. It returns the
-// members by name.
+// nothing after, every member's padding is zeros, its last member is the index, written
+// exactly as writeArchive writes it (its header too), the bytes before the index have the
+// SHA-256 it gives, every other member is in the index with its size and SHA-256, and the
+// other way round, and each group's manifest names the group. It returns the members by
+// name.
 func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	var idx archiveIndex
 	if len(raw) < 1024 || !allZero(raw[len(raw)-1024:]) {

@@ -152,7 +152,8 @@ func isArchive(raw []byte) bool {
 func loadArchived(path string, raw []byte, group string) (Backup, error) {
 	members, idx, err := readArchive(raw)
 	if err != nil {
-		return Backup{}, fmt.Errorf("--restore %s: %w: it was cut short or edited, and is refused", path, err)
+		return Backup{}, fmt.Errorf("--restore %s: %w: it was cut short or edited, and is refused. "+
+			"Each group's CSV and manifest still in it can be taken out (tar -xf %s) and restored on its own, checked against its manifest", path, err, path)
 	}
 	for _, g := range idx.Groups {
 		if g.Group == group {

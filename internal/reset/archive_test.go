@@ -186,3 +186,28 @@ func TestArchiveOrCSV(t *testing.T) {
 		t.Errorf("the archive of a group named twice: %+v %v", b, err)
 	}
 }
+
+// TestCutArchiveStillGivesWholeFiles: what the refusal of a cut archive says holds: the
+// system's tar takes out the members before the cut, and each group's CSV with its manifest
+// is restored on its own.
+func TestCutArchiveStillGivesWholeFiles(t *testing.T) {
+	dir := t.TempDir()
+	path, groups := testArchive(t, dir)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.tar")
+	if err := os.WriteFile(cut, raw[:len(raw)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBackup(cut, groups[0]); err == nil || !strings.Contains(err.Error(), "tar -xf "+cut) {
+		t.Fatalf("the cut archive: %v; want it refused, naming tar -xf", err)
+	}
+	out := t.TempDir()
+	exec.Command("tar", "-xf", cut, "-C", out).Run() // tar says the archive ends early
+	b, err := LoadBackup(filepath.Join(out, backupName(groups[0], "20261201T080000.123Z", "")), "")
+	if err != nil || b.Manifest.Group != groups[0] || len(b.Rows) != 2 {
+		t.Errorf("the first group's files taken out of the cut archive: %+v %v", b, err)
+	}
+}

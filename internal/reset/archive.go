@@ -58,12 +58,15 @@ type archivedBackup struct {
 	csv, manifest []byte
 }
 
+// An archive's file name: archivePrefix, the run's stamp, archiveSuffix.
+const archivePrefix, archiveSuffix = "offsettui-backup-", ".tar"
+
 // archiveName is the archive's file name for a run at stamp.
-func archiveName(stamp string) string { return "offsettui-backup-" + stamp + ".tar" }
+func archiveName(stamp string) string { return archivePrefix + stamp + archiveSuffix }
 
 // isArchiveName reports whether a file's name is one archiveName gives.
 func isArchiveName(name string) bool {
-	return strings.HasPrefix(name, "offsettui-backup-") && strings.HasSuffix(name, ".tar")
+	return strings.HasPrefix(name, archivePrefix) && strings.HasSuffix(name, archiveSuffix)
 }
 
 // writeArchive writes backups as a new archive at path and syncs it; on any failure

@@ -163,7 +163,7 @@ func LoadBackup(path, group string) (Backup, error) {
 	}
 	mp := manifestPath(path)
 	meta, err := os.ReadFile(mp)
-	if err != nil && (isArchive(raw) || strings.HasSuffix(path, ".tar")) {
+	if err != nil && (isArchive(raw) || strings.HasSuffix(path, archiveSuffix)) {
 		return loadArchived(path, raw, group) // a CSV has its manifest beside it; an archive none
 	}
 	if err != nil {

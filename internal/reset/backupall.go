@@ -39,11 +39,10 @@ func (s *Service) SaveBackups(snap model.Snapshot, dir string) []Saved {
 		User: s.user(), Strategy: plan.Strategy{Kind: plan.PlainBackup}, Purpose: "backup"}
 	var (
 		backups []archivedBackup
-		kept    []int          // the indexes in out of backups
-		first   map[string]int // a group's first index in out
-		again   []int          // the indexes of a group named again
+		kept    []int // the indexes in out of backups
+		again   []int // the indexes of a group named again
 	)
-	first = map[string]int{}
+	first := map[string]int{} // a group's first index in out
 	for i, g := range snap.Groups {
 		out[i].Group = g.Group
 		if _, seen := first[g.Group]; seen {

@@ -126,7 +126,7 @@ func (w reauthWorld) problems(s model.Snapshot) []string {
 	return out
 }
 
-// TestRealKafkaReauth, at once over four session lifetimes: `describe --watch -o json`
+// TestRealKafkaReauth, at once, each for at least four session lifetimes: `describe --watch -o json`
 // over SCRAM-SHA-512 and over OAUTHBEARER, a snapshot every fifth of the lifetime, reads the
 // three live groups without an error in every snapshot; the TUI over SCRAM-SHA-512,
 // refreshing as often, shows none of them unknown or with an error in any refresh.
@@ -150,7 +150,7 @@ func watchReauth(t *testing.T, w reauthWorld, mech string) {
 	// flight would report as its own).
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(4*w.lifetime, cancel)
+	time.AfterFunc(w.longest(), cancel)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +181,9 @@ func watchReauth(t *testing.T, w reauthWorld, mech string) {
 			bad++
 			t.Logf("snapshot %d at %s: %s", frames, s.Cluster.TakenAt.Format("15:04:05.000"), strings.Join(p, "; "))
 		}
+		if last.Sub(first) >= 4*w.lifetime && w.spans(frames, first, last) {
+			cancel() // enough: a loaded machine takes fewer snapshots per lifetime, and runs longer
+		}
 	}
 	if code := <-done; code != exitOK {
 		t.Errorf("exit %d", code)
@@ -193,6 +196,11 @@ func watchReauth(t *testing.T, w reauthWorld, mech string) {
 			bad, frames, failed, last.Sub(first))
 	}
 }
+
+// longest bounds a watch or a TUI run: on a loaded machine each snapshot takes longer, and
+// the TUI waits three times a snapshot's duration before the next, so a run goes on until
+// its snapshots span enough lifetimes, up to this.
+func (w reauthWorld) longest() time.Duration { return 20 * w.lifetime }
 
 // spans reports whether snapshots taken from first to last cover three session lifetimes,
 // at least two per lifetime: a loaded machine takes fewer than one per --interval.
@@ -230,6 +238,13 @@ func (r *recordingSource) record(ctx context.Context, q model.Query) func(model.
 		}
 		return s, err
 	}
+}
+
+// spanned reports whether the refreshes recorded cover d and three session lifetimes.
+func (r *recordingSource) spanned(d time.Duration) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last.Sub(r.first) >= d && r.w.spans(r.snapshots, r.first, r.last)
 }
 
 func (r *recordingSource) keep(s model.Snapshot, err error) {
@@ -271,7 +286,9 @@ func tuiReauth(t *testing.T, w reauthWorld) {
 	time.Sleep(w.lifetime / 5)
 	tm.Type("/" + w.topic)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	time.Sleep(4 * w.lifetime)
+	for end := time.Now().Add(w.longest()); time.Now().Before(end) && !rec.spanned(4*w.lifetime); {
+		time.Sleep(w.lifetime / 5)
+	}
 	tm.Type("q")
 	final := ansi.Strip(tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View())
 	rec.mu.Lock()

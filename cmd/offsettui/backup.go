@@ -71,7 +71,11 @@ func backupMain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "NOT SAVED  %s: %v\n", sv.Group, sv.Err)
 			continue
 		}
-		fmt.Fprintf(stdout, "saved      %s: %d positions in %s\n", sv.Group, sv.Rows, sv.Path)
+		what := fmt.Sprintf("%d positions", sv.Rows)
+		if sv.Rows == 0 {
+			what = "no commits (a restore has nothing to write)"
+		}
+		fmt.Fprintf(stdout, "saved      %s: %s in %s\n", sv.Group, what, sv.Path)
 	}
 	for _, e := range snap.Unlisted {
 		failed++ // a broker whose groups were not listed: --all-groups cannot claim every group

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +93,31 @@ func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 		if code := resetMain(append(base, "--group", c.group, "--restore", c.archive, "--execute"), &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("restore of %s from %s: exit %d, stderr %q; want 2 saying %q", c.group, c.archive, code, errb.String(), c.want)
 		}
+	}
+}
+
+// TestRestoreOfAGroupWithoutCommits: backup saves a group that has no commit (new-svc on the
+// demo cluster) and says so; restoring it is a plan with nothing to restore, exit 3, never
+// a "broken file" error and never a write.
+func TestRestoreOfAGroupWithoutCommits(t *testing.T) {
+	addr, dir := startDemo(t), t.TempDir()
+	var out, errb bytes.Buffer
+	if code := backupMain([]string{"--bootstrap-server", addr, "--group", "new-svc", "--dir", dir}, &out, &errb); code != exitOK ||
+		!strings.Contains(out.String(), "saved      new-svc: no commits") {
+		t.Fatalf("backup: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	archives, _ := filepath.Glob(filepath.Join(dir, "offsettui-backup-*.tar"))
+	if len(archives) != 1 {
+		t.Fatalf("archives %v", archives)
+	}
+	code, r := cliReset(t, "--bootstrap-server", addr, "--backup-dir", dir, "--group", "new-svc", "--restore", archives[0], "--execute")
+	nothing := slices.ContainsFunc(r.Blockers, func(b plan.Blocker) bool {
+		return b.Kind == plan.BlockNothingToReset && strings.Contains(b.Message, "had no commits when it was saved")
+	})
+	if code != exitBlocked || r.Executed || !nothing {
+		t.Errorf("restore: exit %d, executed %v, blockers %+v; want 3 with nothing-to-reset saying the group had no commits", code, r.Executed, r.Blockers)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("the backup directory holds %d files after a refused restore; want the archive alone", len(files))
 	}
 }

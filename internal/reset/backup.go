@@ -185,6 +185,11 @@ func checkBackup(path, name, mp string, csv, meta []byte) (Backup, error) {
 		return Backup{}, fmt.Errorf("--restore %s: the file does not match its manifest (SHA-256 differs): it was cut short or edited, and is refused. "+
 			"To commit hand-edited offsets, use --from-file (clamped, like Kafka's)", path)
 	}
+	if len(csv) == 0 && m.Rows == 0 {
+		// The backup of a group that had no commits: whole, and nothing to restore
+		// (the plan says so).
+		return Backup{Path: path, Manifest: m}, nil
+	}
 	st, err := plan.FileStrategy(plan.Restore, name, bytes.NewReader(csv))
 	if err != nil {
 		return Backup{}, err

@@ -337,6 +337,8 @@ func nothingToReset(scope Scope, st Strategy, in Input) Blocker {
 	switch {
 	case st.Kind == FromGroup:
 		msg = fmt.Sprintf("source group %s has no commit on the partitions in scope: there is nothing to copy", st.Raw)
+	case st.Kind == Restore && len(st.File) == 0:
+		msg = fmt.Sprintf("the backup %s holds no positions: group %s had no commits when it was saved, so there is nothing to restore", st.Raw, in.Group)
 	case st.Kind.FromFileKind():
 		msg = fmt.Sprintf("no reset plan for group %s found in %s (its rows name other groups)", in.Group, st.Raw)
 	case scope.AllTopics && in.Type == model.TypeShare:

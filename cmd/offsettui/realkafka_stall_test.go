@@ -27,12 +27,14 @@ import (
 )
 
 // stallTimeout is --timeout in these tests; the deadline of a snapshot is twice
-// that, and the process also connects, so stallBound leaves a second of slack
-// for a loaded machine. Before the one-deadline rule, each stalled request cost
-// three timeouts, and a snapshot several of them.
+// that, and the process also connects, so stallBound leaves three seconds of slack
+// for a loaded machine (the requests that are answered must also be answered within
+// --timeout: 1 s was too short on a loaded CI broker). Before the one-deadline rule,
+// each stalled request cost three timeouts, and a snapshot several of them; the
+// request counts of each test say the same more exactly.
 const (
-	stallTimeout = time.Second
-	stallBound   = 2*stallTimeout + time.Second
+	stallTimeout = 2 * time.Second
+	stallBound   = 2*stallTimeout + 3*time.Second
 )
 
 // timed runs f and fails the test if it took longer than stallBound.
@@ -166,8 +168,8 @@ func TestRealKafkaEverySeedStalled(t *testing.T) {
 		p.Add(faultproxy.Rule{Broker: id, Key: faultproxy.AnyKey, Action: faultproxy.StallBefore})
 		seeds = append(seeds, p.Addrs()[0])
 	}
-	const timeout = time.Second
-	bound := timeout + time.Second // the seeds are tried 300 ms apart
+	const timeout = 2 * time.Second
+	bound := timeout + 2*time.Second // the seeds are tried 300 ms apart; slack for a loaded machine
 	args := []string{"--bootstrap-server", strings.Join(seeds, ","), "--timeout", timeout.String(), "--group", "g"}
 	start := time.Now()
 	code, out, _ := ckRun(t, args...)
@@ -193,7 +195,7 @@ func TestDescribeNotFoundNeedsEveryListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := faultproxy.New(t, k.ListenAddrs())
-	conn := []string{"--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", "1s", "--group", "nosuch"}
+	conn := []string{"--bootstrap-server", strings.Join(p.Addrs(), ","), "--timeout", stallTimeout.String(), "--group", "nosuch"}
 	code, snap, _ := describeJSON(t, conn...)
 	if code != exitNotFound || !hasError(snap.Errors, model.KindNotFound, "GROUP_ID_NOT_FOUND", "nosuch") {
 		t.Fatalf("every listing answered: exit %d, errors %+v; want 3, not-found", code, snap.Errors)

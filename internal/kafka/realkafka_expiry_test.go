@@ -105,8 +105,9 @@ func TestRealKafkaCommitExpiryClock(t *testing.T) {
 			}
 			return false, "no tombstone yet"
 		})
-		// One check interval, and a little for a loaded machine's timers.
-		if deleted.Before(at) || deleted.After(at.Add(checkInterval+2*time.Second)) {
+		// One check interval, and some seconds for a loaded machine's timers (the kinds'
+		// predictions differ by the 20 s stay or more).
+		if deleted.Before(at) || deleted.After(at.Add(checkInterval+6*time.Second)) {
 			t.Errorf("%s: predicted %s, deleted at %s: want within one check interval (%s) after the prediction",
 				g.Kind, at.Format(time.StampMilli), deleted.Format(time.StampMilli), checkInterval)
 		}

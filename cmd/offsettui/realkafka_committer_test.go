@@ -255,7 +255,7 @@ func TestRealKafkaCommitterEvery30s(t *testing.T) {
 		dir := t.TempDir()
 		conn := []string{"--bootstrap-server", b.Addr, "--backup-dir", dir, "--group", group, "--to-earliest", "--all-topics"}
 		code, dry, _ := resetCommitter(t, conn...)
-		if code != exitBlocked || dry.Committer == nil || !dry.Committer.IntervalMs.OK || dry.Committer.IntervalMs.V < 25000 || dry.Committer.IntervalMs.V > 40000 {
+		if code != exitBlocked || dry.Committer == nil || !dry.Committer.IntervalMs.OK || dry.Committer.IntervalMs.V < 25000 || dry.Committer.IntervalMs.V > 45000 {
 			t.Fatalf("dry run: exit %d, blockers %v, committer %+v: want blocked, every ~30 s", code, dry.blockerKinds(), dry.Committer)
 		}
 		t.Logf("%s: every 30 s: the commit history caught it: %s", b.Name(), committerText(dry.Committer))

@@ -44,7 +44,7 @@ func TestRealKafkaResetSIGTERM(t *testing.T) {
 					time.Sleep(5 * time.Millisecond)
 				}
 				_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
-				time.Sleep(300 * time.Millisecond) // the signal is handled while the request is held
+				time.Sleep(2 * time.Second) // the signal is handled while the request is held (--timeout 5s)
 			}()
 			dir := t.TempDir()
 			code, r, _ := runReset(t, "--bootstrap-server", p.Addrs()[0], "--timeout", "5s", "--backup-dir", dir,

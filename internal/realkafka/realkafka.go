@@ -20,6 +20,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
@@ -177,6 +178,29 @@ func (s *Seed) SetTopicConfig(topic, name string, value *string) {
 	if err != nil {
 		s.t.Fatalf("alter %s of %s: %v", name, topic, err)
 	}
+	// The controller takes the change; the broker applies it a moment later (retention
+	// deletes by the old value until then): wait until the broker describes it.
+	WaitUntil(s.t, 15*time.Second, "the broker applies "+name+" of "+topic, func() (bool, string) {
+		rcs, err := s.Adm.DescribeTopicConfigs(Ctx(s.t, 5*time.Second), topic)
+		if err != nil {
+			return false, err.Error()
+		}
+		rc, err := rcs.On(topic, nil)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, c := range rc.Configs {
+			if c.Key != name {
+				continue
+			}
+			override := c.Source == kmsg.ConfigSourceDynamicTopicConfig
+			if value == nil {
+				return !override, "still set on the topic to " + c.MaybeValue()
+			}
+			return override && c.MaybeValue() == *value, fmt.Sprintf("%s (source %v)", c.MaybeValue(), c.Source)
+		}
+		return false, "not described"
+	})
 }
 
 // StartOffset is ListOffsets EARLIEST of one partition (the log start offset).

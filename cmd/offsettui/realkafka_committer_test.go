@@ -241,7 +241,7 @@ func TestRealKafkaCommitterIdle(t *testing.T) {
 
 // TestRealKafkaCommitterEvery30s: a committer every 30 s (Kafka Connect's and many Flink jobs'
 // interval): after its third commit the commit history blocks the plan and --execute (exit
-// 3, nothing written); without the history a watch of 40 s before the write refuses it.
+// 3, nothing written); without the history a watch of 50 s before the write refuses it.
 func TestRealKafkaCommitterEvery30s(t *testing.T) {
 	t.Parallel()
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
@@ -265,12 +265,12 @@ func TestRealKafkaCommitterEvery30s(t *testing.T) {
 		}
 		nothingIn(t, dir)
 
-		watch := committerService(t, b, 40*time.Second, false)
+		watch := committerService(t, b, 50*time.Second, false)
 		res := watch.Execute(realkafka.Ctx(t, 2*time.Minute), planEarliest(t, watch, group))
 		if res.Outcome != plan.OutcomeRefused || !blockedBy(res.Plan.Blockers, plan.BlockCommitter) {
-			t.Errorf("a 40 s watch: %s %+v", res.Outcome, res.Plan.Blockers)
+			t.Errorf("a 50 s watch: %s %+v", res.Outcome, res.Plan.Blockers)
 		}
-		t.Logf("%s: every 30 s: a 40 s watch before the write caught it: %v", b.Name(), res.Plan.Blockers)
+		t.Logf("%s: every 30 s: a 50 s watch before the write caught it: %v", b.Name(), res.Plan.Blockers)
 
 		// The time axis alone, as the TUI keeps it (16 samples, a refresh every 5 s: a window of
 		// 75 s), for a principal that may not read __consumer_offsets: the commit logs are left

@@ -277,9 +277,8 @@ func tuiReauth(t *testing.T, w reauthWorld) {
 	opts := tuiOptions(c, lc, w.lifetime/5, true, t.TempDir())
 	rec := &recordingSource{src: lc, w: w}
 	opts.Source = rec
-	// Wide enough that the GROUP column shows the names whole whatever the statuses' width:
-	// at 160 columns a wide status ("MISSING 2" while a consumer has not committed yet)
-	// leaves the column its minimum, and the names are shortened in the middle.
+	// Wide enough that the GROUP column shows the names whole whatever the statuses' width
+	// (a wide status, "MISSING 2" while a consumer has not committed yet, takes room).
 	tm := teatest.NewTestModel(t, views.New(opts), teatest.WithInitialTermSize(240, 40))
 	// Filter the list to the three groups (their names start with the topic's): other
 	// tests' groups on the same broker come and go.

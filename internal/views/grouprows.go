@@ -185,6 +185,18 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 // the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
 // only when timed: one snapshot alone shows no rates. To add a column: an id
 // above, an entry here, its cell in groupCells.
+// groupWant is the longest group name the table keeps whole by dropping columns:
+// a longer one is shortened anyway, and nothing is dropped for it.
+const groupWant = 32
+
+// groupWanted is the GROUP column's want for the longest name, wName cells.
+func groupWanted(wName int) int {
+	if wName > groupWant {
+		return 0
+	}
+	return wName
+}
+
 func groupColumns(rows []groupRow, timed bool) []column {
 	var wName, wType, wState, wLag, wStatus int
 	for i := range rows {
@@ -199,7 +211,10 @@ func groupColumns(rows []groupRow, timed bool) []column {
 		}
 	}
 	cols := []column{
-		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true},
+		// A whole name tells groups apart: the descriptive columns (TYPE, TOPICS,
+		// PARTITIONS, MEMBERS, TREND, CONSUME) give way before it is shortened.
+		{id: gcGroup, title: "GROUP", width: max(textWidth("GROUP", 0, 0), min(wName, 20)), flex: true, maxW: max(14, min(wName, 60)), middle: true,
+			want: groupWanted(wName), yieldFrom: 8},
 		{id: gcType, title: "TYPE", width: textWidth("TYPE", wType, 10), drop: 12},
 		{id: gcState, title: "STATE", width: textWidth("STATE", wState, 12), drop: 4},
 		{id: gcMembers, title: "MEMBERS", width: textWidth("MEMBERS", 0, 0), right: true, drop: 9},

@@ -20,16 +20,16 @@ const (
 	longB = "eu-west-payments-settlement-reconciler-v2-groups-b"
 )
 
-// withLongNames adds longA (audit-export's partitions: MISSING 1, AT-RISK 2)
-// and longB (ledger's: OK) to a snapshot.
-func withLongNames(s model.Snapshot) model.Snapshot {
+// withNames adds a (audit-export's partitions: MISSING 1, AT-RISK 2) and b
+// (ledger's: OK) to a snapshot.
+func withNames(s model.Snapshot, a, b string) model.Snapshot {
 	s.Groups = append([]model.Group{}, s.Groups...)
 	for _, g := range s.Groups {
 		switch g.Group {
 		case "audit-export":
-			g.Group = longA
+			g.Group = a
 		case "ledger":
-			g.Group = longB
+			g.Group = b
 		default:
 			continue
 		}
@@ -40,15 +40,48 @@ func withLongNames(s model.Snapshot) model.Snapshot {
 }
 
 // longNameHarness shows the fixture plus the two long names.
-func longNameHarness(t *testing.T, w, h int) *harness {
+func longNameHarness(t *testing.T, w, h int) *harness { return namesHarness(t, w, h, longA, longB) }
+
+// namesHarness shows the fixture plus groups a and b.
+func namesHarness(t *testing.T, w, h int, a, b string) *harness {
 	src := &fakeSource{reply: func(q model.Query) (model.Snapshot, error) {
-		s := withLongNames(fixtureSnapshot(fixtureNow, q.FetchBudget > 0))
+		s := withNames(fixtureSnapshot(fixtureNow, q.FetchBudget > 0), a, b)
 		if len(q.Groups) == 1 {
 			return onlyGroup(s, q.Groups[0]), nil
 		}
 		return s, nil
 	}}
 	return newHarness(t, optsWith(src, newClock()), w, h)
+}
+
+// Names of up to 32 cells are shown whole while a descriptive column (TYPE,
+// TOPICS, PARTITIONS, MEMBERS, TREND) can give way; LAG, TIME-LAG, STATUS,
+// STATE and COMMIT-TTL stay. At 80 and 60 columns nothing descriptive is left
+// to drop, and the names are shortened in the middle.
+func TestWholeNamesOutrankDescriptiveColumns(t *testing.T) {
+	const a, b = "payments-settlement-recon-a", "payments-settlement-recon-b"
+	for _, w := range []int{200, 160, 120} {
+		v := ansi.Strip(namesHarness(t, w, 30, a, b).view())
+		lines := strings.Split(v, "\n")
+		for _, name := range []string{a, b} {
+			if !strings.Contains(v, name+" ") {
+				t.Errorf("%d columns: %s is not shown whole:\n%s", w, name, v)
+			}
+		}
+		for _, col := range []string{"LAG", "TIME-LAG", "STATUS", "STATE"} {
+			if !strings.Contains(lines[3], " "+col) {
+				t.Errorf("%d columns: %s is gone for the names: %q", w, col, lines[3])
+			}
+		}
+		if !strings.Contains(lines[3], "COMMIT-TTL") {
+			t.Errorf("%d columns: COMMIT-TTL is gone for the names: %q", w, lines[3])
+		}
+	}
+	for _, w := range []int{80, 60} {
+		if v := ansi.Strip(namesHarness(t, w, 15, a, b).view()); strings.Contains(v, a) || !strings.Contains(v, "-a ") {
+			t.Errorf("%d columns: want %s shortened in the middle, its end kept:\n%s", w, a, v)
+		}
+	}
 }
 
 // The groups list, a list with two 50-character names, the group detail and

@@ -36,13 +36,17 @@ type column struct {
 	// hidden, on the marker layoutColumns adds after the last column shown, is
 	// how many columns the width dropped: the header shows "…" there.
 	hidden int
+	// want, on a flex column, is the width that shows its values whole; columns
+	// whose drop is at least yieldFrom are dropped rather than shorten them.
+	want, yieldFrom int
 }
 
 // markerWidth is the "…" marker of dropped columns, with its space.
 const markerWidth = 2
 
 // layoutColumns drops columns by priority until the table fits total cells
-// (cursor glyph and one space between columns included), then hands the rest
+// (cursor glyph and one space between columns included), and then those a flex
+// column's whole values outrank (want, yieldFrom); it hands the rest
 // of the width to the flex columns in order. Only when nothing is left to
 // drop are the flex columns squeezed, the widest first, never below 3 cells;
 // a column that is neither flex nor droppable (STATUS) keeps its width. When
@@ -74,6 +78,20 @@ func layoutColumns(cols []column, total int) []column {
 			break
 		}
 		shown = append(shown[:worst], shown[worst+1:]...)
+	}
+	for _, f := range shown {
+		for f.want > 0 && need()-f.width+f.want > total {
+			worst := -1
+			for i, c := range shown {
+				if c.drop >= f.yieldFrom && f.yieldFrom > 0 && (worst < 0 || c.drop > shown[worst].drop) {
+					worst = i
+				}
+			}
+			if worst < 0 {
+				break
+			}
+			shown = append(shown[:worst], shown[worst+1:]...)
+		}
 	}
 	extra := total - need()
 	for extra < 0 { // nothing left to drop: squeeze the widest flex column

@@ -131,17 +131,12 @@ func TestRealKafkaShareDeleteOffsets(t *testing.T) {
 				code, p := cliDeleteOffsets(t, "--bootstrap-server", b.Addr, "--group", live, "--topic", w.c)
 				return code == exitBlocked && blockedBy(p.Blockers, plan.BlockGroupNotEmpty), fmt.Sprintf("exit %d blockers %+v", code, p.Blockers)
 			})
-			settled := func(grp string) map[model.TP]int64 { // the members move a's start offsets as they acknowledge
-				var now map[model.TP]int64
-				realkafka.WaitUntil(t, 60*time.Second, grp+" start offsets settled", func() (bool, string) {
-					prev := w.s.ShareStarts(grp)
-					time.Sleep(2 * time.Second)
-					now = w.s.ShareStarts(grp)
-					return maps.Equal(prev, now), fmt.Sprintf("%v then %v", prev, now)
-				})
-				return now
+			// The members move a's start offsets as they acknowledge: wait until they have
+			// acknowledged every record of a.
+			for _, grp := range []string{live, liveTwin} {
+				w.s.WaitShareAcknowledged(grp, tpOf(w.a, 0), tpOf(w.a, 1), tpOf(w.a, 2))
 			}
-			ours, theirs := settled(live), settled(liveTwin)
+			ours, theirs := w.s.ShareStarts(live), w.s.ShareStarts(liveTwin)
 			refusedDir := t.TempDir()
 			code, refused := cliDeleteOffsets(t, "--bootstrap-server", b.Addr, "--backup-dir", refusedDir, "--group", live, "--topic", w.c, "--execute")
 			if code != exitBlocked || refused.Executed || !blockedBy(refused.Blockers, plan.BlockGroupNotEmpty) {

@@ -5,7 +5,6 @@ package realkafka
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -185,58 +184,57 @@ func (b Broker) Compacted(t testing.TB) CompactedShape {
 }
 
 // FirstStoredFrom returns the offset of the first record still stored at or after from
-// (a direct fetch, no group), or the high watermark when there is none.
+// (a direct fetch, no group), or the high watermark when there is none up to it.
 func FirstStoredFrom(cl *kgo.Client, topic string, partition int32, from int64) (int64, error) {
-	recs, err := readFrom(cl, topic, partition, from, -1, 1)
-	if err != nil || len(recs) == 0 {
+	high, err := ListOffset(context.Background(), cl, topic, partition, TimestampLatest, false)
+	if err != nil {
 		return -1, err
+	}
+	recs, err := readFrom(cl, topic, partition, from, high, 1)
+	if err != nil || len(recs) == 0 {
+		return high, err
 	}
 	return recs[0].Offset, nil
 }
 
 // ReadFrom returns every record stored from offset from up to (not including) until, read
-// with a direct read_uncommitted fetch (no group).
+// with a direct read_uncommitted fetch (no group). until is at most the high watermark: the
+// read goes on until it gets there, for up to 60 s.
 func ReadFrom(cl *kgo.Client, topic string, partition int32, from, until int64) ([]*kgo.Record, error) {
 	return readFrom(cl, topic, partition, from, until, 0)
 }
 
+// readFrom reads the data records at and after from until its position reaches until
+// (markers count), or until it has limit of them (0: no limit), within 60 s: a slow first
+// fetch or a stall under load is waited out, never taken for the end of the log.
 func readFrom(cl *kgo.Client, topic string, partition int32, from, until int64, limit int) ([]*kgo.Record, error) {
 	c, err := kgo.NewClient(kgo.SeedBrokers(cl.OptValue(kgo.SeedBrokers).([]string)...),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().At(from)}}),
-		kgo.FetchMaxWait(200*time.Millisecond))
+		kgo.FetchMaxWait(200*time.Millisecond),
+		kgo.KeepControlRecords()) // transaction markers move the position too
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var out []*kgo.Record
-	for {
-		if until >= 0 && len(out) > 0 && out[len(out)-1].Offset+1 >= until {
-			return out, nil
+	for next := from; next < until && (limit == 0 || len(out) < limit); {
+		fs := c.PollFetches(ctx)
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("reading %s-%d from %d: at %d of %d: %w", topic, partition, from, next, until, ctx.Err())
 		}
-		if limit > 0 && len(out) >= limit {
-			return out[:limit], nil
-		}
-		// Nothing for 2 s: everything stored up to the high watermark has been read.
-		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
-		fs := c.PollFetches(pctx)
-		pcancel()
-		err := fs.Err()
-		switch {
-		case ctx.Err() != nil:
-			return out, fmt.Errorf("reading %s-%d from %d: %w", topic, partition, from, ctx.Err())
-		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-			return out, nil
-		case err != nil:
+		if err := fs.Err(); err != nil {
 			return out, err
 		}
 		fs.EachRecord(func(r *kgo.Record) {
-			if until < 0 || r.Offset < until {
+			next = max(next, r.Offset+1)
+			if r.Offset < until && !r.Attrs.IsControl() && (limit == 0 || len(out) < limit) {
 				out = append(out, r)
 			}
 		})
 	}
+	return out, nil
 }
 
 func ptr(s string) *string { return &s }

@@ -7,7 +7,6 @@ package realkafka
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
 	"unicode/utf16"
@@ -73,8 +72,10 @@ type OffsetsTopicScan struct {
 
 // GroupRecords reads group's partition of __consumer_offsets from its log start to its high
 // watermark (a direct fetch by a principal that may read the topic) and returns the group's
-// records in log order, and what the read cost.
+// records in log order, and what the read cost. It gives up after 60 s (sooner if ctx ends).
 func GroupRecords(ctx context.Context, addrs []string, group string, opts ...kgo.Opt) ([]CoordinatorRecord, OffsetsTopicScan, error) {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
 	var scan OffsetsTopicScan
 	admin, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(addrs...)}, opts...)...)
 	if err != nil {
@@ -103,30 +104,28 @@ func GroupRecords(ctx context.Context, addrs []string, group string, opts ...kgo
 	start := time.Now()
 	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(addrs...),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{OffsetsTopic: {scan.Partition: kgo.NewOffset().AtStart()}}),
-		kgo.FetchMaxWait(100 * time.Millisecond)}, opts...)...)
+		kgo.FetchMaxWait(100 * time.Millisecond),
+		kgo.KeepControlRecords()}, opts...)...) // the markers of transactional commits move the position too
 	if err != nil {
 		return nil, scan, err
 	}
 	defer cl.Close()
 	var out []CoordinatorRecord
-	next := int64(0)
-	for next < high {
-		// Nothing for 3 s: the rest up to high are control batches (markers of transactional
-		// offset commits), which move the position without records.
-		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		fs := cl.PollFetches(pctx)
-		cancel()
+	// Read until the position reaches high: a slow first fetch or a stall under load is
+	// waited out, never taken for the end of the partition.
+	for next := int64(0); next < high; {
+		fs := cl.PollFetches(ctx)
 		if ctx.Err() != nil {
-			return nil, scan, fmt.Errorf("reading %s-%d: %w", OffsetsTopic, scan.Partition, ctx.Err())
-		}
-		if errors.Is(pctx.Err(), context.DeadlineExceeded) {
-			break
+			return nil, scan, fmt.Errorf("reading %s-%d: at %d of %d: %w", OffsetsTopic, scan.Partition, next, high, ctx.Err())
 		}
 		if err := fs.Err(); err != nil {
 			return nil, scan, fmt.Errorf("reading %s-%d: %w", OffsetsTopic, scan.Partition, err)
 		}
 		fs.EachRecord(func(r *kgo.Record) {
 			next = r.Offset + 1
+			if r.Attrs.IsControl() {
+				return
+			}
 			scan.Records++
 			scan.Bytes += int64(len(r.Key) + len(r.Value))
 			if rec, ok := decodeCoordinatorRecord(r); ok && rec.Group == group {

@@ -325,3 +325,42 @@ func ConfigCommand(t testing.TB) string {
 	}
 	return scala
 }
+
+// WaitShareAcknowledged waits until the members of share group group have acknowledged
+// every record of tps: the broker's lag (Kafka 4.2+, DescribeShareGroupOffsets) is 0 on
+// each. Start offsets are no end state to wait for: the broker persists them lazily, so
+// where they stop depends on how the deliveries were split, and a member paused under load
+// acknowledges late.
+func (s *Seed) WaitShareAcknowledged(group string, tps ...model.TP) {
+	s.t.Helper()
+	WaitUntil(s.t, 90*time.Second, group+" acknowledged every record", func() (bool, string) {
+		described, err := s.Adm.DescribeShareGroupOffsets(Ctx(s.t, 15*time.Second), group)
+		if err == nil {
+			err = described[group].Err
+		}
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, tp := range tps {
+			o, ok := described[group].Offsets.Lookup(tp.Topic, tp.Partition)
+			if !ok || o.Err != nil || o.Lag != 0 {
+				return false, fmt.Sprintf("%s-%d: %+v (listed %v), want lag 0", tp.Topic, tp.Partition, o, ok)
+			}
+		}
+		return true, ""
+	})
+}
+
+// WaitStill waits until read gives the same answer three times in a row, 3 s apart: for
+// what has no known end state (share start offsets on Kafka 4.1, which gives no lag).
+func WaitStill(t testing.TB, what string, read func() string) {
+	t.Helper()
+	WaitUntil(t, 90*time.Second, what+" held still", func() (bool, string) {
+		reads := []string{read()}
+		for len(reads) < 3 && reads[len(reads)-1] == reads[0] {
+			time.Sleep(3 * time.Second)
+			reads = append(reads, read())
+		}
+		return len(reads) == 3 && reads[2] == reads[0], strings.Join(reads, " then ")
+	})
+}

@@ -76,9 +76,9 @@ func TestDescribeDemoJSON(t *testing.T) {
 				continue
 			}
 			seen++
-			got := row{v(p.Position()), v(p.Lag), v(p.Lost), v(p.Beyond), p.Status.String()}
+			got := row{v(p.Position()), v(p.Lag), v(p.Lost()), v(p.Beyond()), p.Status.String()}
 			if g.Type == model.TypeShare && p.Committed != nil {
-				t.Errorf("%s: committed %d on a share group, want null (its start offset is %v)", key, *p.Committed, v(p.StartOffset))
+				t.Errorf("%s: committed %d on a share group, want null (its start offset is %v)", key, *p.Committed, v(p.StartOffset()))
 			}
 			if got != w {
 				t.Errorf("%s = %+v, want %+v", key, got, w)

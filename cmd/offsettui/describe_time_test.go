@@ -146,8 +146,8 @@ func TestDescribeBaseline(t *testing.T) {
 			continue
 		}
 		p := g.Partitions[0]
-		if p.Change == nil || p.Change.CommittedBy != model.Some(int64(5)) || p.Time == nil || p.Time.ConsumeRate.V == 0 {
-			t.Errorf("fanout: change %+v, time %+v (rates run from the baseline)", p.Change, p.Time)
+		if p.Change() == nil || p.Change().CommittedBy != model.Some(int64(5)) || p.Time == nil || p.Time.ConsumeRate.V == 0 {
+			t.Errorf("fanout: change %+v, time %+v (rates run from the baseline)", p.Change(), p.Time)
 		}
 	}
 }

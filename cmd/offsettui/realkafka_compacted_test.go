@@ -47,11 +47,11 @@ func TestRealKafkaCompactedMissedDeletes(t *testing.T) {
 		return model.GroupPartition{}
 	}
 	reader, fresh := row(sh.Reader), row(sh.Fresh)
-	t.Logf("reader: committed %d, lag %v, status %s, compaction %s", *reader.Committed, *reader.Lag, reader.Status, asJSON(reader.Compaction))
-	t.Logf("fresh: committed %d, lag %v, status %s, compaction %s", *fresh.Committed, *fresh.Lag, fresh.Status, asJSON(fresh.Compaction))
+	t.Logf("reader: committed %d, lag %v, status %s, compaction %s", *reader.Committed, *reader.Lag, reader.Status, asJSON(reader.Compaction()))
+	t.Logf("fresh: committed %d, lag %v, status %s, compaction %s", *fresh.Committed, *fresh.Lag, fresh.Status, asJSON(fresh.Compaction()))
 
 	// The reader read k0..k9 and their tombstones at 20..29 are gone: flagged, with the numbers.
-	cp := reader.Compaction
+	cp := reader.Compaction()
 	switch {
 	case cp == nil:
 		t.Fatal("the reader's row has no compaction")
@@ -70,8 +70,8 @@ func TestRealKafkaCompactedMissedDeletes(t *testing.T) {
 		t.Errorf("the reader's status is %s: the flag is beside the status, not an unknown", reader.Status)
 	}
 	// The fresh group has read nothing: it bootstraps from the compacted state.
-	if fresh.Compaction == nil || fresh.Compaction.MayMissDeletes || fresh.Compaction.Unknown != nil {
-		t.Errorf("the group at the first offset: %s, want examined and not flagged", asJSON(fresh.Compaction))
+	if fresh.Compaction() == nil || fresh.Compaction().MayMissDeletes || fresh.Compaction().Unknown != nil {
+		t.Errorf("the group at the first offset: %s, want examined and not flagged", asJSON(fresh.Compaction()))
 	}
 
 	// check fails on the reader (exit 1) naming the reason, passes it when told the consumer

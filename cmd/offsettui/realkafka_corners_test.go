@@ -85,9 +85,9 @@ func TestRealKafkaStaleTopicNotConsumed(t *testing.T) {
 			t.Errorf("subscribed: stale %v, active %v; want false and true", val(stale.Subscribed), val(active.Subscribed))
 		}
 		if stale.Status != model.StatusExpired || val(stale.Committed) != sh.StaleCommitted || val(stale.Low) != sh.StaleLogStart ||
-			val(stale.Lag) != sh.StaleHigh-sh.StaleCommitted || val(stale.Lost) != sh.StaleLogStart-sh.StaleCommitted {
+			val(stale.Lag) != sh.StaleHigh-sh.StaleCommitted || val(stale.Lost()) != sh.StaleLogStart-sh.StaleCommitted {
 			t.Errorf("stale partition: status %s committed %v low %v lag %v lost %v; want expired %d %d, lag %d (Kafka's CLI LAG), lost %d",
-				stale.Status, val(stale.Committed), val(stale.Low), val(stale.Lag), val(stale.Lost),
+				stale.Status, val(stale.Committed), val(stale.Low), val(stale.Lag), val(stale.Lost()),
 				sh.StaleCommitted, sh.StaleLogStart, sh.StaleHigh-sh.StaleCommitted, sh.StaleLogStart-sh.StaleCommitted)
 		}
 		if g.TotalLag == nil || *g.TotalLag != max(0, val(active.Lag)) || g.WorstStatus != active.Status ||
@@ -164,10 +164,10 @@ func TestRealKafkaTransactionMarkersCaughtUp(t *testing.T) {
 			}
 			p := g.Partitions[0]
 			w := want[name]
-			if val(p.Lag) != 0 || p.Status != model.StatusOK || val(g.TotalLag) != 0 || (w == nil) != (p.TransactionMarkers == nil) ||
-				(w != nil && *w != *p.TransactionMarkers) {
+			if val(p.Lag) != 0 || p.Status != model.StatusOK || val(g.TotalLag) != 0 || (w == nil) != (p.TransactionMarkers() == nil) ||
+				(w != nil && *w != *p.TransactionMarkers()) {
 				t.Errorf("%s: committed %v high %v lag %v status %s markers %+v total %v; want lag 0, ok, markers %+v",
-					name, val(p.Committed), val(p.High), val(p.Lag), p.Status, p.TransactionMarkers, val(g.TotalLag), w)
+					name, val(p.Committed), val(p.High), val(p.Lag), p.Status, p.TransactionMarkers(), val(g.TotalLag), w)
 			}
 			if w != nil && cli[name] != strconv.FormatInt(w.KafkaLag, 10) {
 				t.Errorf("%s: Kafka's CLI LAG %q, offsettui keeps %d beside lag 0", name, cli[name], w.KafkaLag)
@@ -176,7 +176,7 @@ func TestRealKafkaTransactionMarkersCaughtUp(t *testing.T) {
 				t.Errorf("%s (%s, %d members): time axis %+v, want ok and caught up (never stopped or stalled)", name, g.State, len(g.Members), g.Time)
 			}
 			t.Logf("%s: %s, %d members: committed %d of high %d, lag %d, markers %+v, Kafka's CLI LAG %s, evaluation %s",
-				b.Name(), name, len(g.Members), val(p.Committed), val(p.High), val(p.Lag), p.TransactionMarkers, cli[name], g.Time.Evaluation.Badge())
+				b.Name(), name, len(g.Members), val(p.Committed), val(p.High), val(p.Lag), p.TransactionMarkers(), cli[name], g.Time.Evaluation.Badge())
 		}
 		for _, g := range []string{tx.LastPlusOneGroup, ab.LastPlusOneGroup} {
 			if code, r := checkJSON(t, b.Addr, "--group", g); code != 0 || r.Verdict != check.VerdictPass {

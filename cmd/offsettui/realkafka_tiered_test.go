@@ -61,15 +61,15 @@ func TestRealKafkaTieredLocalStart(t *testing.T) {
 		}
 		return true, ""
 	})
-	t.Logf("%s: low %v, localLow %v, high %v, committed %v, status %s, readsRemote %v", tp, *row.Low, model.Deref(row.LocalLow),
-		*row.High, *row.Committed, row.Status, model.Deref(row.ReadsRemote))
+	t.Logf("%s: low %v, localLow %v, high %v, committed %v, status %s, readsRemote %v", tp, *row.Low, model.Deref(row.LocalLow()),
+		*row.High, *row.Committed, row.Status, model.Deref(row.ReadsRemote()))
 	switch {
 	case row.Status != model.StatusOK || *row.Low != 0 || *row.Committed != sh.Committed:
 		t.Errorf("status %s, low %d, committed %d: want ok at %d above the log start 0 (the remote one)", row.Status, *row.Low, *row.Committed, sh.Committed)
-	case row.LocalLow == nil || *row.LocalLow != local || local <= sh.Committed:
-		t.Errorf("localLow %v, want %d (EARLIEST_LOCAL asked directly), above the commit %d", row.LocalLow, local, sh.Committed)
-	case row.ReadsRemote == nil || !*row.ReadsRemote:
-		t.Errorf("readsRemote %v: the commit %d lies below the local start %d", row.ReadsRemote, sh.Committed, local)
+	case row.LocalLow() == nil || *row.LocalLow() != local || local <= sh.Committed:
+		t.Errorf("localLow %v, want %d (EARLIEST_LOCAL asked directly), above the commit %d", row.LocalLow(), local, sh.Committed)
+	case row.ReadsRemote() == nil || !*row.ReadsRemote():
+		t.Errorf("readsRemote %v: the commit %d lies below the local start %d", row.ReadsRemote(), sh.Committed, local)
 	}
 	var topic *model.Topic
 	for i := range snap.Topics {

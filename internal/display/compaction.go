@@ -11,7 +11,7 @@ import (
 // MissedDeletesText says why a group may have missed deletes on a compacted partition
 // (docs/statuses.md, "Compacted topics"), with the numbers; "" when it is not flagged.
 func MissedDeletesText(p *model.GroupPartition) string {
-	cp := p.Compaction
+	cp := p.Compaction()
 	if cp == nil || !cp.MayMissDeletes || p.Committed == nil {
 		return ""
 	}
@@ -46,7 +46,7 @@ func removedText(cp *model.Compaction, c int64) string {
 // StoredRecordsText says how much of a compacted partition's lag is records still stored:
 // "4 records stored of 39 offsets", "≥ 120 records stored"; "" when not known.
 func StoredRecordsText(p *model.GroupPartition) string {
-	cp := p.Compaction
+	cp := p.Compaction()
 	switch {
 	case cp == nil:
 		return ""
@@ -62,7 +62,7 @@ func StoredRecordsText(p *model.GroupPartition) string {
 // the TUI: the flag, or what is not known, with the stored records and what the time
 // lag is measured from; "" when there is nothing to say.
 func CompactionLine(p *model.GroupPartition) string {
-	cp := p.Compaction
+	cp := p.Compaction()
 	if cp == nil {
 		return ""
 	}

@@ -12,15 +12,15 @@ import (
 // report and the TUI: where its local log starts and whether the group's next record is
 // read from remote storage; "" when the local start is not known.
 func TieredLine(p *model.GroupPartition) string {
-	if p.LocalLow == nil {
+	if p.LocalLow() == nil {
 		return ""
 	}
-	ll := *p.LocalLow
+	ll := *p.LocalLow()
 	line := fmt.Sprintf("tiered: local log starts at %d", ll)
 	if p.Low != nil && *p.Low < ll {
 		line += fmt.Sprintf(" (%d..%d only in remote storage)", *p.Low, ll-1)
 	}
-	if p.ReadsRemote != nil && *p.ReadsRemote {
+	if p.ReadsRemote() != nil && *p.ReadsRemote() {
 		line += fmt.Sprintf("; the group's next record, %d, is read from remote storage (slower than from the broker's disk)", *p.Committed)
 	}
 	return line

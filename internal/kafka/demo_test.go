@@ -78,7 +78,7 @@ func TestDemoSnapshot(t *testing.T) {
 	for _, w := range rows {
 		g := findGroup(t, snap, w.group)
 		p := findPartition(t, g, w.topic, w.partition)
-		got := []any{val(p.Low), val(p.High), val(p.Committed), val(p.Lag), p.Status, val(p.Lost), val(p.Beyond)}
+		got := []any{val(p.Low), val(p.High), val(p.Committed), val(p.Lag), p.Status, val(p.Lost()), val(p.Beyond())}
 		want := []any{w.low, w.high, w.committed, w.lag, w.status, w.lost, w.beyond}
 		for k := range got {
 			if got[k] != want[k] {
@@ -107,10 +107,10 @@ func TestDemoSnapshot(t *testing.T) {
 		}
 	}
 	mq := findGroup(t, snap, "mail-queue")
-	if p := findPartition(t, mq, "outbox", 0); mq.Type != model.TypeShare || mq.State != "Empty" || val(p.StartOffset) != int64(20) ||
+	if p := findPartition(t, mq, "outbox", 0); mq.Type != model.TypeShare || mq.State != "Empty" || val(p.StartOffset()) != int64(20) ||
 		mq.ShareAutoOffsetReset == nil || *mq.ShareAutoOffsetReset != "earliest" || mq.OffsetsExpireAfterMs != nil {
 		t.Errorf("mail-queue: type %s state %s start %v reset %v expiry %v; want an Empty share group, start 20, earliest, no expiry",
-			mq.Type, mq.State, val(p.StartOffset), mq.ShareAutoOffsetReset, val(mq.OffsetsExpireAfterMs))
+			mq.Type, mq.State, val(p.StartOffset()), mq.ShareAutoOffsetReset, val(mq.OffsetsExpireAfterMs))
 	}
 	if w := snap.Groups[0].Group; w != "audit-export" { // the urgency order: its at-risk records can still be saved
 		t.Errorf("most urgent group first: got %s, want audit-export", w)
@@ -122,7 +122,7 @@ func TestDemoSnapshot(t *testing.T) {
 		t.Errorf("ledger payments-0: timeLag %v expiresIn %v; want a time lag and no expiry (compacted)", val(led.TimeLagMs), val(led.ExpiresInMs))
 	}
 	ae := findPartition(t, findGroup(t, snap, "audit-export"), "orders", 0)
-	if ae.CommittedTimestamp == nil || ae.ExpiresInMs == nil || *ae.ExpiresInMs <= 0 || *ae.ExpiresInMs > int64(24*time.Hour/time.Millisecond) {
+	if ae.CommittedTimestamp() == nil || ae.ExpiresInMs == nil || *ae.ExpiresInMs <= 0 || *ae.ExpiresInMs > int64(24*time.Hour/time.Millisecond) {
 		t.Errorf("audit-export orders-0: expiresIn %v; want within the 24h risk window", val(ae.ExpiresInMs))
 	}
 }

@@ -105,9 +105,9 @@ func TestTransactionMarkersCaughtUp(t *testing.T) {
 	for g, w := range want {
 		grp := findGroup(t, snap, g)
 		p := grp.Partitions[0]
-		got := fmt.Sprintf("%d %v", val(p.Lag), p.TransactionMarkers)
-		if p.TransactionMarkers != nil {
-			got = fmt.Sprintf("%d %v", val(p.Lag), *p.TransactionMarkers)
+		got := fmt.Sprintf("%d %v", val(p.Lag), p.TransactionMarkers())
+		if p.TransactionMarkers() != nil {
+			got = fmt.Sprintf("%d %v", val(p.Lag), *p.TransactionMarkers())
 		}
 		if got != w || p.Status != model.StatusOK || val(grp.TotalLag) != val(p.Lag) {
 			t.Errorf("%s: lag, markers %s, status %s, total %v; want %s, ok", g, got, p.Status, val(grp.TotalLag), w)
@@ -119,8 +119,8 @@ func TestTransactionMarkersCaughtUp(t *testing.T) {
 		t.Errorf("%d Fetch requests, want 3 (one per round, every candidate partition in each)", n)
 	}
 	for g, p := range map[string]*model.GroupPartition{"last-plus-one": &findGroup(t, snap, "last-plus-one").Partitions[0], "mid": &findGroup(t, snap, "mid").Partitions[0]} {
-		if p.MarkersUnknown != nil {
-			t.Errorf("%s: markers unknown %q, want told", g, *p.MarkersUnknown)
+		if p.MarkersUnknown() != nil {
+			t.Errorf("%s: markers unknown %q, want told", g, *p.MarkersUnknown())
 		}
 	}
 
@@ -143,16 +143,16 @@ func TestTransactionMarkersCaughtUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := findGroup(t, snap, "last-plus-one").Partitions[0]
-	if val(p.Lag) != int64(1) || p.TransactionMarkers != nil || p.MarkersUnknown == nil || !strings.Contains(*p.MarkersUnknown, "NOT_LEADER") {
-		t.Errorf("fetch error: lag %d markers %v unknown %q; want Kafka's lag 1 and the reason", val(p.Lag), p.TransactionMarkers, val(p.MarkersUnknown))
+	if val(p.Lag) != int64(1) || p.TransactionMarkers() != nil || p.MarkersUnknown() == nil || !strings.Contains(*p.MarkersUnknown(), "NOT_LEADER") {
+		t.Errorf("fetch error: lag %d markers %v unknown %q; want Kafka's lag 1 and the reason", val(p.Lag), p.TransactionMarkers(), val(p.MarkersUnknown()))
 	}
-	if low := findGroup(t, snap, "lower").Partitions[0]; low.MarkersUnknown == nil || *low.MarkersUnknown != *p.MarkersUnknown {
-		t.Errorf("fetch error: the lower commit on the partition: unknown %v, want the same reason", low.MarkersUnknown)
+	if low := findGroup(t, snap, "lower").Partitions[0]; low.MarkersUnknown() == nil || *low.MarkersUnknown() != *p.MarkersUnknown() {
+		t.Errorf("fetch error: the lower commit on the partition: unknown %v, want the same reason", low.MarkersUnknown())
 	}
-	if mid := findGroup(t, snap, "mid").Partitions[0]; val(mid.Lag) != int64(30) || mid.MarkersUnknown != nil {
-		t.Errorf("mid, known to have records after it: lag %v unknown %v, want 30 and not asked", val(mid.Lag), mid.MarkersUnknown)
+	if mid := findGroup(t, snap, "mid").Partitions[0]; val(mid.Lag) != int64(30) || mid.MarkersUnknown() != nil {
+		t.Errorf("mid, known to have records after it: lag %v unknown %v, want 30 and not asked", val(mid.Lag), mid.MarkersUnknown())
 	}
-	if a := findGroup(t, snap, "aborted").Partitions[0]; val(a.Lag) != int64(0) || a.MarkersUnknown != nil {
-		t.Errorf("fetch error on tx: txa lag %d unknown %v, want 0 and told", val(a.Lag), a.MarkersUnknown)
+	if a := findGroup(t, snap, "aborted").Partitions[0]; val(a.Lag) != int64(0) || a.MarkersUnknown() != nil {
+		t.Errorf("fetch error on tx: txa lag %d unknown %v, want 0 and told", val(a.Lag), a.MarkersUnknown())
 	}
 }

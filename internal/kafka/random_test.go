@@ -624,8 +624,8 @@ func (w *randomWorld) checkGroup(t *testing.T, got model.Group, fetched bool) {
 			worst = e.status
 		}
 		counts[e.status]++
-		gotF := []any{val(p.Low), val(p.High), val(p.LastStable), val(p.Committed), val(p.Lag), p.Status, val(p.Lost), val(p.Beyond),
-			rwStampMs(p.CommittedTimestamp), val(p.TimeLagMs), val(p.ExpiresInMs), p.Error == nil}
+		gotF := []any{val(p.Low), val(p.High), val(p.LastStable), val(p.Committed), val(p.Lag), p.Status, val(p.Lost()), val(p.Beyond()),
+			rwStampMs(p.CommittedTimestamp()), val(p.TimeLagMs), val(p.ExpiresInMs), p.Error == nil}
 		wantF := []any{e.low, e.high, e.lastStable, val(e.committed), val(e.lag), e.status, val(e.lost), val(e.beyond),
 			val(e.committedTs), val(e.timeLag), val(e.expiresIn), true}
 		if !slices.Equal(gotF, wantF) {
@@ -692,7 +692,7 @@ func (w *randomWorld) checkOrder(t *testing.T, gs []model.Group) {
 				}
 			}
 			if p.Status == model.StatusExpired {
-				k.lost += *p.Lost
+				k.lost += *p.Lost()
 			}
 		}
 		if k.tier == 0 && k.lost > 0 {

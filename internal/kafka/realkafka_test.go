@@ -129,11 +129,11 @@ func TestRealKafkaDescribeParity(t *testing.T) {
 
 	// What offsettui adds on the same partitions.
 	odd := findGroup(t, snap, gOdd)
-	if p := findPartition(t, odd, tc, 0); p.Status != model.StatusExpired || val(p.Lost) != int64(3) {
-		t.Errorf("%s %s-0: status %s lost %v, want expired lost 3", gOdd, tc, p.Status, val(p.Lost))
+	if p := findPartition(t, odd, tc, 0); p.Status != model.StatusExpired || val(p.Lost()) != int64(3) {
+		t.Errorf("%s %s-0: status %s lost %v, want expired lost 3", gOdd, tc, p.Status, val(p.Lost()))
 	}
-	if p := findPartition(t, odd, tb, 0); p.Status != model.StatusAhead || val(p.Beyond) != int64(45) {
-		t.Errorf("%s %s-0: status %s beyond %v, want ahead beyond 45", gOdd, tb, p.Status, val(p.Beyond))
+	if p := findPartition(t, odd, tb, 0); p.Status != model.StatusAhead || val(p.Beyond()) != int64(45) {
+		t.Errorf("%s %s-0: status %s beyond %v, want ahead beyond 45", gOdd, tb, p.Status, val(p.Beyond()))
 	}
 	partial := findGroup(t, snap, gPartial)
 	for _, i := range []int32{1, 2} {
@@ -199,18 +199,18 @@ func TestRealKafkaOutboxExpired(t *testing.T) {
 	}
 	p := findPartition(t, findGroup(t, snap, group), topic, 0)
 	if p.Status != model.StatusExpired || val(p.Low) != int64(10) || val(p.High) != int64(15) ||
-		val(p.Committed) != int64(3) || val(p.Lag) != int64(12) || val(p.Lost) != int64(7) {
+		val(p.Committed) != int64(3) || val(p.Lag) != int64(12) || val(p.Lost()) != int64(7) {
 		t.Errorf("offsettui: status %s low %v high %v committed %v lag %v lost %v, want expired 10 15 3 12 lost 7",
-			p.Status, val(p.Low), val(p.High), val(p.Committed), val(p.Lag), val(p.Lost))
+			p.Status, val(p.Low), val(p.High), val(p.Committed), val(p.Lag), val(p.Lost()))
 	}
-	if p.Lost == nil || r.lag == nil || *p.Lost >= *r.lag {
-		t.Errorf("lost %s must be less than Kafka's lag %s", fmtInt64(p.Lost), fmtInt64(r.lag))
+	if p.Lost() == nil || r.lag == nil || *p.Lost() >= *r.lag {
+		t.Errorf("lost %s must be less than Kafka's lag %s", fmtInt64(p.Lost()), fmtInt64(r.lag))
 	}
 	if !sameInt64(p.Committed, r.current) || !sameInt64(p.High, r.logEnd) || !sameInt64(p.Lag, r.lag) {
 		t.Errorf("offsettui committed/high/lag = %s/%s/%s, ConsumerGroupCommand %s/%s/%s",
 			fmtInt64(p.Committed), fmtInt64(p.High), fmtInt64(p.Lag), fmtInt64(r.current), fmtInt64(r.logEnd), fmtInt64(r.lag))
 	}
-	t.Logf("compared 1 partition: Kafka's CLI lag %s; offsettui expired, lost %s, lag %s", fmtInt64(r.lag), fmtInt64(p.Lost), fmtInt64(p.Lag))
+	t.Logf("compared 1 partition: Kafka's CLI lag %s; offsettui expired, lost %s, lag %s", fmtInt64(r.lag), fmtInt64(p.Lost()), fmtInt64(p.Lag))
 }
 
 // TestRealKafkaBothProtocols: a classic member (franz-go) and a consumer-protocol
@@ -385,8 +385,8 @@ func TestRealKafkaBrokerDefaults(t *testing.T) {
 			g.State, g.ProtocolType, g.Type, val(g.OffsetsExpireAfterMs), 10080*60_000)
 	}
 	p := findPartition(t, g, topic, 0)
-	if p.Status != model.StatusOK || val(p.Lag) != int64(1) || p.CommittedTimestamp == nil {
-		t.Errorf("partition: status %s lag %v committedTimestamp %v, want ok, 1, set", p.Status, val(p.Lag), p.CommittedTimestamp)
+	if p.Status != model.StatusOK || val(p.Lag) != int64(1) || p.CommittedTimestamp() == nil {
+		t.Errorf("partition: status %s lag %v committedTimestamp %v, want ok, 1, set", p.Status, val(p.Lag), p.CommittedTimestamp())
 	}
 }
 
@@ -414,14 +414,14 @@ func TestRealKafkaAtRisk(t *testing.T) {
 	}
 	p := findPartition(t, findGroup(t, snap, gRisk), topic, 0)
 	wantTS := old.Add(2 * time.Second)
-	if p.Status != model.StatusAtRisk || p.CommittedTimestamp == nil || !p.CommittedTimestamp.Equal(wantTS) {
-		t.Errorf("old commit: status %s committedTimestamp %v, want at-risk %v", p.Status, p.CommittedTimestamp, wantTS)
+	if p.Status != model.StatusAtRisk || p.CommittedTimestamp() == nil || !p.CommittedTimestamp().Equal(wantTS) {
+		t.Errorf("old commit: status %s committedTimestamp %v, want at-risk %v", p.Status, p.CommittedTimestamp(), wantTS)
 	}
 	if p.ExpiresInMs == nil || *p.ExpiresInMs < (29*time.Minute).Milliseconds() || *p.ExpiresInMs > (31*time.Minute).Milliseconds() {
 		t.Errorf("old commit: expiresInMs %s, want about 30 minutes", fmtInt64(p.ExpiresInMs))
 	}
-	if p := findPartition(t, findGroup(t, snap, gFresh), topic, 0); p.Status != model.StatusOK || p.CommittedTimestamp == nil || !p.CommittedTimestamp.Equal(now) {
-		t.Errorf("fresh commit: status %s committedTimestamp %v, want ok %v", p.Status, p.CommittedTimestamp, now)
+	if p := findPartition(t, findGroup(t, snap, gFresh), topic, 0); p.Status != model.StatusOK || p.CommittedTimestamp() == nil || !p.CommittedTimestamp().Equal(now) {
+		t.Errorf("fresh commit: status %s committedTimestamp %v, want ok %v", p.Status, p.CommittedTimestamp(), now)
 	}
 }
 
@@ -490,9 +490,9 @@ func TestRealKafkaOpenTransaction(t *testing.T) {
 	snap := realSnapshot(t, c, model.Query{Groups: []string{gMarker}})
 	p := findPartition(t, findGroup(t, snap, gMarker), topic, 0)
 	want := model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1}
-	if p.Status != model.StatusOK || val(p.Lag) != int64(0) || p.TransactionMarkers == nil || *p.TransactionMarkers != want ||
-		p.CommittedTimestamp != nil || p.Error != nil {
+	if p.Status != model.StatusOK || val(p.Lag) != int64(0) || p.TransactionMarkers() == nil || *p.TransactionMarkers() != want ||
+		p.CommittedTimestamp() != nil || p.Error != nil {
 		t.Errorf("commit at the abort marker: status %s lag %v markers %+v committedTimestamp %v error %v, want ok, 0, %+v, none, none",
-			p.Status, val(p.Lag), p.TransactionMarkers, p.CommittedTimestamp, p.Error, want)
+			p.Status, val(p.Lag), p.TransactionMarkers(), p.CommittedTimestamp(), p.Error, want)
 	}
 }

@@ -62,7 +62,7 @@ func compareShare(t *testing.T, tally *realkafka.Tally, addr string, c *kafka.Cl
 	for _, row := range offsets {
 		p := findPartition(t, grp, row["TOPIC"], int32(atoi(t, row["PARTITION"])))
 		tp := fmt.Sprintf("%s %s-%s", g, row["TOPIC"], row["PARTITION"])
-		tally.Eq(tp+" START-OFFSET", text.Num(p.StartOffset), row["START-OFFSET"])
+		tally.Eq(tp+" START-OFFSET", text.Num(p.StartOffset()), row["START-OFFSET"])
 		tally.Eq(tp+" LAG", text.Num(p.Lag), row["LAG"])
 	}
 	for _, row := range members {
@@ -166,7 +166,7 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 			g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gLive}}), gLive)
 			var b strings.Builder
 			for _, p := range g.Partitions {
-				fmt.Fprintf(&b, "%s-%d:%s ", p.Topic, p.Partition, text.Num(p.StartOffset))
+				fmt.Fprintf(&b, "%s-%d:%s ", p.Topic, p.Partition, text.Num(p.StartOffset()))
 			}
 			return b.String()
 		})
@@ -186,8 +186,8 @@ func TestRealKafkaShareDescribeParity(t *testing.T) {
 
 	// What offsettui adds: statuses, and that share-group start offsets never expire.
 	g := findGroup(t, realSnapshot(t, c, model.Query{Groups: []string{gEmpty}}), gEmpty)
-	if p := findPartition(t, g, topic, 0); p.Status != model.StatusExpired || val(p.Lost) != int64(2) {
-		t.Errorf("%s %s-0: status %s lost %s, want expired lost 2 (start 3 below the log start 5)", gEmpty, topic, p.Status, text.Num(p.Lost))
+	if p := findPartition(t, g, topic, 0); p.Status != model.StatusExpired || val(p.Lost()) != int64(2) {
+		t.Errorf("%s %s-0: status %s lost %s, want expired lost 2 (start 3 below the log start 5)", gEmpty, topic, p.Status, text.Num(p.Lost()))
 	}
 	if g.OffsetsExpireAfterMs != nil || g.Members == nil || len(g.Members) != 0 {
 		t.Errorf("%s: offsetsExpireAfterMs %s members %v; want null (share offsets do not expire) and []", gEmpty, text.Num(g.OffsetsExpireAfterMs), g.Members)
@@ -391,9 +391,9 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 			defer cl.Close()
 			g := findGroup(t, realSnapshot(t, cl, model.Query{Groups: []string{group}}), group)
 			p := findPartition(t, g, topic, 0)
-			if g.Type != model.TypeShare || g.Error != nil || g.Members == nil || val(p.StartOffset) != int64(2) || g.ShareAutoOffsetReset == nil {
+			if g.Type != model.TypeShare || g.Error != nil || g.Members == nil || val(p.StartOffset()) != int64(2) || g.ShareAutoOffsetReset == nil {
 				t.Errorf("over %s: type %s error %v members %v start %s reset %v; want the share group as on PLAINTEXT",
-					l.name, g.Type, g.Error, g.Members, text.Num(p.StartOffset), g.ShareAutoOffsetReset)
+					l.name, g.Type, g.Error, g.Members, text.Num(p.StartOffset()), g.ShareAutoOffsetReset)
 			}
 		})
 	}

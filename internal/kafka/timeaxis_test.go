@@ -290,8 +290,8 @@ func TestTimestampsAtRiskFirst(t *testing.T) {
 		for _, p := range []int32{0, 1, 3, 4} { // 0 and 1 are at-risk, 3 and 4 ok with lag
 			gp := findPartition(t, g, "orders", p)
 			want := budget == model.DefaultFetchBudget || (p == 0 && gp.Status == model.StatusAtRisk)
-			if (gp.CommittedTimestamp != nil) != want {
-				t.Errorf("budget %d: orders-%d (%s) timestamp %v, want one: %v", budget, p, gp.Status, gp.CommittedTimestamp, want)
+			if (gp.CommittedTimestamp() != nil) != want {
+				t.Errorf("budget %d: orders-%d (%s) timestamp %v, want one: %v", budget, p, gp.Status, gp.CommittedTimestamp(), want)
 			}
 		}
 	}

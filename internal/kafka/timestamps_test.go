@@ -34,8 +34,8 @@ func TestCommittedTimestampsSharedPartition(t *testing.T) {
 		"early": old.Add(2 * time.Second), "late": now.Add(time.Millisecond), "later": now.Add(3 * time.Millisecond),
 	} {
 		p := findPartition(t, findGroup(t, snap, group), "t", 0)
-		if p.CommittedTimestamp == nil || !p.CommittedTimestamp.Equal(want) {
-			t.Errorf("%s: committedTimestamp %v, want %v", group, p.CommittedTimestamp, want)
+		if p.CommittedTimestamp() == nil || !p.CommittedTimestamp().Equal(want) {
+			t.Errorf("%s: committedTimestamp %v, want %v", group, p.CommittedTimestamp(), want)
 		}
 	}
 }

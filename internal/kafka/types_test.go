@@ -85,10 +85,10 @@ func TestShareGroupOnKfake(t *testing.T) {
 			if j := slices.IndexFunc(g.Partitions, func(p model.GroupPartition) bool { return p.Topic == "queue" && p.Partition == 0 }); j >= 0 {
 				p = g.Partitions[j]
 			}
-			if g.State == "Stable" && len(g.Members) == 1 && val(p.StartOffset) == int64(5) {
+			if g.State == "Stable" && len(g.Members) == 1 && val(p.StartOffset()) == int64(5) {
 				break
 			}
-			why = fmt.Sprintf("type %s state %s members %d partition 0 start %s", g.Type, g.State, len(g.Members), text.Num(p.StartOffset))
+			why = fmt.Sprintf("type %s state %s members %d partition 0 start %s", g.Type, g.State, len(g.Members), text.Num(p.StartOffset()))
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("share group: %s; want Stable, 1 member, start 5", why)

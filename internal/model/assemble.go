@@ -37,8 +37,9 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 	ix := newAssembleIndex(obs)
 	assembled := make([]Group, len(obs.Groups))
 	inChunks(len(obs.Groups), func(from, to int) {
+		var mem assembleMemory
 		for i := from; i < to; i++ {
-			assembled[i] = assembleGroup(&obs.Groups[i], obs, ix, opt)
+			assembled[i] = assembleGroup(&obs.Groups[i], obs, ix, opt, &mem)
 		}
 	})
 	for _, grp := range assembled {
@@ -91,8 +92,15 @@ func newAssembleIndex(obs Observation) assembleIndex {
 	return ix
 }
 
+// assembleMemory is where the groups assembled on one goroutine take their rows and
+// numbers from.
+type assembleMemory struct {
+	rows rowBlocks
+	nums int64s
+}
+
 // assembleGroup classifies one group's partitions.
-func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt AssembleOptions) Group {
+func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt AssembleOptions, mem *assembleMemory) Group {
 	only := opt.Topics
 	grp := Group{
 		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
@@ -137,8 +145,8 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		positions = g.StartOffsets
 	}
 	tps := groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole)
-	grp.Partitions = make([]GroupPartition, 0, len(tps))
-	nums := &int64s{block: make([]int64, 0, 4*len(tps))} // committed, lag, time lag, expiry: most rows
+	grp.Partitions = mem.rows.take(len(tps))
+	nums := &mem.nums
 	groupErr := g.Error
 	if g.Error.IsGroupNotFound() {
 		groupErr = nil // a group that does not exist has no commits: judged as such
@@ -230,15 +238,17 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 // every record from the start offset on was delivered and acknowledged (the start offset is
 // persisted lazily and can trail), so the partition is caught up: not at risk, no time lag.
 func shareFields(p *GroupPartition, lag map[TP]int64, tp TP) {
-	p.StartOffset, p.Committed, p.Lag = p.Committed, nil, nil
-	p.Compaction = nil // a share group's deliveries are not a consumer's reads of the log
+	p.SetStartOffset(p.Committed)
+	p.Committed, p.Lag = nil, nil
+	p.SetCompaction(nil) // a share group's deliveries are not a consumer's reads of the log
 	l, ok := lag[tp]
 	if !ok {
 		return
 	}
 	p.Lag = Ptr(l)
 	if l == 0 && (p.Status == StatusAtRisk || p.Status == StatusOK) {
-		p.Status, p.TimeLagMs, p.ExpiresInMs = StatusOK, Ptr(int64(0)), nil
+		p.Status, p.ExpiresInMs = StatusOK, nil
+		p.TimeLagMs = Ptr(int64(0))
 	}
 }
 
@@ -325,7 +335,7 @@ func rollup(g *Group) {
 		}
 		// A share partition with a start offset but no lag from the broker (Kafka 4.1,
 		// or a lag of -1) has a backlog nobody can name: the total is a lower bound.
-		if p.Lag == nil && (p.Status == StatusUnknown || p.StartOffset != nil) {
+		if p.Lag == nil && (p.Status == StatusUnknown || p.StartOffset() != nil) {
 			partial = true
 		}
 	}

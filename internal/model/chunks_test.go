@@ -53,7 +53,7 @@ func TestAssembleManyGroupsAsAlone(t *testing.T) {
 		byName[g.Group] = g
 	}
 	for i := range obs.Groups {
-		alone := assembleGroup(&obs.Groups[i], obs, ix, AssembleOptions{})
+		alone := assembleGroup(&obs.Groups[i], obs, ix, AssembleOptions{}, &assembleMemory{})
 		if got := byName[alone.Group]; !reflect.DeepEqual(got, alone) {
 			t.Fatalf("%s assembled with the others:\n%+v\nalone:\n%+v", alone.Group, got, alone)
 		}

@@ -41,8 +41,8 @@ func Classify(in PartitionInput) GroupPartition {
 func classifyInto(p *GroupPartition, in PartitionInput) {
 	classify(p, in)
 	classifyCompaction(p, in.Topic, in.Compacted, in.Now)
-	if p.LocalLow = in.Offsets.LocalLow; p.LocalLow != nil && p.Committed != nil && p.Low != nil && *p.Committed >= *p.Low {
-		p.ReadsRemote = Ptr(*p.Committed < *p.LocalLow)
+	if p.SetLocalLow(in.Offsets.LocalLow); p.LocalLow() != nil && p.Committed != nil && p.Low != nil && *p.Committed >= *p.Low {
+		p.SetReadsRemote(Ptr(*p.Committed < *p.LocalLow()))
 	}
 }
 
@@ -57,7 +57,7 @@ func classify(p *GroupPartition, in PartitionInput) {
 		p.Lag = in.nums.ptr(*o.High - *in.Committed)
 	}
 	if in.CommittedTimestamp != nil {
-		p.CommittedTimestamp = StampOf(*in.CommittedTimestamp)
+		p.SetCommittedTimestamp(StampOf(*in.CommittedTimestamp))
 	}
 	if o.Error != nil || o.Low == nil || o.High == nil {
 		p.Status, p.Error = StatusUnknown, o.Error
@@ -71,16 +71,19 @@ func classify(p *GroupPartition, in PartitionInput) {
 	c := *in.Committed
 	switch {
 	case c < low:
-		p.Status, p.Lost = StatusExpired, in.nums.ptr(low-c)
+		p.Status = StatusExpired
+		p.SetLost(in.nums.ptr(low - c))
 		return
 	case c > high:
-		p.Status, p.Beyond = StatusAhead, in.nums.ptr(c-high)
+		p.Status = StatusAhead
+		p.SetBeyond(in.nums.ptr(c - high))
 		return
 	}
 	if c == high {
 		// Caught up: nothing stored is waiting, so retention cannot take anything
 		// from this group, whatever the topic's configs say.
-		p.TimeLagMs, p.Status = in.nums.ptr(int64(0)), StatusOK
+		p.Status = StatusOK
+		p.TimeLagMs = in.nums.ptr(int64(0))
 		return
 	}
 	if onlyMarkers(in.Markers, c, o) {
@@ -88,11 +91,13 @@ func classify(p *GroupPartition, in PartitionInput) {
 		// transaction markers and aborted records (its position moves past them).
 		m := *in.Markers
 		m.KafkaLag = high - c
-		p.Lag, p.TransactionMarkers, p.CommittedTimestamp = in.nums.ptr(int64(0)), &m, nil
-		p.TimeLagMs, p.Status = in.nums.ptr(int64(0)), StatusOK
+		p.Lag, p.Status = in.nums.ptr(int64(0)), StatusOK
+		p.SetTransactionMarkers(&m)
+		p.SetCommittedTimestamp(nil)
+		p.TimeLagMs = in.nums.ptr(int64(0))
 		return
 	}
-	p.MarkersUnknown = in.MarkersUnknown
+	p.SetMarkersUnknown(in.MarkersUnknown)
 	if in.CommittedTimestamp != nil {
 		p.TimeLagMs = in.nums.ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
 	}

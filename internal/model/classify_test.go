@@ -63,7 +63,7 @@ func TestClassifyBoundaries(t *testing.T) {
 			for _, f := range []struct {
 				name      string
 				got, want *int64
-			}{{"lag", p.Lag, c.lag}, {"lost", p.Lost, c.lost}, {"beyond", p.Beyond, c.beyond}} {
+			}{{"lag", p.Lag, c.lag}, {"lost", p.Lost(), c.lost}, {"beyond", p.Beyond(), c.beyond}} {
 				if (f.got == nil) != (f.want == nil) || (f.got != nil && *f.got != *f.want) {
 					t.Errorf("%s = %v, want %v", f.name, text.Num(f.got), text.Num(f.want))
 				}

@@ -80,7 +80,7 @@ func classifyCompaction(p *GroupPartition, t *Topic, read *CompactedRead, now ti
 		return
 	}
 	cp := &Compaction{DeleteRetentionMs: t.DeleteRetentionMs, Why: []string{}}
-	p.Compaction = cp
+	p.SetCompaction(cp)
 	switch {
 	case read == nil:
 		cp.Unknown = Ptr("not read")
@@ -126,7 +126,7 @@ func classifyCompaction(p *GroupPartition, t *Topic, read *CompactedRead, now ti
 func (g *Group) MayMissDeletes() int {
 	n := 0
 	for i := range g.Partitions {
-		if cp := g.Partitions[i].Compaction; cp != nil && cp.MayMissDeletes {
+		if cp := g.Partitions[i].Compaction(); cp != nil && cp.MayMissDeletes {
 			n++
 		}
 	}

@@ -52,7 +52,7 @@ func TestClassifyCompaction(t *testing.T) {
 			if p.Status != c.status {
 				t.Errorf("status %s, want %s", p.Status, c.status)
 			}
-			cp := p.Compaction
+			cp := p.Compaction()
 			if c.nilResult {
 				if cp != nil {
 					t.Fatalf("compaction %+v, want none", cp)
@@ -81,7 +81,7 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 	p := Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
 		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now, CommittedTimestamp: &ts,
 		Compacted: &CompactedRead{Gap: 12, GapComplete: true, NextStoredAt: &ts, Stored: 4, StoredComplete: true}})
-	cp := p.Compaction
+	cp := p.Compaction()
 	if *p.Lag != 39 || *cp.NextStored != 32 || *cp.Removed != 12 || *cp.StoredRecords != 4 || *cp.TimeLagFrom != 32 ||
 		cp.StoredRecordsAtLeast != nil || cp.RemovedAtLeast != nil || *p.TimeLagMs != 2000 {
 		t.Fatalf("lag %d, compaction %+v, time lag %v", *p.Lag, cp, *p.TimeLagMs)
@@ -90,7 +90,7 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 	p = Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
 		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now,
 		Compacted: &CompactedRead{Gap: 5, Stored: 0}})
-	cp = p.Compaction
+	cp = p.Compaction()
 	if cp.NextStored != nil || cp.Removed != nil || *cp.RemovedAtLeast != 5 || cp.StoredRecords != nil || *cp.StoredRecordsAtLeast != 0 || !cp.MayMissDeletes {
 		t.Fatalf("compaction %+v", cp)
 	}
@@ -99,12 +99,12 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 // TestMayMissDeletesIsAProblem: a flagged partition makes its group a problem (urgency
 // above none) though every status is ok.
 func TestMayMissDeletesIsAProblem(t *testing.T) {
-	g := Group{Group: "g", Members: []Member{}, Partitions: []GroupPartition{{Topic: "t", Status: StatusOK, Compaction: &Compaction{MayMissDeletes: true}}}}
+	g := Group{Group: "g", Members: []Member{}, Partitions: []GroupPartition{GroupPartition{Topic: "t", Status: StatusOK}.With(PartitionDetail{Compaction: &Compaction{MayMissDeletes: true}})}}
 	rollup(&g)
 	if g.MayMissDeletes() != 1 || !g.HasProblem() {
 		t.Fatalf("count %d, problem %v", g.MayMissDeletes(), g.HasProblem())
 	}
-	g.Partitions[0].Compaction.MayMissDeletes = false
+	g.Partitions[0].Compaction().MayMissDeletes = false
 	if g.HasProblem() {
 		t.Fatal("an unflagged ok group is a problem")
 	}

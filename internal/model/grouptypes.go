@@ -96,7 +96,7 @@ func appendUnique(out []string, s string) []string {
 
 // Position is where the group resumes in the partition: the committed offset, or a share
 // group's start offset.
-func (p *GroupPartition) Position() *int64 { return PositionOf(p.Committed, p.StartOffset) }
+func (p *GroupPartition) Position() *int64 { return PositionOf(p.Committed, p.StartOffset()) }
 
 // PositionOf is a share group's start offset where it has one, else the committed offset.
 func PositionOf(committed, start *int64) *int64 {

@@ -29,11 +29,11 @@ func TestClassifyTransactionMarkers(t *testing.T) {
 	} {
 		p := Classify(PartitionInput{Committed: i64(c.committed), Offsets: c.offs, Topic: week, Now: now, Markers: c.markers,
 			CommittedTimestamp: Ptr(now.Add(-1000))})
-		got := fmt.Sprintf("%d %s %v", *p.Lag, p.Status, p.TransactionMarkers)
-		if p.TransactionMarkers != nil {
-			got = fmt.Sprintf("%d %s %v", *p.Lag, p.Status, *p.TransactionMarkers)
-			if p.TimeLagMs == nil || *p.TimeLagMs != 0 || p.CommittedTimestamp != nil || p.ExpiresInMs != nil {
-				t.Errorf("%s: time lag %v, committed timestamp %v, expires in %v; want 0, none, none (caught up)", c.name, p.TimeLagMs, p.CommittedTimestamp, p.ExpiresInMs)
+		got := fmt.Sprintf("%d %s %v", *p.Lag, p.Status, p.TransactionMarkers())
+		if p.TransactionMarkers() != nil {
+			got = fmt.Sprintf("%d %s %v", *p.Lag, p.Status, *p.TransactionMarkers())
+			if p.TimeLagMs == nil || *p.TimeLagMs != 0 || p.CommittedTimestamp() != nil || p.ExpiresInMs != nil {
+				t.Errorf("%s: time lag %v, committed timestamp %v, expires in %v; want 0, none, none (caught up)", c.name, p.TimeLagMs, p.CommittedTimestamp(), p.ExpiresInMs)
 			}
 		}
 		if got != c.want {

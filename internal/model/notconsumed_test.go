@@ -48,8 +48,8 @@ func TestAssembleNotConsumed(t *testing.T) {
 			text.Num(g.TotalLag), g.WorstStatus, g.Counts, g.UnsubscribedTopics, g.HasProblem())
 	}
 	// The lag of a partition nobody consumes is still shown.
-	if p := g.Partitions[1]; p.Lag == nil || *p.Lag != 80 || p.Lost == nil || *p.Lost != 60 {
-		t.Errorf("stale-0: lag %s lost %s, want 80 and 60", text.Num(p.Lag), text.Num(p.Lost))
+	if p := g.Partitions[1]; p.Lag == nil || *p.Lag != 80 || p.Lost() == nil || *p.Lost() != 60 {
+		t.Errorf("stale-0: lag %s lost %s, want 80 and 60", text.Num(p.Lag), text.Num(p.Lost()))
 	}
 	e := byName["empty"]
 	for _, p := range e.Partitions {

@@ -212,55 +212,70 @@ type Assignment struct {
 
 // GroupPartition is one partition as one group sees it. Pointers are null in JSON
 // when the value is absent or could not be read; they are never zero-filled.
+//
+// The values most rows lack (a share group's start offset, a loss, a committed-record
+// timestamp, transaction markers, a tiered or compacted topic's, the time axis', a
+// baseline's) live in one PartitionDetail that most rows do without: 10,000 groups × 50
+// partitions hold 500,000 rows (docs/testing.md#speed). They are read with the methods of
+// the same names and set with their Set methods; JSON has every field in one object
+// (partition_json.go).
 type GroupPartition struct {
-	Topic      string `json:"topic"`
-	Partition  int32  `json:"partition"`
-	Low        *int64 `json:"low"`
-	High       *int64 `json:"high"`
-	LastStable *int64 `json:"lastStable"`
-	Committed  *int64 `json:"committed"`
-	// StartOffset is a share group's share-partition start offset (the first record not yet
-	// delivered and acknowledged); share groups have it instead of Committed, and Lag is then
-	// the broker's own count (Kafka 4.2+), null where it gives none.
-	StartOffset        *int64     `json:"startOffset"`
-	Lag                *int64     `json:"lag"`
-	Status             Status     `json:"status"`
-	Lost               *int64     `json:"lost"`
-	Beyond             *int64     `json:"beyond"`
-	CommittedTimestamp *Stamp     `json:"committedTimestamp"`
-	TimeLagMs          *int64     `json:"timeLagMs"`
-	ExpiresInMs        *int64     `json:"expiresInMs"`
-	Member             *MemberRef `json:"member"`
+	Topic      string
+	Partition  int32
+	Status     Status
+	Low        *int64
+	High       *int64
+	LastStable *int64
+	Committed  *int64
+	Lag        *int64
+	// TimeLagMs is how old the committed record is (a third of a fleet's rows have it).
+	TimeLagMs *int64
+	// ExpiresInMs is when retention may delete the next record the group needs.
+	ExpiresInMs *int64
+	Member      *MemberRef
 	// Subscribed says whether a member of the group subscribes to the topic; false marks
 	// a partition nobody consumes, left out of the group's rollups. Null when the group has
 	// no members or its subscriptions are not known.
-	Subscribed *bool `json:"subscribed"`
+	Subscribed *bool
+	Error      *Error
+	// CommitsExpireAt is when the broker may delete this commit, by the rule
+	// CommitsExpireBy names (see Group.CommitsExpireAt).
+	CommitsExpireAt *Stamp
+	CommitsExpireBy ExpiryRule
+	// Time is the partition on the time axis (every row of a watch, the TUI, serve); nil
+	// for one snapshot.
+	Time *PartitionTime
+
+	detail *PartitionDetail
+}
+
+// PartitionDetail holds the values of a GroupPartition that most rows lack.
+type PartitionDetail struct {
+	// StartOffset is a share group's share-partition start offset (the first record not yet
+	// delivered and acknowledged); share groups have it instead of Committed, and Lag is then
+	// the broker's own count (Kafka 4.2+), null where it gives none.
+	StartOffset        *int64
+	Lost               *int64
+	Beyond             *int64
+	CommittedTimestamp *Stamp
 	// TransactionMarkers is set when only transaction markers and aborted records lie
 	// between the committed offset and the high watermark: Lag is then 0 (markers.go).
-	TransactionMarkers *TransactionMarkers `json:"transactionMarkers"`
+	TransactionMarkers *TransactionMarkers
 	// MarkersUnknown says why whether only transaction markers lie before high could not be
 	// told where it might (no open transaction): Lag is then Kafka's.
-	MarkersUnknown *string `json:"markersUnknown"`
+	MarkersUnknown *string
 	// LocalLow is a tiered topic's local log start (ListOffsets EARLIEST_LOCAL): records
 	// below it are read from remote storage. Null when the topic is not tiered or the broker
 	// could not say (the snapshot's errors say why).
-	LocalLow *int64 `json:"localLow"`
+	LocalLow *int64
 	// ReadsRemote says the group's next record lies below LocalLow (low ≤ committed <
 	// localLow): the consumer reads from remote storage. Null when either is unknown.
-	ReadsRemote *bool `json:"readsRemote"`
+	ReadsRemote *bool
 	// Compaction is set on a compacted topic's partition with records left to read
 	// (compaction.go); null otherwise.
-	Compaction *Compaction `json:"compaction"`
-	Error      *Error      `json:"error"`
-	// Time is the partition on the time axis; nil for one snapshot.
-	Time *PartitionTime `json:"time"`
+	Compaction *Compaction
 	// Change is what changed since the baseline; nil without one.
-	Change *PartitionChange `json:"change"`
-
-	// CommitsExpireAt is when the broker may delete this commit, by the rule
-	// CommitsExpireBy names (see Group.CommitsExpireAt).
-	CommitsExpireAt *Stamp     `json:"commitsExpireAt"`
-	CommitsExpireBy ExpiryRule `json:"commitsExpireBy"`
+	Change *PartitionChange
 }
 
 // TP returns the partition's topic partition.

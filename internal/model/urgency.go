@@ -85,8 +85,8 @@ func keyOf(g *Group) urgencyKey {
 		if p.Status == StatusAtRisk && p.ExpiresInMs != nil {
 			k.soonest = min(k.soonest, *p.ExpiresInMs)
 		}
-		if p.Lost != nil {
-			k.lost += *p.Lost
+		if p.Lost() != nil {
+			k.lost += *p.Lost()
 		}
 	}
 	return k

@@ -23,7 +23,7 @@ func demoGroups() []Group {
 		return Group{Group: name, Members: members, TotalLag: Ptr(lag), Counts: counts, WorstStatus: worst, Time: t}
 	}
 	expired := func(lost int64) []GroupPartition {
-		return []GroupPartition{{Status: StatusExpired, Lost: Ptr(lost)}}
+		return []GroupPartition{GroupPartition{Status: StatusExpired}.With(PartitionDetail{Lost: Ptr(lost)})}
 	}
 	fanout := g("fanout", []Member{}, 28, Counts{StatusExpired: 1}, timed(EvalStopped, nil))
 	fanout.Partitions = expired(18)

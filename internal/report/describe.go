@@ -157,7 +157,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 			rows.addAll(timeCells(p.Time))
 		}
 		if based {
-			rows.addAll(changeCells(p.Change, p.Status))
+			rows.addAll(changeCells(p.Change(), p.Status))
 		}
 		if m := p.Member; m != nil {
 			rows.addAll([]string{m.MemberID, m.Host, m.ClientID})

@@ -109,13 +109,13 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 	b = appendNum(b, `,"high":`, p.High)
 	b = appendNum(b, `,"lastStable":`, p.LastStable)
 	b = appendNum(b, `,"committed":`, p.Committed)
-	b = appendNum(b, `,"startOffset":`, p.StartOffset)
+	b = appendNum(b, `,"startOffset":`, p.StartOffset())
 	b = appendNum(b, `,"lag":`, p.Lag)
 	b = append(b, `,"status":`...)
 	b = appendString(b, p.Status.String())
-	b = appendNum(b, `,"lost":`, p.Lost)
-	b = appendNum(b, `,"beyond":`, p.Beyond)
-	b = appendStamp(b, `,"committedTimestamp":`, p.CommittedTimestamp)
+	b = appendNum(b, `,"lost":`, p.Lost())
+	b = appendNum(b, `,"beyond":`, p.Beyond())
+	b = appendStamp(b, `,"committedTimestamp":`, p.CommittedTimestamp())
 	b = appendNum(b, `,"timeLagMs":`, p.TimeLagMs)
 	b = appendNum(b, `,"expiresInMs":`, p.ExpiresInMs)
 	b = append(b, `,"member":`...)
@@ -133,15 +133,15 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 	b = appendOptBool(b, `,"subscribed":`, p.Subscribed)
 	var err error
 	b = append(b, `,"transactionMarkers":`...)
-	if b, err = appendOptional(b, p.TransactionMarkers); err != nil {
+	if b, err = appendOptional(b, p.TransactionMarkers()); err != nil {
 		j.err = err
 		return
 	}
-	b = appendOptString(b, `,"markersUnknown":`, p.MarkersUnknown)
-	b = appendNum(b, `,"localLow":`, p.LocalLow)
-	b = appendOptBool(b, `,"readsRemote":`, p.ReadsRemote)
+	b = appendOptString(b, `,"markersUnknown":`, p.MarkersUnknown())
+	b = appendNum(b, `,"localLow":`, p.LocalLow())
+	b = appendOptBool(b, `,"readsRemote":`, p.ReadsRemote())
 	b = append(b, `,"compaction":`...)
-	if b, err = appendOptional(b, p.Compaction); err != nil {
+	if b, err = appendOptional(b, p.Compaction()); err != nil {
 		j.err = err
 		return
 	}
@@ -150,7 +150,7 @@ func (j *jsonWriter) partition(p *model.GroupPartition) {
 		b = append(b, `,"time":`...)
 		if b, err = appendOptional(b, p.Time); err == nil {
 			b = append(b, `,"change":`...)
-			b, err = appendOptional(b, p.Change)
+			b, err = appendOptional(b, p.Change())
 		}
 	}
 	if err != nil {

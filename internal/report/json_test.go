@@ -126,10 +126,10 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 			OffsetsExpireAfterMs: num(), Partitions: []model.GroupPartition{}}
 		for pi := range r.IntN(6) {
 			p := model.GroupPartition{Topic: fmt.Sprintf("topic.%d", r.IntN(3)), Partition: int32(pi), Low: num(), High: num(),
-				LastStable: num(), Committed: num(), StartOffset: num(), Lag: num(), Status: model.Status(r.IntN(6)), Lost: num(), Beyond: num(),
-				TimeLagMs: num(), ExpiresInMs: num()}
+				LastStable: num(), Committed: num(), Lag: num(), Status: model.Status(r.IntN(6)), TimeLagMs: num(), ExpiresInMs: num()}.With(
+				model.PartitionDetail{StartOffset: num(), Lost: num(), Beyond: num()})
 			if r.IntN(2) == 0 {
-				p.CommittedTimestamp = model.StampOf(time.UnixMilli(r.Int64N(1 << 42)).In(time.FixedZone("x", 3600)))
+				p.SetCommittedTimestamp(model.StampOf(time.UnixMilli(r.Int64N(1 << 42)).In(time.FixedZone("x", 3600))))
 			}
 			if r.IntN(3) == 0 {
 				p.Member = &model.MemberRef{MemberID: "m", ClientID: strings.Repeat("c", r.IntN(3)), Host: "/10.0.0.1"}
@@ -138,15 +138,15 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 				p.Subscribed = model.Ptr(r.IntN(2) == 0)
 			}
 			if r.IntN(3) == 0 {
-				p.TransactionMarkers = &model.TransactionMarkers{ControlRecords: r.Int64N(9), AbortedRecords: r.Int64N(9), KafkaLag: r.Int64N(20)}
+				p.SetTransactionMarkers(&model.TransactionMarkers{ControlRecords: r.Int64N(9), AbortedRecords: r.Int64N(9), KafkaLag: r.Int64N(20)})
 			} else if r.IntN(4) == 0 {
-				p.MarkersUnknown = model.Ptr(`read_committed Fetch from broker 1: "moved"`)
+				p.SetMarkersUnknown(model.Ptr(`read_committed Fetch from broker 1: "moved"`))
 			}
 			if r.IntN(3) == 0 {
 				p.Time = &model.PartitionTime{ETAMs: model.Some(r.Int64N(1 << 30)), Evaluation: model.Evaluation(r.IntN(3))}
 			}
 			if r.IntN(3) == 0 {
-				p.Change = &model.PartitionChange{New: r.IntN(2) == 0, LagBy: model.Some(r.Int64N(100) - 50)}
+				p.SetChange(&model.PartitionChange{New: r.IntN(2) == 0, LagBy: model.Some(r.Int64N(100) - 50)})
 			}
 			g.Counts[p.Status]++
 			g.Partitions = append(g.Partitions, p)

@@ -156,7 +156,7 @@ func markdownRows(w io.Writer, g *model.Group, at time.Time, timed, based bool) 
 			cells = append(cells, timeCells(p.Time)...)
 		}
 		if based {
-			cells = append(cells, changeCells(p.Change, p.Status)...)
+			cells = append(cells, changeCells(p.Change(), p.Status)...)
 		}
 		member := "-"
 		if p.Member != nil {

@@ -108,8 +108,8 @@ func TestMarkdownShareGroup(t *testing.T) {
 	g := model.Group{Group: "outbox-workers", Type: model.TypeShare, State: "Empty", Members: []model.Member{},
 		ShareAutoOffsetReset: model.Ptr("earliest"), WorstStatus: model.StatusAtRisk, TotalLag: model.Ptr(int64(5)),
 		Counts: model.Counts{model.StatusAtRisk: 1},
-		Partitions: []model.GroupPartition{{Topic: "outbox", Partition: 0, Low: model.Ptr(int64(0)), High: model.Ptr(int64(25)),
-			StartOffset: model.Ptr(int64(20)), Lag: model.Ptr(int64(5)), Status: model.StatusAtRisk}}}
+		Partitions: []model.GroupPartition{model.GroupPartition{Topic: "outbox", Partition: 0, Low: model.Ptr(int64(0)), High: model.Ptr(int64(25)),
+			Lag: model.Ptr(int64(5)), Status: model.StatusAtRisk}.With(model.PartitionDetail{StartOffset: model.Ptr(int64(20))})}}
 	snap := model.Snapshot{Cluster: model.Cluster{Bootstrap: "k1:9092", Brokers: 1, TakenAt: model.Stamp{Time: taken},
 		AllTopicsVisible: model.Ptr(true)}, Groups: []model.Group{g}}
 	var b strings.Builder

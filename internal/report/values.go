@@ -28,8 +28,8 @@ func StatusText(st model.Status, lost, beyond *int64) string {
 // NOT-CONSUMED for a partition no member subscribes to ("NOT-CONSUMED (EXPIRED (lost 60))":
 // shown, not the group's status).
 func PartitionStatusText(p *model.GroupPartition) string {
-	s := StatusText(p.Status, p.Lost, p.Beyond)
-	if m := p.TransactionMarkers; m != nil {
+	s := StatusText(p.Status, p.Lost(), p.Beyond())
+	if m := p.TransactionMarkers(); m != nil {
 		s += " (" + display.MarkersText(m) + ")"
 	}
 	if p.NotConsumed() {

@@ -125,7 +125,7 @@ func positionRows(g model.Group) ([]plan.CSVRow, error) {
 	for _, p := range g.Partitions {
 		pos := p.Committed
 		if g.Type == model.TypeShare {
-			pos = p.StartOffset
+			pos = p.StartOffset()
 		}
 		if pos == nil && p.Error != nil {
 			return nil, fmt.Errorf("%s-%d of group %s: %s", p.Topic, p.Partition, g.Group, p.Error.Error())

@@ -19,7 +19,7 @@ func TestSaveBackups(t *testing.T) {
 	ok := model.Group{Group: "ok", Type: model.TypeClassic, Partitions: []model.GroupPartition{
 		{Topic: "t", Partition: 0, Committed: model.Ptr(int64(5))}, {Topic: "t", Partition: 1}}}
 	share := model.Group{Group: "sh", Type: model.TypeShare, Partitions: []model.GroupPartition{
-		{Topic: "t", Partition: 0, StartOffset: model.Ptr(int64(9))}}}
+		model.GroupPartition{Topic: "t", Partition: 0}.With(model.PartitionDetail{StartOffset: model.Ptr(int64(9))})}}
 	broken := model.Group{Group: "broken", Type: model.TypeClassic, Partitions: []model.GroupPartition{
 		{Topic: "t", Partition: 0, Committed: model.Ptr(int64(5))}, {Topic: "t", Partition: 1, Error: &model.Error{Message: "boom"}}}}
 	failed := model.Group{Group: "failed", Type: model.TypeConsumer, Error: &model.Error{Message: "coordinator not available"}}

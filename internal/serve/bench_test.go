@@ -24,7 +24,8 @@ func fleetSnapshot(groups int, at time.Time) model.Snapshot {
 			parts[p].TimeLagMs = model.Ptr(int64(1000 * p))
 		}
 		if g%10 == 0 {
-			parts[0].Status, parts[0].Lost = model.StatusExpired, model.Ptr(int64(5))
+			parts[0].Status = model.StatusExpired
+			parts[0].SetLost(model.Ptr(int64(5)))
 		}
 		s.Groups = append(s.Groups, group(fmt.Sprintf("g%05d", g), 1, parts...))
 	}

@@ -198,7 +198,8 @@ func TestUnknownLagIsAbsent(t *testing.T) {
 // a lagging partition's time lag is.
 func TestGroupLagSeconds(t *testing.T) {
 	a, b := part("t", 0, 90, 100, model.StatusOK), part("t", 1, 50, 100, model.StatusOK)
-	a.TimeLagMs, b.TimeLagMs = model.Ptr(int64(2000)), model.Ptr(int64(7500))
+	a.TimeLagMs = model.Ptr(int64(2000))
+	b.TimeLagMs = model.Ptr(int64(7500))
 	caughtUp := part("t", 2, 100, 100, model.StatusOK)
 	missing := model.GroupPartition{Topic: "t", Partition: 3, High: model.Ptr(int64(100)), Status: model.StatusMissing}
 	g := group("g", 1, a, b, caughtUp, missing)
@@ -240,7 +241,7 @@ func TestPartitionSeriesBounded(t *testing.T) {
 	snap := snapshotAt(t0,
 		group("a", 1, part("t", 0, 100, 100, model.StatusOK), part("t", 1, 90, 100, model.StatusAtRisk)),
 		group("b", 0, part("t", 0, 5, 100, model.StatusExpired), part("t", 1, 100, 100, model.StatusOK)))
-	snap.Groups[1].Partitions[0].Lost = model.Ptr(int64(20))
+	snap.Groups[1].Partitions[0].SetLost(model.Ptr(int64(20)))
 	e := newTestExporter(t, &scripted{snap: snap}, clk, 1)
 	e.pollers[0].take(t.Context())
 	got := lines(t, e, "offsettui_partition_")

@@ -215,7 +215,7 @@ func groupLost(g *model.Group) model.Opt[int64] {
 		if p.Status == model.StatusUnknown {
 			return model.Opt[int64]{}
 		}
-		lost += model.Deref(p.Lost)
+		lost += model.Deref(p.Lost())
 	}
 	return model.Some(lost)
 }
@@ -240,8 +240,8 @@ func partOf(p *model.GroupPartition) partView {
 	if p.TimeLagMs != nil {
 		pv.lagSeconds = model.Some(ms(*p.TimeLagMs))
 	}
-	if p.Lost != nil {
-		pv.lost = model.Some(*p.Lost)
+	if p.Lost() != nil {
+		pv.lost = model.Some(*p.Lost())
 	}
 	if p.ExpiresInMs != nil {
 		pv.expiresIn = model.Some(ms(*p.ExpiresInMs))

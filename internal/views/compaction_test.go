@@ -20,9 +20,9 @@ func TestMissedDeletesShownInTheTUI(t *testing.T) {
 		s := fixtureSnapshot(clk.now(), q.FetchBudget > 0)
 		for i := range s.Groups {
 			if g := &s.Groups[i]; g.Group == "ledger" {
-				g.Partitions[0].Compaction = &model.Compaction{NextStored: model.Ptr(int64(14)), Removed: model.Ptr(int64(4)),
+				g.Partitions[0].SetCompaction(&model.Compaction{NextStored: model.Ptr(int64(14)), Removed: model.Ptr(int64(4)),
 					StoredRecords: model.Ptr(int64(3)), TimeLagFrom: model.Ptr(int64(14)), DeleteRetentionMs: model.Ptr(int64(86_400_000)),
-					MayMissDeletes: true, Why: []string{model.CompactionWhyRemoved}}
+					MayMissDeletes: true, Why: []string{model.CompactionWhyRemoved}})
 			}
 		}
 		if len(q.Groups) == 1 {

@@ -16,9 +16,9 @@ import (
 func Explain(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
 	switch p.Status {
 	case model.StatusExpired:
-		if p.Lost != nil && p.Committed != nil {
+		if p.Lost() != nil && p.Committed != nil {
 			them := "them"
-			if *p.Lost == 1 {
+			if *p.Lost() == 1 {
 				them = "it"
 			}
 			next := "on restart the consumer jumps to auto.offset.reset"
@@ -27,14 +27,14 @@ func Explain(group string, p *model.GroupPartition, t *model.Topic, window time.
 					"auto.offset.reset (unless it already read past it without committing)"
 			}
 			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read %s; %s",
-				records(*p.Lost), text.Thousands(*p.Committed), text.Thousands(*p.Committed+*p.Lost-1), wereWas(*p.Lost), group, them, next)
+				records(*p.Lost()), text.Thousands(*p.Committed), text.Thousands(*p.Committed+*p.Lost()-1), wereWas(*p.Lost()), group, them, next)
 		}
 	case model.StatusMissing:
 		return explainMissing(group, p)
 	case model.StatusAhead:
-		if p.Committed != nil && p.High != nil && p.Beyond != nil {
+		if p.Committed != nil && p.High != nil && p.Beyond() != nil {
 			return fmt.Sprintf("committed %s is %s past the end (high %s): topic recreated, truncated or an unclean leader election; the consumer will reset",
-				text.Thousands(*p.Committed), text.Thousands(*p.Beyond), text.Thousands(*p.High))
+				text.Thousands(*p.Committed), text.Thousands(*p.Beyond()), text.Thousands(*p.High))
 		}
 	case model.StatusAtRisk:
 		return explainAtRisk(group, p, t, window)
@@ -89,9 +89,9 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 	switch {
 	case p.Committed == nil || p.Lag == nil:
 		b.WriteString("ok")
-	case p.TransactionMarkers != nil && p.High != nil:
+	case p.TransactionMarkers() != nil && p.High != nil:
 		fmt.Fprintf(&b, "caught up: only what no read_committed consumer receives lies between committed %s and high %s: %s",
-			text.Thousands(*p.Committed), text.Thousands(*p.High), display.MarkersText(p.TransactionMarkers))
+			text.Thousands(*p.Committed), text.Thousands(*p.High), display.MarkersText(p.TransactionMarkers()))
 	case *p.Lag == 0:
 		fmt.Fprintf(&b, "caught up: committed %s is the high watermark", text.Thousands(*p.Committed))
 	default:
@@ -102,8 +102,8 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 		if p.ExpiresInMs != nil {
 			fmt.Fprintf(&b, "; retention can delete record %s %s", text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs))
 		}
-		if p.MarkersUnknown != nil {
-			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown)
+		if p.MarkersUnknown() != nil {
+			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown())
 		}
 	}
 	if t != nil && t.Compacts() && !t.Deletes() {

@@ -14,14 +14,14 @@ func ExplainFor(typ, group string, p *model.GroupPartition, t *model.Topic, wind
 	if typ != model.TypeShare {
 		return Explain(group, p, t, window)
 	}
-	s := p.StartOffset
+	s := p.StartOffset()
 	switch {
-	case p.Status == model.StatusExpired && s != nil && p.Lost != nil:
+	case p.Status == model.StatusExpired && s != nil && p.Lost() != nil:
 		return fmt.Sprintf("%s (%s..%s) %s deleted before share group %s delivered them; its share partition continues from the log start",
-			records(*p.Lost), text.Thousands(*s), text.Thousands(*s+*p.Lost-1), wereWas(*p.Lost), group)
-	case p.Status == model.StatusAhead && s != nil && p.High != nil && p.Beyond != nil:
+			records(*p.Lost()), text.Thousands(*s), text.Thousands(*s+*p.Lost()-1), wereWas(*p.Lost()), group)
+	case p.Status == model.StatusAhead && s != nil && p.High != nil && p.Beyond() != nil:
 		return fmt.Sprintf("start offset %s is %s past the end (high %s): topic recreated, truncated or an unclean leader election",
-			text.Thousands(*s), text.Thousands(*p.Beyond), text.Thousands(*p.High))
+			text.Thousands(*s), text.Thousands(*p.Beyond()), text.Thousands(*p.High))
 	case p.Status == model.StatusMissing:
 		return "no start offset yet: a member's first fetch starts the partition where the group's share.auto.offset.reset says"
 	case p.Status == model.StatusAtRisk && s != nil:

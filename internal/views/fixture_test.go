@@ -67,10 +67,10 @@ func fixturePartition(pt part, topics map[string]fixtureTopic, now time.Time, ti
 	gp.Lag = c(pt.high - cm)
 	switch pt.status {
 	case model.StatusExpired:
-		gp.Lost = c(pt.low - cm)
+		gp.SetLost(c(pt.low - cm))
 		return gp
 	case model.StatusAhead:
-		gp.Beyond = c(cm - pt.high)
+		gp.SetBeyond(c(cm - pt.high))
 		return gp
 	}
 	if cm == pt.high {
@@ -82,7 +82,7 @@ func fixturePartition(pt part, topics map[string]fixtureTopic, now time.Time, ti
 	}
 	ft := topics[pt.topic]
 	ts := ft.at(now.Add(-uptime), cm)
-	gp.CommittedTimestamp = model.StampOf(ts)
+	gp.SetCommittedTimestamp(model.StampOf(ts))
 	gp.TimeLagMs = c(now.Sub(ts).Milliseconds())
 	if ft.Deletes() {
 		gp.ExpiresInMs = c(ts.Add(time.Duration(*ft.RetentionMs) * time.Millisecond).Sub(now).Milliseconds())

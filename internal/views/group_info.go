@@ -192,7 +192,7 @@ func markedText(tps []model.TP) string {
 // missedDeletesLead names the first partition that may have missed deletes.
 func missedDeletesLead(g *model.Group) string {
 	for i := range g.Partitions {
-		if p := &g.Partitions[i]; p.Compaction != nil && p.Compaction.MayMissDeletes {
+		if p := &g.Partitions[i]; p.Compaction() != nil && p.Compaction().MayMissDeletes {
 			return p.TP().String() + " " + display.MissedDeletesText(p)
 		}
 	}

@@ -29,9 +29,9 @@ func ckPart(p int32, low, high int64, committed *int64, st model.Status) model.G
 		gp.Lag = model.Ptr(high - *committed)
 		switch st {
 		case model.StatusExpired:
-			gp.Lost = model.Ptr(low - *committed)
+			gp.SetLost(model.Ptr(low - *committed))
 		case model.StatusAhead:
-			gp.Beyond = model.Ptr(*committed - high)
+			gp.SetBeyond(model.Ptr(*committed - high))
 		}
 	}
 	return gp

@@ -14,12 +14,12 @@ import (
 func TestCheckMissedDeletes(t *testing.T) {
 	compact := model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: model.Ptr(int64(1000))}
 	flagged := ckPart(0, 0, 59, model.Ptr(int64(20)), model.StatusOK)
-	flagged.Compaction = &model.Compaction{NextStored: model.Ptr(int64(32)), Removed: model.Ptr(int64(12)), StoredRecords: model.Ptr(int64(4)),
-		DeleteRetentionMs: model.Ptr(int64(1000)), MayMissDeletes: true, Why: []string{model.CompactionWhyRemoved}}
+	flagged.SetCompaction(&model.Compaction{NextStored: model.Ptr(int64(32)), Removed: model.Ptr(int64(12)), StoredRecords: model.Ptr(int64(4)),
+		DeleteRetentionMs: model.Ptr(int64(1000)), MayMissDeletes: true, Why: []string{model.CompactionWhyRemoved}})
 	unknown := ckPart(0, 0, 59, model.Ptr(int64(20)), model.StatusOK)
-	unknown.Compaction = &model.Compaction{Why: []string{}, Unknown: model.Ptr("not read: --fetch-budget")}
+	unknown.SetCompaction(&model.Compaction{Why: []string{}, Unknown: model.Ptr("not read: --fetch-budget")})
 	fine := ckPart(0, 0, 59, model.Ptr(int64(0)), model.StatusOK)
-	fine.Compaction = &model.Compaction{Why: []string{}}
+	fine.SetCompaction(&model.Compaction{Why: []string{}})
 	cases := []struct {
 		name    string
 		p       model.GroupPartition

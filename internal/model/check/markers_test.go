@@ -10,7 +10,8 @@ import (
 // A read_committed consumer one commit marker behind passes, and the note says why.
 func TestCheckTransactionMarkers(t *testing.T) {
 	p := ckPart(0, 0, 60, model.Ptr(int64(59)), model.StatusOK)
-	p.Lag, p.TransactionMarkers = model.Ptr(int64(0)), &model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1}
+	p.Lag = model.Ptr(int64(0))
+	p.SetTransactionMarkers(&model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1})
 	r := Check(one(p), "g", Options{})
 	if r.Verdict != VerdictPass || len(r.Partitions) != 1 {
 		t.Fatalf("verdict %s (%s), want pass", r.Verdict, r.Summary)
@@ -32,7 +33,7 @@ func TestCheckTransactionMarkers(t *testing.T) {
 // Where the fetch could not tell, the partition keeps Kafka's lag and the note says why.
 func TestCheckTransactionMarkersUnknown(t *testing.T) {
 	p := ckPart(0, 0, 60, model.Ptr(int64(59)), model.StatusOK)
-	p.MarkersUnknown = model.Ptr("read_committed Fetch from broker 1: NOT_LEADER_OR_FOLLOWER")
+	p.SetMarkersUnknown(model.Ptr("read_committed Fetch from broker 1: NOT_LEADER_OR_FOLLOWER"))
 	r := Check(one(p), "g", Options{})
 	var note string
 	for _, n := range r.Partitions[0].Notes {

@@ -17,7 +17,7 @@ const CodeNotConsumed = "not-consumed"
 // says why and what its commit is, for the check judges what the running consumer reads.
 func notConsumedPartition(g model.Group, gp model.GroupPartition) Partition {
 	p := Partition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
-		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass, Pass: true,
+		Status: gp.Status, Lost: gp.Lost(), Beyond: gp.Beyond(), ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass, Pass: true,
 		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time}
 	p.note(CodeNotConsumed, fmt.Sprintf("no member of %s subscribes to topic %s (%s): not judged, whatever its status (%s); check --topic %s judges it",
 		g.Group, gp.Topic, subscribedText(g), gp.Status, gp.Topic))

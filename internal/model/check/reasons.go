@@ -13,7 +13,7 @@ import (
 // checkPartition judges one partition of g: its status, then its topic's retention.
 func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts Options, now time.Time) Partition {
 	p := Partition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
-		Status: gp.Status, Lost: gp.Lost, Beyond: gp.Beyond, ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
+		Status: gp.Status, Lost: gp.Lost(), Beyond: gp.Beyond(), ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
 		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time}
 	if g.Type == model.TypeShare {
 		checkShareStatus(&p, gp, g.ShareAutoOffsetReset, opts, now)
@@ -85,9 +85,9 @@ func checkStatus(p *Partition, gp model.GroupPartition, opts Options, now time.T
 // markersNote says why a partition below high is caught up: only transaction markers and
 // aborted records lie between its commit and high; or why that could not be told.
 func markersNote(p *Partition, gp model.GroupPartition) {
-	m := gp.TransactionMarkers
-	if gp.MarkersUnknown != nil {
-		p.note(CodeMarkersUnknown, "lag as Kafka's CLI counts it: whether only transaction markers lie before high could not be told: "+*gp.MarkersUnknown)
+	m := gp.TransactionMarkers()
+	if gp.MarkersUnknown() != nil {
+		p.note(CodeMarkersUnknown, "lag as Kafka's CLI counts it: whether only transaction markers lie before high could not be told: "+*gp.MarkersUnknown())
 	}
 	if m == nil || gp.Committed == nil || gp.High == nil {
 		return
@@ -204,7 +204,7 @@ func humanWindow(d time.Duration) string {
 // deletes, and leaves one whose reads could not tell incomplete, unless the consumer does
 // not care about deletes (then each is a note).
 func checkCompaction(p *Partition, gp *model.GroupPartition, ignore bool) {
-	cp := gp.Compaction
+	cp := gp.Compaction()
 	if cp == nil || gp.Status == model.StatusUnknown {
 		return // an unknown partition is incomplete already
 	}
@@ -224,7 +224,7 @@ func checkCompaction(p *Partition, gp *model.GroupPartition, ignore bool) {
 
 // missedDeletes says why the group may have missed deletes, with the numbers.
 func missedDeletes(gp *model.GroupPartition) string {
-	cp, c := gp.Compaction, model.Deref(gp.Committed)
+	cp, c := gp.Compaction(), model.Deref(gp.Committed)
 	msg := fmt.Sprintf("compacted topic: the group read up to %d and may have missed deletes (tombstones the cleaner removes before the group reads them)", c)
 	for _, w := range cp.Why {
 		switch {

@@ -42,7 +42,7 @@ func parseShareReset(v *string) (shareReset, bool) {
 
 // checkShareStatus judges one share partition's start offset (or its absence).
 func checkShareStatus(p *Partition, gp model.GroupPartition, cfg *string, opts Options, now time.Time) {
-	p.StartOffset, p.Committed = gp.StartOffset, nil
+	p.StartOffset, p.Committed = gp.StartOffset(), nil
 	if gp.Status == model.StatusUnknown || gp.Error != nil || gp.Low == nil || gp.High == nil {
 		checkStatus(p, gp, opts, now) // the same incomplete reasons
 		return
@@ -50,17 +50,17 @@ func checkShareStatus(p *Partition, gp model.GroupPartition, cfg *string, opts O
 	low, high := *gp.Low, *gp.High
 	switch gp.Status {
 	case model.StatusExpired:
-		s := *gp.StartOffset
+		s := *gp.StartOffset()
 		p.add(VerdictFail, CodeExpired, fmt.Sprintf("%s deleted before the share group delivered them", recordRange(low-s, s, low)), nil)
 		p.note(CodeOnRestart, fmt.Sprintf("the share partition continues from the log start %d; the deleted records are never delivered", low))
 	case model.StatusAhead:
-		s := *gp.StartOffset
+		s := *gp.StartOffset()
 		p.add(VerdictFail, CodeAhead, fmt.Sprintf(
 			"start offset %d is %d beyond the high watermark %d (topic recreated or truncated, or an unclean leader election)", s, s-high, high), nil)
 	case model.StatusMissing:
 		checkShareMissing(p, cfg, low, high)
 	case model.StatusAtRisk:
-		gp.Committed = gp.StartOffset
+		gp.Committed = gp.StartOffset()
 		checkStatus(p, gp, opts, now)
 		p.Committed = nil
 	}

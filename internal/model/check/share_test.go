@@ -12,7 +12,8 @@ import (
 // reset (nil: unreadable) with one partition of topic t.
 func shareSnap(p model.GroupPartition, reset *string) model.Snapshot {
 	if p.Committed != nil { // ckPart builds consumer partitions: move the position over
-		p.StartOffset, p.Committed = p.Committed, nil
+		p.SetStartOffset(p.Committed)
+		p.Committed = nil
 	}
 	s := one(p)
 	s.Groups[0].Type, s.Groups[0].ShareAutoOffsetReset, s.Groups[0].OffsetsExpireAfterMs = model.TypeShare, reset, nil

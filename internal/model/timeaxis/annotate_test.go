@@ -98,7 +98,8 @@ func TestAnnotateWorstETAAndSoonestLoss(t *testing.T) {
 		if p.TP() != b {
 			p = &s.Groups[0].Partitions[0]
 		}
-		p.ExpiresInMs, p.TimeLagMs = model.Ptr(int64(600_000)), model.Ptr(int64(3_600_000))
+		p.ExpiresInMs = model.Ptr(int64(600_000))
+		p.TimeLagMs = model.Ptr(int64(3_600_000))
 		h.Add(s, true)
 	}
 	h.Annotate(s, Options{})
@@ -167,7 +168,7 @@ func TestAnnotateMarkersCaughtUp(t *testing.T) {
 	for i := range 5 {
 		s = snapAt(time.Duration(i)*10*time.Second, map[string]map[model.TP][2]int64{"g": {tp: {59, 60}}})
 		s.Groups[0].Partitions[0].Lag = model.Ptr(int64(0))
-		s.Groups[0].Partitions[0].TransactionMarkers = &model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1}
+		s.Groups[0].Partitions[0].SetTransactionMarkers(&model.TransactionMarkers{ControlRecords: 1, KafkaLag: 1})
 		h.Add(s, true)
 	}
 	h.Annotate(s, Options{})

@@ -67,7 +67,7 @@ func compareGroup(g, b *model.Group) {
 	if b == nil {
 		ch.New = true
 		for i := range g.Partitions {
-			g.Partitions[i].Change = &model.PartitionChange{New: true}
+			g.Partitions[i].SetChange(&model.PartitionChange{New: true})
 		}
 		return
 	}
@@ -84,7 +84,7 @@ func compareGroup(g, b *model.Group) {
 		p := &g.Partitions[i]
 		bp := old[p.TP()]
 		delete(old, p.TP())
-		p.Change = &changes[i]
+		p.SetChange(&changes[i])
 		if bp == nil {
 			changes[i].New = true
 			continue

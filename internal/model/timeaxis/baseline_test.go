@@ -37,13 +37,13 @@ func TestCompareBaseline(t *testing.T) {
 		len(ch.GonePartitions) != 1 || ch.GonePartitions[0] != (model.PartitionRef{Topic: "t", Partition: 2}) {
 		t.Errorf("group change %+v", ch)
 	}
-	if ch := pa.Change; ch.CommittedBy != model.Some(int64(30)) || ch.LagBy != model.Some(int64(0)) || *ch.StatusWas != model.StatusOK {
+	if ch := pa.Change(); ch.CommittedBy != model.Some(int64(30)) || ch.LagBy != model.Some(int64(0)) || *ch.StatusWas != model.StatusOK {
 		t.Errorf("t-0 change %+v", ch)
 	}
-	if ch := partOf(g, b).Change; ch.CommittedBy.OK || ch.New {
+	if ch := partOf(g, b).Change(); ch.CommittedBy.OK || ch.New {
 		t.Errorf("t-1 lost its commit: change %+v", ch)
 	}
-	if n := now.Groups[indexOf(now, "new")]; !n.Change.New || !n.Partitions[0].Change.New {
+	if n := now.Groups[indexOf(now, "new")]; !n.Change.New || !n.Partitions[0].Change().New {
 		t.Errorf("new group %+v", n.Change)
 	}
 	out, _ := json.Marshal(now)

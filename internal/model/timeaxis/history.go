@@ -193,7 +193,7 @@ func committedSample(p *model.GroupPartition, g *model.Group) int64 {
 	switch {
 	case g.Error != nil:
 		return Unread
-	case p.TransactionMarkers != nil && p.High != nil:
+	case p.TransactionMarkers() != nil && p.High != nil:
 		return *p.High
 	case p.Committed != nil:
 		return *p.Committed

@@ -1,0 +1,27 @@
+package model
+
+// rowBlocks hands out groups' partition rows from blocks shared by the groups assembled on
+// one goroutine: a fleet's 500,000 rows in a few hundred allocations rather than one per
+// group, and without each group's rows rounded up to an allocation size class (50 rows of
+// 136 bytes took 8,192). Blocks grow from the first group's size to rowBlockMax, so
+// assembling one group allocates its rows alone.
+type rowBlocks struct {
+	block []GroupPartition
+}
+
+// rowBlockMax is the most rows in one block (about 280 KB).
+const rowBlockMax = 2048
+
+// take returns an empty slice with room for n rows, each a zero GroupPartition.
+func (r *rowBlocks) take(n int) []GroupPartition {
+	if n == 0 {
+		return make([]GroupPartition, 0)
+	}
+	if cap(r.block)-len(r.block) < n {
+		size := max(n, min(2*cap(r.block), rowBlockMax))
+		r.block = make([]GroupPartition, 0, size)
+	}
+	start := len(r.block)
+	r.block = r.block[:start+n]
+	return r.block[start:start:start+n]
+}

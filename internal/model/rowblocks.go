@@ -23,5 +23,5 @@ func (r *rowBlocks) take(n int) []GroupPartition {
 	}
 	start := len(r.block)
 	r.block = r.block[:start+n]
-	return r.block[start:start:start+n]
+	return r.block[start : start : start+n]
 }

@@ -33,7 +33,7 @@ func CommitTTL(g *model.Group, at time.Time) string {
 // PartitionCommitTTL is one partition's countdown, as CommitTTL; "" without a commit.
 func PartitionCommitTTL(g *model.Group, p *model.GroupPartition, at time.Time) string {
 	switch {
-	case p.CommitsExpireBy == "":
+	case p.CommitsExpireBy == model.ExpiryNone:
 		if p.Position() != nil && g.CommitsExpiry != nil && g.CommitsExpiry.Rule == model.ExpiryUnknown {
 			return "?"
 		}
@@ -73,7 +73,7 @@ func CommitExpiryText(g *model.Group, at time.Time) string {
 	case model.ExpiryUnknown:
 		return "when the broker deletes the commits is unknown: the group's state or its members' subscriptions could not be read"
 	}
-	if e.Rule == model.ExpiryUnsubscribed && g.CommitsExpireAt == nil && e.UnknownTime == "" {
+	if e.Rule == model.ExpiryUnsubscribed && g.CommitsExpireAt == nil && e.UnknownTime == model.ExpiryNone {
 		if g.Type == model.TypeClassic {
 			return "every commit is on a topic a member subscribes to: kept while one does; once the group is Empty, all go " +
 				retention + " after that"
@@ -82,13 +82,13 @@ func CommitExpiryText(g *model.Group, at time.Time) string {
 			" after it was made, at once if it is older"
 	}
 	var parts []string
-	if g.CommitsExpireAt != nil || e.UnknownTime == "" {
+	if g.CommitsExpireAt != nil || e.UnknownTime == model.ExpiryNone {
 		parts = append(parts, ruleText(e, retention))
 	}
 	if g.CommitsExpireAt != nil {
 		parts = append(parts, "the first "+when(g.CommitsExpireAt.Time, at)+sweep(e))
 	}
-	if e.UnknownTime != "" {
+	if e.UnknownTime != model.ExpiryNone {
 		parts = append(parts, unknownText(e, retention))
 	}
 	return strings.Join(parts, "; ")

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -12,33 +13,66 @@ import (
 // counts from (a commit's time, the time a classic group became Empty) are only in
 // __consumer_offsets (CommitLog); without them the clock says which time it could not know.
 
-// ExpiryRule names what a commit's expiry counts from.
-type ExpiryRule string
+// ExpiryRule names what a commit's expiry counts from. It is a small number (a
+// partition row has one, docs/testing.md#speed) written as its name.
+type ExpiryRule uint8
 
 // The rules. A partition has one of the first four; a group's rule is one of them or
 // ExpiryUnsubscribed (some topics never, the rest by commit time) or ExpiryUnknown.
 const (
+	// ExpiryNone: no rule (a partition without a commit); null in JSON.
+	ExpiryNone ExpiryRule = iota
 	// ExpiryEmptyTime: retention after the classic group became Empty.
-	ExpiryEmptyTime ExpiryRule = "empty-time"
+	ExpiryEmptyTime
 	// ExpiryCommitTime: retention after the commit was made.
-	ExpiryCommitTime ExpiryRule = "commit-time"
+	ExpiryCommitTime
 	// ExpiryExpireTimestamp: at the commit's own expire timestamp (OffsetCommit v1).
-	ExpiryExpireTimestamp ExpiryRule = "expire-timestamp"
+	ExpiryExpireTimestamp
 	// ExpiryNever: not while the group stays in its state (a member subscribes to the
 	// topic, a classic group rebalances, share-group start offsets).
-	ExpiryNever ExpiryRule = "never"
+	ExpiryNever
 	// ExpiryUnsubscribed: topics a member subscribes to never; the others by commit time.
-	ExpiryUnsubscribed ExpiryRule = "commit-time-unsubscribed"
+	ExpiryUnsubscribed
 	// ExpiryUnknown: the group's type, state or subscriptions could not be read.
-	ExpiryUnknown ExpiryRule = "unknown"
+	ExpiryUnknown
 )
 
-// MarshalJSON writes "" (a partition without a commit) as null.
+// expiryRuleNames are the rules' names in JSON and text, by value.
+var expiryRuleNames = [...]string{"", "empty-time", "commit-time", "expire-timestamp", "never", "commit-time-unsubscribed", "unknown"}
+
+// String is the rule's name ("" for ExpiryNone).
+func (r ExpiryRule) String() string {
+	if int(r) < len(expiryRuleNames) {
+		return expiryRuleNames[r]
+	}
+	return fmt.Sprintf("ExpiryRule(%d)", uint8(r))
+}
+
+// MarshalJSON writes the rule's name, and ExpiryNone as null.
 func (r ExpiryRule) MarshalJSON() ([]byte, error) {
-	if r == "" {
+	if r == ExpiryNone {
 		return []byte("null"), nil
 	}
-	return json.Marshal(string(r))
+	return json.Marshal(r.String())
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *ExpiryRule) UnmarshalJSON(b []byte) error {
+	var name *string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return err
+	}
+	if name == nil || *name == "" {
+		*r = ExpiryNone
+		return nil
+	}
+	for i, n := range expiryRuleNames {
+		if i > 0 && n == *name {
+			*r = ExpiryRule(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown commit-expiry rule %q", *name)
 }
 
 // DefaultOffsetsRetention is Kafka's offsets.retention.minutes default (7 days), assumed

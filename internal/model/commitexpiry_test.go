@@ -132,7 +132,7 @@ func TestCommitExpiryClock(t *testing.T) {
 			if e.UnknownTime != c.unknown {
 				t.Errorf("unknown time %q, want %q", e.UnknownTime, c.unknown)
 			}
-			if (e.Latest != nil) != (c.unknown != "") {
+			if (e.Latest != nil) != (c.unknown != ExpiryNone) {
 				t.Errorf("latest %v with unknown time %q", e.Latest, c.unknown)
 			}
 			if e.Expiring != c.expiring || grp.CommitsExpiring() != (c.expiring > 0) || (c.expiring > 0 && !grp.HasProblem()) {

@@ -18,7 +18,7 @@ import (
 
 // Status classifies one group partition. The zero value is StatusOK; higher values
 // are worse, so severity comparisons are plain integer comparisons.
-type Status int32
+type Status int8
 
 // Statuses, best first. Sorting "worst first" uses the reverse of this order.
 const (

@@ -220,14 +220,15 @@ type Assignment struct {
 // the same names and set with their Set methods; JSON has every field in one object
 // (partition_json.go).
 type GroupPartition struct {
-	Topic      string
-	Partition  int32
-	Status     Status
-	Low        *int64
-	High       *int64
-	LastStable *int64
-	Committed  *int64
-	Lag        *int64
+	Topic           string
+	Partition       int32
+	Status          Status
+	CommitsExpireBy ExpiryRule // the rule CommitsExpireAt is by
+	Low             *int64
+	High            *int64
+	LastStable      *int64
+	Committed       *int64
+	Lag             *int64
 	// TimeLagMs is how old the committed record is (a third of a fleet's rows have it).
 	TimeLagMs *int64
 	// ExpiresInMs is when retention may delete the next record the group needs.
@@ -241,7 +242,6 @@ type GroupPartition struct {
 	// CommitsExpireAt is when the broker may delete this commit, by the rule
 	// CommitsExpireBy names (see Group.CommitsExpireAt).
 	CommitsExpireAt *Stamp
-	CommitsExpireBy ExpiryRule
 	// Time is the partition on the time axis (every row of a watch, the TUI, serve); nil
 	// for one snapshot.
 	Time *PartitionTime

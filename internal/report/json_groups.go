@@ -135,10 +135,10 @@ func appendCommitExpiry(b []byte, key string, e *model.CommitExpiry) []byte {
 
 // appendRule appends key and the rule as model.ExpiryRule writes it: null for none.
 func appendRule(b []byte, key string, r model.ExpiryRule) []byte {
-	if r == "" {
+	if r == model.ExpiryNone {
 		return append(append(b, key...), "null"...)
 	}
-	return appendKeyString(b, key, string(r))
+	return appendKeyString(b, key, r.String())
 }
 
 // appendKeyString appends key and s as a JSON string.

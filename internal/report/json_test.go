@@ -196,8 +196,8 @@ func randomGroupHead(r *rand.Rand, g *model.Group) {
 	}
 	g.CommitsExpireAt = stamp()
 	if r.IntN(3) == 0 {
-		g.CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryRule("commit-time"), EmptySince: stamp(), Latest: stamp(),
-			UnknownTime: model.ExpiryRule([]string{"", "empty-time"}[r.IntN(2)]), Expiring: r.IntN(3), RetentionMs: r.Int64N(1 << 40),
+		g.CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryCommitTime, EmptySince: stamp(), Latest: stamp(),
+			UnknownTime: []model.ExpiryRule{model.ExpiryNone, model.ExpiryEmptyTime}[r.IntN(2)], Expiring: r.IntN(3), RetentionMs: r.Int64N(1 << 40),
 			RetentionAssumed: r.IntN(2) == 0, CommitLog: "failed"}
 		if r.IntN(2) == 0 {
 			g.CommitsExpiry.ExpiringInMs, g.CommitsExpiry.CheckIntervalMs = model.Ptr(r.Int64N(1<<30)), model.Ptr(int64(600_000))

@@ -21,7 +21,7 @@ func checkCommitExpiry(p *Partition, g model.Group, gp model.GroupPartition, opt
 			"), and --commit-log=on requires it", nil)
 		return
 	}
-	if gp.CommitsExpireBy == "" {
+	if gp.CommitsExpireBy == model.ExpiryNone {
 		return
 	}
 	horizon := now.Add(opts.RiskWindow)
@@ -74,7 +74,7 @@ func commitLogWhy(e *model.CommitExpiry) string {
 // unknownWhy says what the clock of a partition could not know, and why.
 func unknownWhy(e *model.CommitExpiry, gp model.GroupPartition) string {
 	switch {
-	case gp.CommitsExpireBy == "" || e.Rule == model.ExpiryUnknown:
+	case gp.CommitsExpireBy == model.ExpiryNone || e.Rule == model.ExpiryUnknown:
 		return "the group's state or its members' subscriptions could not be read"
 	case gp.CommitsExpireBy == model.ExpiryEmptyTime:
 		return "the time the group became Empty could not be read: " + commitLogWhy(e)

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -70,4 +71,42 @@ func TestStampJSON(t *testing.T) {
 		time.Date(-1, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 2, 5, 4, 3, 2_000_000, zones[1])} {
 		check(at)
 	}
+}
+
+// Each commit-expiry rule is written as its name (ExpiryNone as null) and read back; a
+// name no rule has is refused, naming it.
+func TestExpiryRuleJSON(t *testing.T) {
+	for r := ExpiryNone; r <= ExpiryUnknown; r++ {
+		b, err := json.Marshal(r)
+		if err != nil || (r == ExpiryNone) != (string(b) == "null") || (r != ExpiryNone && string(b) != `"`+r.String()+`"`) {
+			t.Errorf("%d: %s (%v)", r, b, err)
+		}
+		var back ExpiryRule = ExpiryUnknown
+		if err := json.Unmarshal(b, &back); err != nil || back != r {
+			t.Errorf("%s read back as %v (%v)", b, back, err)
+		}
+	}
+	var r ExpiryRule
+	if err := json.Unmarshal([]byte(`"commit-time-ish"`), &r); err == nil || !strings.Contains(err.Error(), "commit-time-ish") {
+		t.Errorf("an unknown name: %v", err)
+	}
+}
+
+// Whatever the input, reading a rule never panics, and what it reads is written back as
+// an equal rule.
+func FuzzExpiryRuleJSON(f *testing.F) {
+	for _, s := range []string{`null`, `""`, `"never"`, `"commit-time-unsubscribed"`, `7`, `"x"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var r ExpiryRule
+		if json.Unmarshal(b, &r) != nil {
+			return
+		}
+		out, err := json.Marshal(r)
+		var back ExpiryRule
+		if err != nil || json.Unmarshal(out, &back) != nil || back != r {
+			t.Errorf("%q read as %d, written %s, read back %d (%v)", b, r, out, back, err)
+		}
+	})
 }

@@ -145,7 +145,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		positions = g.StartOffsets
 	}
 	tps := groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole)
-	grp.Partitions = mem.rows.take(len(tps))
+	grp.Partitions = mem.rows.take(rowsOn(tps, only))
 	nums := &mem.nums
 	groupErr := g.Error
 	if g.Error.IsGroupNotFound() {
@@ -364,4 +364,19 @@ func (g *Group) partialLag() {
 		g.TotalLagAtLeast = g.TotalLag
 	}
 	g.TotalLag = nil
+}
+
+// rowsOn counts the partitions of tps on the topics only names (all when it names none):
+// the rows a group takes, so that a group --topic leaves out holds none.
+func rowsOn(tps []TP, only []string) int {
+	if len(only) == 0 {
+		return len(tps)
+	}
+	n := 0
+	for _, tp := range tps {
+		if slices.Contains(only, tp.Topic) {
+			n++
+		}
+	}
+	return n
 }

@@ -59,3 +59,35 @@ func TestAssembleManyGroupsAsAlone(t *testing.T) {
 		}
 	}
 }
+
+// With --topic, a group takes rows only for the partitions on the topics named: the rows
+// of the topics left out are never reserved, so a fleet filtered to one topic holds little.
+func TestTopicFilterTakesOnlyItsRows(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
+	for _, topic := range []string{"a", "b"} {
+		obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: "delete"}
+		for p := range int32(50) {
+			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(0)), High: Ptr(int64(9)), LastStable: Ptr(int64(9))}
+		}
+	}
+	for g := range 40 {
+		c := map[TP]int64{}
+		for p := range int32(50) {
+			c[TP{"b", p}] = 3
+			if g%10 == 0 {
+				c[TP{"a", p}] = 3
+			}
+		}
+		obs.Groups = append(obs.Groups, GroupObservation{Group: fmt.Sprintf("g%02d", g), Type: TypeClassic, State: "Empty", Committed: c})
+	}
+	s := Assemble(obs, AssembleOptions{Topics: []string{"a"}})
+	if len(s.Groups) != 4 {
+		t.Fatalf("%d groups on a, want 4", len(s.Groups))
+	}
+	for _, g := range s.Groups {
+		if len(g.Partitions) != 50 || cap(g.Partitions) != 50 {
+			t.Errorf("%s: %d rows in room for %d; want 50 in 50 (none reserved for b)", g.Group, len(g.Partitions), cap(g.Partitions))
+		}
+	}
+}

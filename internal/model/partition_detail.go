@@ -91,9 +91,10 @@ func (p *GroupPartition) SetChange(v *PartitionChange) {
 	setDetail(p, v, func(d *PartitionDetail) **PartitionChange { return &d.Change })
 }
 
-// setDetail sets one detail field to v; a nil v on a row without detail keeps it without.
+// setDetail sets one detail field to v; setting what is there already (nil on a row
+// without detail, most often) copies nothing.
 func setDetail[T any](p *GroupPartition, v *T, field func(*PartitionDetail) **T) {
-	if v == nil && p.detail == nil {
+	if *field(p.read()) == v {
 		return
 	}
 	*field(p.edit()) = v

@@ -2,14 +2,15 @@ package model
 
 // rowBlocks hands out groups' partition rows from blocks shared by the groups assembled on
 // one goroutine: a fleet's 500,000 rows in a few hundred allocations rather than one per
-// group, and without each group's rows rounded up to an allocation size class (50 rows of
-// 136 bytes took 8,192). Blocks grow from the first group's size to rowBlockMax, so
-// assembling one group allocates its rows alone.
+// group, and without each group's rows rounded up to an allocation size class (a
+// 50-partition group's rows of 136 bytes took an 8,192-byte allocation). Blocks grow
+// from the first group's size to rowBlockMax, so assembling one group allocates its rows
+// alone.
 type rowBlocks struct {
 	block []GroupPartition
 }
 
-// rowBlockMax is the most rows in one block (about 280 KB).
+// rowBlockMax is the most rows in one block (about 260 KB).
 const rowBlockMax = 2048
 
 // take returns an empty slice with room for n rows, each a zero GroupPartition.

@@ -79,7 +79,7 @@ func compareGroup(g, b *model.Group) {
 	for i := range b.Partitions {
 		old[b.Partitions[i].TP()] = &b.Partitions[i]
 	}
-	changes := make([]model.PartitionChange, len(g.Partitions)) // one allocation per group
+	changes := make([]model.PartitionChange, len(g.Partitions)) // one allocation per group (each row's detail is its own)
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
 		bp := old[p.TP()]

@@ -145,7 +145,10 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		positions = g.StartOffsets
 	}
 	tps := groupPartitions(positions, g.Uninitialized, owner, obs.Topics, whole)
-	grp.Partitions = mem.rows.take(rowsOn(tps, only))
+	if len(only) > 0 { // --topic: only the rows on the topics named, none reserved for the others
+		tps = slices.DeleteFunc(tps, func(tp TP) bool { return !slices.Contains(only, tp.Topic) })
+	}
+	grp.Partitions = mem.rows.take(len(tps))
 	nums := &mem.nums
 	groupErr := g.Error
 	if g.Error.IsGroupNotFound() {
@@ -165,9 +168,6 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		subscribed *bool
 	)
 	for _, tp := range tps {
-		if len(only) > 0 && !slices.Contains(only, tp.Topic) {
-			continue
-		}
 		if !looked || tp.Topic != offsets.Name() {
 			looked = true
 			topic, offsets, stamped = ix.topics[tp.Topic], ix.offsets.Topic(tp.Topic), ix.stamped[tp.Topic]
@@ -364,19 +364,4 @@ func (g *Group) partialLag() {
 		g.TotalLagAtLeast = g.TotalLag
 	}
 	g.TotalLag = nil
-}
-
-// rowsOn counts the partitions of tps on the topics only names (all when it names none):
-// the rows a group takes, so that a group --topic leaves out holds none.
-func rowsOn(tps []TP, only []string) int {
-	if len(only) == 0 {
-		return len(tps)
-	}
-	n := 0
-	for _, tp := range tps {
-		if slices.Contains(only, tp.Topic) {
-			n++
-		}
-	}
-	return n
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -67,30 +68,24 @@ func layoutColumns(cols []column, total int) []column {
 		}
 		return n
 	}
-	for need() > total {
+	// dropFrom drops the column of the highest drop priority of at least least; false when
+	// there is none.
+	dropFrom := func(least int) bool {
 		worst := -1
 		for i, c := range shown {
-			if c.drop > 0 && (worst < 0 || c.drop > shown[worst].drop) {
+			if c.drop >= least && (worst < 0 || c.drop > shown[worst].drop) {
 				worst = i
 			}
 		}
-		if worst < 0 {
-			break
+		if worst >= 0 {
+			shown = slices.Delete(shown, worst, worst+1)
 		}
-		shown = append(shown[:worst], shown[worst+1:]...)
+		return worst >= 0
 	}
-	for _, f := range shown {
-		for f.want > 0 && need()-f.width+f.want > total {
-			worst := -1
-			for i, c := range shown {
-				if c.drop >= f.yieldFrom && f.yieldFrom > 0 && (worst < 0 || c.drop > shown[worst].drop) {
-					worst = i
-				}
-			}
-			if worst < 0 {
-				break
-			}
-			shown = append(shown[:worst], shown[worst+1:]...)
+	for need() > total && dropFrom(1) {
+	}
+	for _, f := range cols { // the flex columns' whole values outrank the columns that yield to them
+		for f.want > 0 && f.yieldFrom > 0 && need()-f.width+f.want > total && dropFrom(f.yieldFrom) {
 		}
 	}
 	extra := total - need()

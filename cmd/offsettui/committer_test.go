@@ -1,20 +1,12 @@
 package main
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/spf13/pflag"
 )
-
-// TestMain runs the package's tests without the watch of a write (--observe 0 by default):
-// only the tests of the watch pass --observe.
-func TestMain(m *testing.M) {
-	observeDefault = 0
-	os.Exit(m.Run())
-}
 
 // TestObserveFlag: --observe takes durations from 0 to 10m, defaults to the executor's 10 s,
 // and names itself when it is bad input; --allow-committer is reset's only.

@@ -85,7 +85,7 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	addrs := groupAtTwoOfFive(t)
 	dir := t.TempDir()
 	c := common{timeoutD: 10 * time.Second} // no --bootstrap-server: the context's addresses
-	lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
+	lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs, access: decideAccess(false)}}
 	defer lc.close()
 	r := newTUIResetter(c, lc, dir)
 	st, err := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
@@ -140,7 +140,7 @@ func TestTUIAssumeReset(t *testing.T) {
 	addrs := groupAtTwoOfFive(t)
 	for assume, start := range map[string]int64{model.ResetEarliest: 0, model.ResetLatest: 5} {
 		c := common{timeoutD: 10 * time.Second, assumeReset: assume}
-		lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
+		lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs, access: decideAccess(false)}}
 		p, err := newTUIResetter(c, lc, t.TempDir()).Plan(t.Context(), "g", plan.Scope{Topics: []plan.TopicScope{{Topic: "t"}}}, plan.DeleteOffsetsStrategy())
 		lc.close()
 		if err != nil {

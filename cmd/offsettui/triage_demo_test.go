@@ -60,7 +60,7 @@ func TestDemoTriageFirstScreen(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = cl.Close() })
 	reports := t.TempDir()
-	lc := &lazyClient{c: common{demo: true}, sess: &session{client: cl, cluster: "demo", demo: d}}
+	lc := &lazyClient{c: common{demo: true}, sess: &session{client: cl, cluster: "demo", demo: d, access: decideAccess(false)}}
 	opts := tuiOptions(common{demo: true}, lc, 5*time.Second, true, t.TempDir())
 	opts.RiskWindow, opts.ReportDir = 24*time.Hour, reports
 	start := time.Now()

@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 		"github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
 	"internal/realkafka":   {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
 	"internal/faultproxy":  {"github.com/twmb/franz-go"},
-	"internal/realcluster": {"github.com/twmb/franz-go"},
+	"internal/realcluster": {"internal/realkafka", "github.com/twmb/franz-go"},
 	"internal/clustertest": {},
 	"internal/layers":      {},
 }

@@ -67,10 +67,10 @@ type urgencyKey struct {
 	lost    int64 // records already lost (expired)
 	// lostRate is how fast the lost count grows (records per second), 0 when not known.
 	lostRate float64
-	eval    Evaluation
-	status  Status
-	lag     int64
-	whole   bool
+	eval     Evaluation
+	status   Status
+	lag      int64
+	whole    bool
 }
 
 func keyOf(g *Group) urgencyKey {

@@ -87,13 +87,23 @@ func unknownCommandError(root *cobra.Command, name string) error {
 		name, hint, andList(commandNames(root)))
 }
 
+// userCommands are the commands a user may type, in the table's order: all but the
+// hidden ones (gen-man, cobra's __complete). cobra counts help as unavailable: it is not.
+func userCommands(root *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // commandNames names the commands a user may type, in the table's order.
 func commandNames(root *cobra.Command) []string {
 	var names []string
-	for _, c := range root.Commands() {
-		if c.IsAvailableCommand() || c.Name() == "help" {
-			names = append(names, c.Name())
-		}
+	for _, c := range userCommands(root) {
+		names = append(names, c.Name())
 	}
 	return names
 }

@@ -33,10 +33,7 @@ const synopsisAnnotation = "offsettui/synopsis"
 func overview(root *cobra.Command) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "offsettui: %s.\n\nUsage:\n", tagline)
-	for _, c := range append([]*cobra.Command{root}, root.Commands()...) {
-		if !c.IsAvailableCommand() && c.Name() != "help" && c != root {
-			continue
-		}
+	for _, c := range append([]*cobra.Command{root}, userCommands(root)...) {
 		fmt.Fprintf(&b, "  %-30s %s\n", synopsis(c), c.Short)
 	}
 	var shared common
@@ -101,8 +98,8 @@ func newHelpCmd() *cobra.Command {
 				fmt.Fprint(cmd.OutOrStdout(), overview(root))
 				return nil
 			}
-			for _, c := range root.Commands() {
-				if c.Name() == args[0] && c.IsAvailableCommand() {
+			for _, c := range userCommands(root) {
+				if c.Name() == args[0] {
 					printCommandHelp(cmd.OutOrStdout(), c)
 					return nil
 				}

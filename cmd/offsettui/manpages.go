@@ -61,13 +61,7 @@ func manDate(epoch string) (string, error) {
 
 // manCommands are the commands that get a page: the root and every command a user may type.
 func manCommands(root *cobra.Command) []*cobra.Command {
-	out := []*cobra.Command{root}
-	for _, c := range root.Commands() {
-		if c.IsAvailableCommand() || c.Name() == "help" {
-			out = append(out, c)
-		}
-	}
-	return out
+	return append([]*cobra.Command{root}, userCommands(root)...)
 }
 
 // manName is a command's page name: offsettui-delete-group.

@@ -27,6 +27,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"demo", "--help"}, []string{"Usage: offsettui demo", "Examples:", "kcat", "--debug FILE"},
 			[]string{"--bootstrap-server", "--timeout", "--output"}},
 		{[]string{"help", "demo"}, []string{"Usage: offsettui demo"}, nil},
+		{[]string{"describe", "-help"}, []string{"Usage: offsettui describe"}, nil}, // Go's spelling
+		{[]string{"help", "completion"}, []string{"Usage: offsettui completion bash|zsh|fish|powershell", "source <(offsettui completion bash)"}, nil},
 		{[]string{"help", "version"}, []string{"offsettui --version"}, nil},
 		{[]string{"--version"}, []string{"offsettui ", "go1."}, nil},
 		{[]string{"version"}, []string{"offsettui ", "go1."}, nil},

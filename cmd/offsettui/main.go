@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 func main() {
@@ -27,11 +28,20 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) ex
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
+	args = slices.Clone(args)
+	for i, a := range args {
+		if a == "-help" { // Go's spelling, which pflag took as --help before -h was a flag
+			args[i] = "--help"
+		}
+	}
 	root := newRootCmd()
 	if isCompletionRequest(args) {
 		registerCompletions(root)
 	}
-	root.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
+	}
+	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)

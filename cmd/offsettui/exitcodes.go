@@ -24,7 +24,7 @@ func outcomeExitCode(o plan.ResetOutcome) int {
 	switch o {
 	case plan.OutcomeApplied:
 		return 0
-	case plan.OutcomeRefused:
+	case plan.OutcomeRefused, plan.OutcomeCancelled:
 		return 3
 	case plan.OutcomePartlyApplied:
 		return 4

@@ -52,6 +52,9 @@ func (s *helpScreen) Back() bool { return false }
 // Busy implements screen.
 func (s *helpScreen) Busy() string { return "" }
 
+// Cancel implements screen: nothing to stop.
+func (s *helpScreen) Cancel() bool { return false }
+
 // Group implements screen.
 func (s *helpScreen) Group() string { return "" }
 

@@ -167,7 +167,7 @@ func TestFlowPlanReplyUnderHelp(t *testing.T) {
 	}
 	f.send(burst("?"))
 	f.waitFor("planned at 08:53:36", "nothing to change") // --to-current moves nothing
-	f.send(burst("h"))                                     // --to-latest
+	f.send(burst("h"))                                    // --to-latest
 	f.waitFor("enter arms this plan")
 	f.send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("ARMED")

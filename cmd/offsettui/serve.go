@@ -27,6 +27,7 @@ type serveFlags struct {
 	interval    string
 	budget      int64
 	maxParts    int
+	noAPI       bool
 
 	intervalD time.Duration
 }
@@ -94,7 +95,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
-		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf})
+		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf, API: !sf.noAPI})
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -129,6 +130,7 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 	fs.StringVar(&sf.interval, "interval", serve.DefaultInterval.String(), "`DURATION` between two snapshots of each cluster")
 	fs.Int64Var(&sf.budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch per snapshot for committed-record timestamps (lag in seconds, time to loss); 0 = none")
 	fs.IntVar(&sf.maxParts, "max-partition-series", serve.DefaultMaxPartitionSeries, "`N` partitions per cluster, not ok, that get series of their own (the most severe first)")
+	fs.BoolVar(&sf.noAPI, "no-api", false, "serve /metrics only: no read API (/api/v1/..., docs/api.md) and no /mcp, and no snapshot kept between two")
 }
 
 // validate checks serve's flags; the error names the flag.

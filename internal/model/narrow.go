@@ -16,9 +16,12 @@ type NarrowOptions struct {
 	// Topics keeps only the partitions of these topics (all when empty).
 	Topics []string
 	// WholeTopics makes every partition of Topics a partition of each group named in
-	// Groups, as Query.WholeTopics does (check --topic); a group the snapshot does not
-	// hold is then judged as a group that does not exist.
+	// Groups, as Query.WholeTopics does (check --topic).
 	WholeTopics bool
+	// ByName makes each group named in Groups that the snapshot does not hold as a read
+	// by name finds it: a group that does not exist (check); without it such a group is
+	// left out (a filter).
+	ByName bool
 	// RiskWindow is the look-ahead the snapshot was read with (0: DefaultRiskWindow): the
 	// commits the broker may delete within it are counted again over the partitions kept.
 	RiskWindow time.Duration
@@ -43,12 +46,14 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 		Window: s.Window, Baseline: s.Baseline, Unlisted: s.Unlisted}
 	keepTopic := func(t string) bool { return len(o.Topics) == 0 || slices.Contains(o.Topics, t) }
 	used := map[string]bool{}
-	groups := map[string]bool{}
+	groups := map[string]bool{} // kept
+	held := map[string]bool{}
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		if len(o.Groups) > 0 && !slices.Contains(o.Groups, g.Group) {
 			continue
 		}
+		held[g.Group] = true
 		n, changed := narrowGroup(g, keepTopic, len(o.Topics) > 0)
 		if o.WholeTopics && wholeTopics(s, &n, o.Topics) {
 			changed = true
@@ -66,17 +71,22 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 		}
 		out.Groups = append(out.Groups, n)
 	}
-	if o.WholeTopics {
-		for _, name := range o.Groups {
-			if !groups[name] {
-				g := absentGroup(s, name)
+	for _, name := range o.Groups {
+		if o.ByName && !held[name] && !groups[name] {
+			g := absentGroup(s, name)
+			if o.WholeTopics {
 				wholeTopics(s, &g, o.Topics)
-				rollupAsAssembled(&g, s.Cluster.AllTopicsVisible)
-				groups[name] = true
-				out.Groups = append(out.Groups, g)
-				out.Errors = append(out.Errors, *g.Error)
+			}
+			rollupAsAssembled(&g, s.Cluster.AllTopicsVisible)
+			groups[name] = true
+			out.Groups = append(out.Groups, g)
+			out.Errors = append(out.Errors, *g.Error)
+			for _, p := range g.Partitions {
+				used[p.Topic] = true
 			}
 		}
+	}
+	if o.WholeTopics {
 		for _, t := range o.Topics {
 			used[t] = true
 		}

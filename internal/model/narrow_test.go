@@ -129,10 +129,8 @@ func TestNarrowIsARead(t *testing.T) {
 					name := fmt.Sprintf("visible=%v/%s/%v/whole=%v", visible, group, topics, whole)
 					t.Run(name, func(t *testing.T) {
 						want := Assemble(readOf(fleet, group, topics, whole), AssembleOptions{Topics: topics, WholeTopics: whole})
-						if !whole && group == "absent" {
-							want.Groups, want.Errors = []Group{}, []Error{} // a filter: a group not held is not made up
-						}
-						got := Narrow(&all, NarrowOptions{Groups: []string{group}, Topics: topics, WholeTopics: whole, RiskWindow: fleet.RiskWindow})
+						got := Narrow(&all, NarrowOptions{Groups: []string{group}, Topics: topics, WholeTopics: whole, ByName: true,
+							RiskWindow: fleet.RiskWindow})
 						if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
 							t.Errorf("narrowed:\n%s\nread:\n%s", g, w)
 						}
@@ -167,6 +165,9 @@ func TestNarrowEveryGroup(t *testing.T) {
 			t.Errorf("topics %v: narrowed:\n%s\nread:\n%s", topics, g, w)
 		}
 	}
+	if got := Narrow(&all, NarrowOptions{Groups: []string{"absent", "live"}}); len(got.Groups) != 1 || got.Groups[0].Group != "live" {
+		t.Errorf("a filter by name made up a group it does not hold: %s", jsonOf(t, got.Groups))
+	}
 	if after := jsonOf(t, all); after != before {
 		t.Errorf("Narrow changed the snapshot it narrowed:\n%s\nwas:\n%s", after, before)
 	}
@@ -178,7 +179,7 @@ func TestNarrowEveryGroup(t *testing.T) {
 func TestNarrowWholeTopicUnread(t *testing.T) {
 	fleet := narrowFleet(true)
 	all := Assemble(fleet, AssembleOptions{})
-	got := Narrow(&all, NarrowOptions{Groups: []string{"absent"}, Topics: []string{"lonely"}, WholeTopics: true})
+	got := Narrow(&all, NarrowOptions{Groups: []string{"absent"}, Topics: []string{"lonely"}, WholeTopics: true, ByName: true})
 	if len(got.Groups) != 1 || len(got.Groups[0].Partitions) != 0 {
 		t.Fatalf("groups %s, want absent without partitions", jsonOf(t, got.Groups))
 	}

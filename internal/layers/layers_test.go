@@ -19,7 +19,7 @@ const module = "github.com/offsettui/offsettui"
 var allowed = map[string][]string{
 	"cmd/offsettui": {"internal/contexts", "internal/demo", "internal/kafka", "internal/kafka/clientconfig", "internal/model",
 		"internal/model/check", "internal/model/parse", "internal/model/plan", "internal/model/timeaxis",
-		"internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
+		"internal/mcpserver", "internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
 		"github.com/IBM/sarama", // wiring only: the only other package that may import it is internal/kafka
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/term",
 		"github.com/muesli/termenv", "github.com/spf13/pflag"},
@@ -41,6 +41,8 @@ var allowed = map[string][]string{
 	"internal/sampler":        {},
 	"internal/serve": {"internal/model", "internal/model/check", "internal/model/parse", "internal/model/timeaxis", "internal/report",
 		"internal/sampler", "internal/text", "github.com/prometheus/client_golang", "github.com/prometheus/client_model"},
+	"internal/mcpserver": {"internal/model", "internal/model/check", "internal/model/parse", "internal/model/plan", "internal/model/timeaxis",
+		"internal/display", "internal/report", "internal/text", "github.com/modelcontextprotocol/go-sdk"},
 	"internal/views": {"internal/model", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles", "github.com/charmbracelet/lipgloss",
 		"github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
@@ -104,6 +106,8 @@ var rules = []rule{
 			module + "/internal/kafka"}},
 	{"the exporter reads through its Source and cannot write: no Kafka client, no reset service", under("internal/serve"),
 		[]string{module + "/internal/kafka", module + "/internal/reset", "github.com/IBM/sarama", "github.com/twmb/franz-go/pkg/kgo"}},
+	{"the MCP tools reach a cluster only through their read-only Cluster: no Kafka client, no reset service, no exporter", under("internal/mcpserver"),
+		[]string{module + "/internal/kafka", module + "/internal/reset", module + "/internal/serve", "github.com/IBM/sarama", "github.com/twmb/franz-go"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
 	{"test support (the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
 		not(under("internal/kafkatest", "internal/realkafka", "internal/realcluster", "internal/faultproxy")),

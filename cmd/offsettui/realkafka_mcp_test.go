@@ -93,7 +93,8 @@ func commandJSON(t *testing.T, args ...string) any {
 
 // volatile are the fields that say when a document was read, or count from then: two reads
 // a moment apart differ in them and nothing else.
-var volatile = map[string]bool{"takenAt": true, "readAt": true, "expiresInMs": true, "timeLagMs": true, "expiringInMs": true, "latest": true}
+var volatile = map[string]bool{"takenAt": true, "readAt": true, "expiresInMs": true, "timeLagMs": true, "expiringInMs": true, "latest": true,
+	"deadlineMs": true}
 
 func stable(v any) any {
 	switch x := v.(type) {

@@ -116,7 +116,7 @@ func (s *Service) precheck(res *Result) bool {
 // the plan up to date; drift refuses.
 func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	p := res.Plan
-	in, err := s.read(ctx, p.Group, planTopics(p), p.Strategy)
+	in, err := s.planner().read(ctx, p.Group, planTopics(p), p.Strategy)
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -26,6 +26,8 @@ func newCheckCmd() *cobra.Command {
 		window  string
 		assume  string
 		ignoreD bool
+		server  string
+		maxAge  string
 	)
 	cmd := &cobra.Command{
 		Use:   "check --group G [--topic T]... [--recovery-window DURATION] [--assume-reset earliest|latest|none] [flags]",
@@ -33,7 +35,8 @@ func newCheckCmd() *cobra.Command {
 		Long: "A fail-closed proof that one group's consumer can start without losing data: exit 0 every\n" +
 			"partition passes, 1 one fails, 2 the proof could not be completed. The last line is the verdict.",
 		Example: "  offsettui check --demo --group fanout\n" +
-			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest",
+			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest\n" +
+			"  offsettui check --server http://offsettui:9308 --group fanout --topic outbox --assume-reset earliest   # a running serve's snapshot",
 	}
 	fs := cmd.Flags()
 	c.register(fs)
@@ -43,6 +46,8 @@ func newCheckCmd() *cobra.Command {
 	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
 	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumer's auto.offset.reset (latest is the Kafka client default)")
 	fs.BoolVar(&ignoreD, "ignore-missed-deletes", false, "the consumer does not care about deletes (tombstones) on compacted topics: a group that may have missed them passes, with a note")
+	fs.StringVar(&server, "server", "", "`URL` ask a running offsettui serve (its last snapshot, docs/api.md) instead of the cluster; --context names its cluster")
+	fs.StringVar(&maxAge, "max-age", "", "`DURATION` with --server: a snapshot older than this is incomplete (default twice the server's interval)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := c.validate(); err != nil {
@@ -72,6 +77,9 @@ func newCheckCmd() *cobra.Command {
 			return badInput(err)
 		}
 		group := groups[0]
+		if server != "" || maxAge != "" {
+			return checkAtServer(cmd, &c, serverCheck{group: group, opts: opts, sample: tf.sampleD, timeout: c.timeoutD, now: time.Now}, server, maxAge)
+		}
 
 		ctx := cmd.Context()
 		c.stderr = stderr
@@ -101,6 +109,35 @@ func newCheckCmd() *cobra.Command {
 		return exitWith(emitCheck(stdout, stderr, c.output, check.Check(snap, group, opts)))
 	}
 	return cmd
+}
+
+// checkAtServer is check --server: the flags checked, the server asked, the answer written.
+func checkAtServer(cmd *cobra.Command, c *common, sc serverCheck, server, maxAge string) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if server == "" {
+		return badInputf("--max-age applies to --server only")
+	}
+	if err := serverFlagsRefused(cmd.Flags()); err != nil {
+		return badInput(err)
+	}
+	var err error
+	if sc.server, err = parseServerURL(server); err != nil {
+		return badInput(err)
+	}
+	if maxAge != "" {
+		if sc.maxAge, err = parse.Duration(maxAge); err != nil || sc.maxAge <= 0 {
+			return badInputf("--max-age: want a positive duration (1m, PT1M), got %q", maxAge)
+		}
+	}
+	if c.commitLog == "off" {
+		return badInputf("--commit-log=off does not apply with --server: the server reads __consumer_offsets as its own --commit-log says")
+	}
+	sc.cluster = c.context
+	r, why := sc.ask(cmd.Context())
+	if why != "" {
+		fmt.Fprintf(stderr, "offsettui check: %s\n", why)
+	}
+	return exitWith(emitCheck(stdout, stderr, c.output, r))
 }
 
 // emitCheck writes the result and returns its exit code; an output that cannot

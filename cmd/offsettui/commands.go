@@ -28,6 +28,7 @@ func newRootCmd() *cobra.Command {
 		newBackupCmd(),
 		newCheckCmd(),
 		newServeCmd(),
+		newMCPCmd(),
 		newDemoCmd(),
 		newContextsCmd(),
 		newCompletionCmd(),

@@ -84,7 +84,7 @@ func TestShellCompletion(t *testing.T) {
 	// Under -race, a process waits a second before it exits (atexit_sleep_ms): not this one,
 	// which each Tab runs.
 	writeTestFile(t, filepath.Join(bin, "offsettui"), "#!/bin/sh\nGORACE=\"$GORACE atexit_sleep_ms=0\" "+
-		runAsMainEnv+"=1 exec '"+exe+"' \"$@\"\n", 0o755)
+		runAsOffsettui+"=1 exec '"+exe+"' \"$@\"\n", 0o755)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	addr := startDemoProcess(t)
 

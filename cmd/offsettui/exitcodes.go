@@ -88,22 +88,14 @@ func isBadInput(err error) bool { return err != nil && codeOf(err) == exitBadInp
 
 // verdictExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
 // 2 incomplete.
-func verdictExitCode(v check.Verdict) exitCode {
-	switch v {
-	case check.VerdictPass:
-		return exitOK
-	case check.VerdictFail:
-		return exitFailure
-	}
-	return exitIncomplete
-}
+func verdictExitCode(v check.Verdict) exitCode { return exitCode(v.ExitCode()) }
 
 // outcomeExitCode maps an outcome to the reset exit codes of docs/cli.md.
 func outcomeExitCode(o plan.ResetOutcome) exitCode {
 	switch o {
 	case plan.OutcomeApplied:
 		return exitOK
-	case plan.OutcomeRefused:
+	case plan.OutcomeRefused, plan.OutcomeCancelled:
 		return exitBlocked
 	case plan.OutcomePartlyApplied:
 		return exitPartlyApplied

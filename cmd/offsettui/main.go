@@ -13,18 +13,18 @@ import (
 )
 
 func main() {
-	os.Exit(int(run(os.Args[1:], os.Stdout, os.Stderr)))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run runs the command that args name and returns the process exit code.
-func run(args []string, stdout, stderr io.Writer) exitCode {
+// run runs the command that args name and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdout, stderr)
 }
 
 // runContext is run with ctx, whose end stops describe --watch, serve and demo as a signal
 // does. A command's error is said here, once, on stderr, as "offsettui COMMAND: error"
 // (exitcodes.go).
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) exitCode {
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
@@ -55,5 +55,5 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) ex
 		}
 		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 	}
-	return codeOf(err)
+	return int(codeOf(err))
 }

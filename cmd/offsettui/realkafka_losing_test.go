@@ -97,7 +97,7 @@ func TestRealKafkaLosingNowIsFirst(t *testing.T) {
 	waitFor("Groups 2 of")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(live, "EXPIRED 1", idle, "AT-RISK 1") // the first snapshot, read whole
-	tm.Type("r")                                   // a second: the time axis, and LOSS-IN, from here
+	tm.Type("r")                                  // a second: the time axis, and LOSS-IN, from here
 	waitFor("LOSS-IN")
 	view, _ := finalView(t, tm)
 	liveRow, idleRow := rowOf(view, live), rowOf(view, idle)

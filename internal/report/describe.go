@@ -38,9 +38,11 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	}
 	sep := "\n"
 	for i := range s.Topics {
-		if lr := display.LocalRetentionText(&s.Topics[i]); lr != "" {
-			fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, lr)
-			sep = ""
+		for _, line := range []string{display.NeverDeletedLine(&s.Topics[i]), display.LocalRetentionText(&s.Topics[i])} {
+			if line != "" {
+				fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, line)
+				sep = ""
+			}
 		}
 	}
 	if len(s.Errors) > 0 {

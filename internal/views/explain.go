@@ -106,8 +106,11 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown())
 		}
 	}
-	if t != nil && t.Compacts() && !t.Deletes() {
+	switch {
+	case t != nil && t.Compacts() && !t.Deletes():
 		b.WriteString("; compacted topic: never at risk by time")
+	case t != nil && t.NeverDeleted():
+		b.WriteString("; " + model.NeverDeletedText + ": never at risk")
 	}
 	return b.String()
 }
@@ -138,7 +141,14 @@ func TopicLine(name string, t *model.Topic) string {
 	if t.Error != nil {
 		return "topic " + name + ": configs could not be read: " + t.Error.Error()
 	}
-	parts := []string{"topic " + name, "cleanup.policy " + text.OrDash(t.CleanupPolicy)}
+	if t.NeverDeleted() {
+		parts := []string{"topic " + name, "cleanup.policy empty", display.NeverDeletedLine(t)}
+		if lr := display.LocalRetentionText(t); lr != "" {
+			parts = append(parts, lr)
+		}
+		return strings.Join(parts, " · ")
+	}
+	parts := []string{"topic " + name, "cleanup.policy " + text.OrDash(model.Deref(t.CleanupPolicy))}
 	if t.Deletes() {
 		parts = append(parts, "retention.ms "+retentionMs(t.RetentionMs))
 		if t.RetentionBytes != nil && *t.RetentionBytes >= 0 {

@@ -202,6 +202,12 @@ type Member struct {
 	// ProcessID and Tasks are set for streams members only.
 	ProcessID *string `json:"processId"`
 	Tasks     *Tasks  `json:"tasks"`
+	// RestoreLag and TaskOffsets are a streams member's restore (restore.go): the records
+	// its active tasks still restore from their changelogs (null when the broker sent no
+	// offsets for them), and what it reported per task ([] when nothing). Null for other
+	// members.
+	RestoreLag  *int64        `json:"restoreLag"`
+	TaskOffsets []TaskOffsets `json:"taskOffsets"`
 }
 
 // Assignment lists the partitions of one topic assigned to a member.

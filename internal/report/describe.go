@@ -232,7 +232,7 @@ func groupHeading(g model.Group) string {
 }
 
 // typeLines says what a group's type adds: a share group's reset config and that its start
-// offsets never expire; a streams group's topology and each member's tasks.
+// offsets never expire; a streams group's topology, its restore and each member's tasks.
 func typeLines(g model.Group) []string {
 	var out []string
 	switch g.Type {
@@ -247,12 +247,20 @@ func typeLines(g model.Group) []string {
 			out = append(out, "topology: none reported")
 			break
 		}
+		if r := display.GroupRestoreText(&g); r != "" {
+			out = append(out, "RESTORING: "+r)
+		}
 		for _, st := range g.Topology.Subtopologies {
 			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
 				text.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
-		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks))))
+		for i := range g.Members {
+			m := &g.Members[i]
+			line := fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks)))
+			if r := display.RestoreText(m); r != "" {
+				line += " · " + r
+			}
+			out = append(out, line)
 		}
 	}
 	return out

@@ -84,7 +84,10 @@ func (b Broker) Expiry(t testing.TB) ExpiryShape {
 func offsetsRetention(t testing.TB, s *Seed) (retention, check time.Duration) {
 	t.Helper()
 	get := func(name string) int64 {
-		v := s.BrokerConfig(name)
+		v, ok := s.BrokerConfig(name)
+		if !ok {
+			t.Fatalf("the broker does not describe %s", name)
+		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			t.Fatalf("broker config %s=%q: %v", name, v, err)
@@ -95,9 +98,9 @@ func offsetsRetention(t testing.TB, s *Seed) (retention, check time.Duration) {
 		time.Duration(get("offsets.retention.check.interval.ms")) * time.Millisecond
 }
 
-// BrokerConfig returns the broker's value of a config (DescribeConfigs); the test fails when
-// the broker does not describe it.
-func (s *Seed) BrokerConfig(name string) string {
+// BrokerConfig returns the broker's value of a config (DescribeConfigs); false when the broker
+// does not describe it (an internal config left at its default is not described).
+func (s *Seed) BrokerConfig(name string) (string, bool) {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -113,10 +116,9 @@ func (s *Seed) BrokerConfig(name string) string {
 	for _, r := range rc {
 		for _, c := range r.Configs {
 			if c.Key == name && c.Value != nil {
-				return *c.Value
+				return *c.Value, true
 			}
 		}
 	}
-	s.t.Fatalf("the broker does not describe %s", name)
-	return ""
+	return "", false
 }

@@ -77,10 +77,13 @@ func (s *Seed) StreamsMembers(ctx context.Context, group string) ([]kmsg.Streams
 func (b Broker) NeedTaskOffsetInterval(t testing.TB, max time.Duration) {
 	t.Helper()
 	const name = "group.streams.task.offset.interval.ms"
-	v := b.Seed(t).BrokerConfig(name)
+	v, ok := b.Seed(t).BrokerConfig(name)
 	ms, err := strconv.ParseInt(v, 10, 64)
-	if err == nil && time.Duration(ms)*time.Millisecond <= max {
+	if ok && err == nil && time.Duration(ms)*time.Millisecond <= max {
 		return
+	}
+	if !ok {
+		v = "its default (not described)"
 	}
 	msg := fmt.Sprintf("the %s broker has %s=%s, not at most %s: restart it with this checkout's scripts/kafka.sh", b.Name(), name, v, max)
 	if os.Getenv(envRequire) == "1" {

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/realkafka"
 )
@@ -255,6 +257,9 @@ func TestRealMatrixOracle(t *testing.T) {
 			// --describe: 2 + 3 on the partitions with a commit).
 			compared++
 			waitFor("Groups 1 of", g, "classic", "Empty", "5")
+			// enter leaves the filter's input (the only match opens), so q quits.
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+			waitFor("groups › " + g)
 			finalView(t, tm)
 		})
 		t.Logf("Kafka %s (%s): compared %d values with kafka-consumer-groups (%s)", b.Version, kafkaLineOf(b.Version), compared, b.GroupCommand(t))

@@ -111,6 +111,12 @@ type Cluster struct {
 	// ACLs may hide topics from it (Kafka's OffsetFetch then leaves their commits
 	// out without a word), null when it could not be determined.
 	AllTopicsVisible *bool `json:"allTopicsVisible"`
+	// KafkaVersion is the Kafka version line of docs/kafka.md the brokers' ApiVersions place
+	// them on ("3.8-3.9"); null before 2.8 or when not known (capabilities.go).
+	KafkaVersion *string `json:"kafkaVersion"`
+	// Capabilities are what the brokers cannot be asked and what follows; [] when nothing is
+	// missing, null when their ApiVersions could not be read.
+	Capabilities []Capability `json:"capabilities"`
 }
 
 // Group is one group (of any type, model.Type*) with its classified partitions and rollups.

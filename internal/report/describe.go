@@ -27,6 +27,12 @@ import (
 func Describe(w io.Writer, s model.Snapshot) error {
 	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
+	if h := display.CapabilitiesHeading(s.Cluster); h != "" {
+		fmt.Fprintln(tw, h)
+		for _, l := range display.CapabilityLines(s.Cluster) {
+			fmt.Fprintf(tw, "  %s\n", l)
+		}
+	}
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(s))
 	}
@@ -82,6 +88,9 @@ func describeGroups(tw *bufio.Writer, s model.Snapshot) {
 func clusterLine(s model.Snapshot) string {
 	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, text.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), text.Plural(len(s.Groups), "group"))
+	if v := s.Cluster.KafkaVersion; v != nil {
+		line += " · Kafka " + *v
+	}
 	if w := s.Window; w != nil {
 		line += fmt.Sprintf(" · rates over %s (%s)", text.HumanDuration(w.To.Sub(w.From.Time)), WindowCount(w))
 	}

@@ -62,6 +62,12 @@ func labels(pairs ...*dto.LabelPair) []*dto.LabelPair {
 func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 	s := seriesSet{}
 	c := pair(&lCluster, cluster)
+	if v.kafkaVersion != "" {
+		s.add(mKafkaVersion, 1, labels(c, pair(&lKafkaVersion, v.kafkaVersion)))
+	}
+	for _, cp := range v.capabilities {
+		s.add(mCapabilityMissing, 1, labels(c, pair(&lMissing, cp.Missing), pair(&lAPI, cp.API)))
+	}
 	for i := range v.groups {
 		g := &v.groups[i]
 		gp, tp := pair(&lGroup, g.name), pair(&lType, g.typ)

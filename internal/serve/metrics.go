@@ -34,6 +34,10 @@ var (
 		"Groups in the last snapshot.")
 	mLeftOut = gauge("offsettui_partition_series_left_out",
 		"Partitions that are not ok but got no offsettui_partition_* series because of --max-partition-series (the least severe are left out).")
+	mKafkaVersion = gauge("offsettui_kafka_version_info",
+		"1, with the Kafka version line of docs/kafka.md the brokers' ApiVersions place them on (kafka_version, e.g. 3.8-3.9; before-2.8); absent when no broker answered ApiVersions.")
+	mCapabilityMissing = gauge("offsettui_capability_missing_info",
+		"1 for each question the brokers cannot be asked (missing: the capability's id of docs/json.md; api: the request), by their ApiVersions; none when nothing is missing.")
 )
 
 // Per group.
@@ -96,7 +100,7 @@ var (
 
 // allMetrics lists every metric, in the order /metrics writes them.
 var allMetrics = []*metric{
-	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
+	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut, mKafkaVersion, mCapabilityMissing,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
 	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLosingNow, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
 	mStreamsRestoreLag,
@@ -105,20 +109,23 @@ var allMetrics = []*metric{
 
 // Label names, each kept once so that every label pair can point at it.
 var (
-	lBasis       = "basis"
-	lCluster     = "cluster"
-	lEvaluation  = "evaluation"
-	lGroup       = "group"
-	lKind        = "kind"
-	lMember      = "member"
-	lPartition   = "partition"
-	lReason      = "reason"
-	lRole        = "role"
-	lState       = "state"
-	lSubtopology = "subtopology"
-	lStatus      = "status"
-	lTopic       = "topic"
-	lType        = "type"
+	lAPI          = "api"
+	lBasis        = "basis"
+	lCluster      = "cluster"
+	lEvaluation   = "evaluation"
+	lGroup        = "group"
+	lKafkaVersion = "kafka_version"
+	lKind         = "kind"
+	lMember       = "member"
+	lMissing      = "missing"
+	lPartition    = "partition"
+	lReason       = "reason"
+	lRole         = "role"
+	lState        = "state"
+	lSubtopology  = "subtopology"
+	lStatus       = "status"
+	lTopic        = "topic"
+	lType         = "type"
 )
 
 // family is one metric's series of one cluster, in the form /metrics writes.

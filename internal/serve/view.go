@@ -20,6 +20,10 @@ type clusterView struct {
 	itemErrors [len(errorKinds)]int
 	// leftOut is how many partitions that are not ok got no series (the cap).
 	leftOut int
+	// kafkaVersion is the brokers' version line ("before-2.8" when older), "" when their
+	// versions are not known; capabilities what they cannot be asked.
+	kafkaVersion string
+	capabilities []model.Capability
 }
 
 // errorKinds are the kinds of model.Error, in the order itemErrors counts them.
@@ -87,7 +91,13 @@ type partView struct {
 // most maxParts of them, the most severe first; the others are counted in
 // leftOut.
 func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clusterView {
-	v := &clusterView{groups: make([]groupView, len(s.Groups))}
+	v := &clusterView{groups: make([]groupView, len(s.Groups)), capabilities: s.Cluster.Capabilities}
+	if s.Cluster.Capabilities != nil {
+		v.kafkaVersion = "before-2.8"
+		if l := s.Cluster.KafkaVersion; l != nil {
+			v.kafkaVersion = *l
+		}
+	}
 	for i := range s.Errors {
 		if k := slices.Index(errorKinds[:], s.Errors[i].Kind); k >= 0 {
 			v.itemErrors[k]++

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Completion is one shell's completion script and where each package puts it.
@@ -35,13 +37,15 @@ type Docs struct {
 }
 
 // GenerateDocs runs the host's binary: `offsettui completion SHELL` for each
-// shell and the hidden `offsettui gen-man DIR` (one man page per command),
-// gzipping the pages the way Debian wants them (with no name or time inside).
-func GenerateDocs(ctx context.Context, binary, dir string) (Docs, error) {
+// shell and the hidden `offsettui gen-man DIR` (one man page per command, dated
+// by SOURCE_DATE_EPOCH: the commit's day), gzipping the pages the way Debian
+// wants them (with no name or time inside).
+func GenerateDocs(ctx context.Context, binary, dir string, date time.Time) (Docs, error) {
 	d := Docs{Dir: dir}
 	run := func(args ...string) ([]byte, error) {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+strconv.FormatInt(date.Unix(), 10))
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("offsettui %s: %v: %s (the packages need the completion and gen-man commands, issue 32)",

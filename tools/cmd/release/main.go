@@ -111,7 +111,7 @@ func run(ctx context.Context, repo, dist string, snapshot bool, targets []releas
 	}
 	var docs release.Docs
 	if err := step("completions and man pages", func() error {
-		docs, err = release.GenerateDocs(ctx, hostBinary, filepath.Join(work, "docs"))
+		docs, err = release.GenerateDocs(ctx, hostBinary, filepath.Join(work, "docs"), s.Date)
 		return err
 	}); err != nil {
 		return err

@@ -29,7 +29,8 @@ import (
 	"github.com/offsettui/offsettui/tools/release"
 )
 
-// dist is the release's directory: OFFSETTUI_DIST, else the repository's dist/.
+// dist is the release's directory: OFFSETTUI_DIST (an absolute path: a test runs in
+// its package's directory), else the repository's dist/.
 func dist(t *testing.T) (string, release.Metadata) {
 	t.Helper()
 	dir := os.Getenv("OFFSETTUI_DIST")

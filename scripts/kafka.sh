@@ -37,9 +37,10 @@
 #                                            OFFSETTUI_IT_OLDEST_BOOTSTRAP, OFFSETTUI_IT_OLDEST_KAFKA_LIB, ...
 #                                    timers  Kafka 4.4.0 on 19132 with short timers for the shapes that need
 #                                            time to pass: offsets.retention.minutes=1 (sweep every 2 s), a log
-#                                            cleaner that wakes every 500 ms, and tiered storage (KIP-405) on
-#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks (see
-#                                            timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#                                            cleaner that wakes every 500 ms, tiered storage (KIP-405) on
+#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks, and
+#                                            streams task offsets reported every second while a task restores
+#                                            (see timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
 #   OFFSETTUI_KAFKA_VERSION        Kafka version (default by role: 4.4.0, the newest on Maven Central,
 #                                  for main and timers; 4.0.0 for oldest; 4.1.1 is also run on by
 #                                  hand, see docs/testing.md). The timers role needs 4.4.0 (its tiered

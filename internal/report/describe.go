@@ -39,9 +39,11 @@ func Describe(w io.Writer, s model.Snapshot) error {
 	}
 	sep := "\n"
 	for i := range s.Topics {
-		if lr := display.LocalRetentionText(&s.Topics[i]); lr != "" {
-			fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, lr)
-			sep = ""
+		for _, line := range []string{display.NeverDeletedLine(&s.Topics[i]), display.LocalRetentionText(&s.Topics[i])} {
+			if line != "" {
+				fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, line)
+				sep = ""
+			}
 		}
 	}
 	if len(s.Errors) > 0 {
@@ -235,7 +237,7 @@ func groupHeading(g model.Group) string {
 }
 
 // typeLines says what a group's type adds: a share group's reset config and that its start
-// offsets never expire; a streams group's topology and each member's tasks.
+// offsets never expire; a streams group's topology, its restore and each member's tasks.
 func typeLines(g model.Group) []string {
 	var out []string
 	switch g.Type {
@@ -250,12 +252,20 @@ func typeLines(g model.Group) []string {
 			out = append(out, "topology: none reported")
 			break
 		}
+		if r := display.GroupRestoreText(&g); r != "" {
+			out = append(out, "RESTORING: "+r)
+		}
 		for _, st := range g.Topology.Subtopologies {
 			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
 				text.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
-		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks))))
+		for i := range g.Members {
+			m := &g.Members[i]
+			line := fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks)))
+			if r := display.RestoreText(m); r != "" {
+				line += " · " + r
+			}
+			out = append(out, line)
 		}
 	}
 	return out

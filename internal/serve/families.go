@@ -103,6 +103,10 @@ func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 		if g.members.OK {
 			s.add(mGroupMembers, float64(g.members.V), base)
 		}
+		for _, r := range g.restores {
+			s.add(mStreamsRestoreLag, float64(r.lag), labels(c, gp, tp, pair(&lMember, r.member), pair(&lSubtopology, r.subtopology),
+				pair(&lPartition, strconv.FormatInt(int64(r.partition), 10)), pair(&lRole, r.role)))
+		}
 		for j := range g.parts {
 			partitionSeries(s, c, gp, tp, &g.parts[j])
 		}

@@ -70,6 +70,8 @@ var (
 		"1 for the group's state as the broker reports it (Stable, Empty, ...); absent when unknown.")
 	mGroupMembers = gauge("offsettui_group_members",
 		"The group's members; absent when the group could not be described.")
+	mStreamsRestoreLag = gauge("offsettui_streams_restore_lag_records",
+		"Records a streams task still restores from its changelogs (the changelog end offsets minus the offsets its member last reported), by member, subtopology, partition and role; absent when the broker sends none for the task (it runs, or the broker does not send them).")
 )
 
 // Per partition that is not ok (docs/metrics.md says which).
@@ -97,22 +99,26 @@ var allMetrics = []*metric{
 	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
 	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLosingNow, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
+	mStreamsRestoreLag,
 	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartDeadline, mPartEvaluation,
 }
 
 // Label names, each kept once so that every label pair can point at it.
 var (
-	lBasis      = "basis"
-	lCluster    = "cluster"
-	lEvaluation = "evaluation"
-	lGroup      = "group"
-	lKind       = "kind"
-	lPartition  = "partition"
-	lReason     = "reason"
-	lState      = "state"
-	lStatus     = "status"
-	lTopic      = "topic"
-	lType       = "type"
+	lBasis       = "basis"
+	lCluster     = "cluster"
+	lEvaluation  = "evaluation"
+	lGroup       = "group"
+	lKind        = "kind"
+	lMember      = "member"
+	lPartition   = "partition"
+	lReason      = "reason"
+	lRole        = "role"
+	lState       = "state"
+	lSubtopology = "subtopology"
+	lStatus      = "status"
+	lTopic       = "topic"
+	lType        = "type"
 )
 
 // family is one metric's series of one cluster, in the form /metrics writes.

@@ -45,6 +45,15 @@ type groupView struct {
 	counts     [numStatuses]int
 	evaluation model.Evaluation
 	parts      []partView
+	// restores are a streams group's tasks with a restore lag.
+	restores []restoreView
+}
+
+// restoreView is one streams task a member reported a restore lag for.
+type restoreView struct {
+	member, subtopology, role string
+	partition                 int32
+	lag                       int64
 }
 
 // numStatuses is how many statuses there are: model.Status runs from
@@ -150,6 +159,15 @@ func groupOf(g *model.Group, takenAt time.Time) groupView {
 	gv.commitsExpire, gv.commitsExpireBasis = commitsExpire(g, takenAt)
 	if g.Members != nil {
 		gv.members = model.Some(len(g.Members))
+	}
+	for i := range g.Members {
+		m := &g.Members[i]
+		for _, t := range m.TaskOffsets {
+			if t.RestoreLag != nil {
+				gv.restores = append(gv.restores, restoreView{member: m.MemberID, subtopology: t.Subtopology, role: t.Role,
+					partition: t.Partition, lag: *t.RestoreLag})
+			}
+		}
 	}
 	for i := range g.Partitions {
 		if st := g.Partitions[i].Status; int(st) < len(gv.counts) {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -122,41 +121,6 @@ func newVersionCmd() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// versionText is the version the binary was built as, from its build info:
-// the module version (a tag with go install, "(devel)" in a clone), the Go
-// version and the commit.
-func versionText() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "offsettui (no build info)"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(unknown version)"
-	}
-	parts := []string{"offsettui", v, info.GoVersion}
-	var rev, at, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			at = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = " (modified)"
-			}
-		}
-	}
-	if rev != "" {
-		parts = append(parts, "commit "+rev[:min(12, len(rev))]+dirty)
-	}
-	if at != "" {
-		parts = append(parts, at)
-	}
-	return strings.Join(parts, " ")
 }
 
 // flagUsages lists the flags one a line: "--name VALUE  usage (default d)".

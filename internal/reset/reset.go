@@ -48,6 +48,10 @@ type Service struct {
 	BackupDir string
 	// UndoCommand renders the command that restores a backup.
 	UndoCommand func(group, backup string) string
+	// Tool says how Kafka's tool reaches the cluster, for each plan's equivalent command
+	// (plan.KafkaEquivalent); asked when a plan is made, as UndoCommand names the same
+	// address. Nil: the command names a placeholder.
+	Tool func() plan.ToolConnection
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// User names who ran the reset in the audit log (default: the OS user).
@@ -203,6 +207,9 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 	}
 	in.ReadAt = s.now()
 	in.ReadOnly = s.ReadOnly
+	if s.Tool != nil {
+		in.Tool = s.Tool()
+	}
 	in.AssumeReset = s.AssumeReset
 	switch {
 	case st.Kind == plan.FromGroup:

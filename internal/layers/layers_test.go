@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"internal/model/plan":     {"internal/model", "internal/model/parse", "internal/text"},
 	"internal/text":           {},
 	"internal/display":        {"internal/model", "internal/model/plan", "internal/text"},
-	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/display", "internal/text"},
+	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text"},
 	"internal/reset":          {"internal/model", "internal/model/plan", "internal/text"},
 	"internal/sampler":        {},
 	"internal/serve": {"internal/model", "internal/model/timeaxis", "internal/sampler",
@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 		"github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
 	"internal/realkafka":   {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
 	"internal/faultproxy":  {"github.com/twmb/franz-go"},
-	"internal/realcluster": {"github.com/twmb/franz-go"},
+	"internal/realcluster": {"internal/realkafka", "github.com/twmb/franz-go"},
 	"internal/clustertest": {},
 	"internal/layers":      {},
 }

@@ -46,11 +46,14 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		return err
 	}
 	for _, r := range p.Rows {
-		if n := display.NoteFor(r, p.Type); n != "" {
+		if n := display.NoteFor(r, p.Type, p.AssumeReset); n != "" {
 			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
+	if a := display.AssumptionText(p); a != "" {
+		fmt.Fprintf(w, "%s\n", a)
+	}
 	writeEquivalent(w, p.KafkaEquivalent)
 	if p.AllowCommitter && p.Committer != nil {
 		fmt.Fprintf(w, "\nCOMMITTER (guard overridden): a client outside the group commits for it: %s; its next commit may overwrite this write\n",

@@ -73,8 +73,7 @@ func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window
 		behind = fmt.Sprintf("; %s behind", records(*p.Lag))
 	}
 	if p.ExpiresInMs != nil {
-		return fmt.Sprintf("record %s can be deleted by retention %s, before %s reads it%s",
-			text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs), group, behind)
+		return atRiskDeadline(group, p) + behind
 	}
 	ret := "retention.ms"
 	if t != nil && t.RetentionMs != nil {
@@ -82,6 +81,30 @@ func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window
 	}
 	return fmt.Sprintf("record %s can be deleted by retention (%s) within the %s risk window, before %s reads it%s",
 		text.Thousands(*p.Committed), ret, text.HumanDuration(window), group, behind)
+}
+
+// atRiskDeadline says an at-risk partition's deadline (model.GroupPartition.Deadline): with
+// rates measured, the time to loss at them, and when its next record expires as context
+// ("before G reads it" only when G does not reach it in time); without, when that record
+// may be deleted, which assumes a stopped consumer.
+func atRiskDeadline(group string, p *model.GroupPartition) string {
+	rec, expires := text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs)
+	ms, basis := p.Deadline()
+	switch {
+	case basis == model.DeadlineRates && p.ReadsBeforeExpiry():
+		return fmt.Sprintf("at its rate retention deletes records %s has not read in %s (record %s, its next, can be deleted %s; it reads it before then)",
+			group, text.HumanMs(&ms), rec, expires)
+	case basis == model.DeadlineRates && p.Time.ConsumeRate.V <= 0:
+		return fmt.Sprintf("record %s can be deleted by retention %s, before %s reads it (its committed offset does not move)", rec, expires, group)
+	case basis == model.DeadlineRates:
+		return fmt.Sprintf("record %s can be deleted by retention %s, before %s reads it at its rate (%s)",
+			rec, expires, group, text.FormatRate(p.Time.ConsumeRate.V))
+	case basis == model.DeadlineNone:
+		return fmt.Sprintf("at its rate %s reads record %s before retention can delete it (%s) and is never overtaken; at-risk assumes a stopped consumer",
+			group, rec, expires)
+	}
+	return fmt.Sprintf("record %s can be deleted by retention %s if %s does not read it first (no rates yet: this assumes a stopped consumer)",
+		rec, expires, group)
 }
 
 func explainOK(p *model.GroupPartition, t *model.Topic) string {

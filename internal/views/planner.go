@@ -103,6 +103,9 @@ type plannerScreen struct {
 	// screen's plans; progress is where an execution's watch stands (its countdown).
 	allowCommitter bool
 	progress       *plan.Progress
+	// assume is the auto.offset.reset the operator chose for the counts (a); "" keeps
+	// each plan's own (--assume-reset).
+	assume string
 
 	phase   plannerPhase
 	confirm textinput.Model
@@ -409,7 +412,7 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 		return
 	}
 	s.planErr = nil
-	msg.plan = s.withCommitter(msg.plan)
+	msg.plan = s.withAssumption(s.withCommitter(msg.plan))
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {

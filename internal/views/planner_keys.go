@@ -64,6 +64,10 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		s.toggleCommitterGuard()
 		return nil
 	}
+	if key.Matches(msg, s.keys.AssumeReset) {
+		s.switchAssumption()
+		return nil
+	}
 	step := 0
 	switch {
 	case key.Matches(msg, s.keys.Choose):

@@ -115,6 +115,9 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		if hidden != "" {
 			top[len(top)-1] += sep + st.notice.Render(hidden)
 		}
+		if a := display.AssumptionText(*s.plan); a != "" {
+			top = append(top, st.muted.Render(truncate(a+" (a switches)", s.width)))
+		}
 		gap()
 		top = append(top, header)
 		body = append(rows, s.equivalentLines(s.plan)...)

@@ -172,7 +172,7 @@ func (p Plan) Refresh(now Input) Plan {
 		if r.Reason == ReasonDelete {
 			deleteRow(r, p.AssumeReset)
 		} else {
-			setEffects(r)
+			setEffects(r, p.AssumeReset)
 		}
 	}
 	q.Totals = totals(q.Rows)

@@ -148,6 +148,7 @@ func deleteCheck(t *testing.T, name string, p deletePlan, extra []string, before
 // the same for each strategy it has. All of a version's tool runs share one JVM
 // (realkafka.RunTools); the versions run in parallel.
 func TestRealKafkaCommandRunsAsPrinted(t *testing.T) {
+	t.Parallel() // mostly waiting on a JVM: it overlaps the package's other parallel tests
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
 		t.Parallel()
 		w := &kcWorld{b: b, s: b.Seed(t), topic: realkafka.Name("kc"), dir: t.TempDir()}

@@ -198,6 +198,8 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 		return "every offset was written and read back equal to the plan"
 	case plan.OutcomeRefused:
 		return "nothing was written"
+	case plan.OutcomeCancelled:
+		return "cancelled before the backup: nothing was written, no backup was kept"
 	case plan.OutcomePartlyApplied:
 		return "some partitions were written, others refused by the broker or changed since"
 	case plan.OutcomeFailed:

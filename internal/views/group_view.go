@@ -188,7 +188,7 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	if s.g != nil {
 		typ = s.g.Type
 	}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + explainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	if p.NotConsumed() && s.g != nil {
 		text = st.muted.Render(display.NotConsumedBadge) + "  no member subscribes to " + p.Topic + " (" + display.SubscribedText(s.g) +
 			"): not in the group's total or status. As a commit it is " + text

@@ -142,6 +142,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 		}
 		return b
 	case phaseExecuting:
+		if s.phase == phaseExecuting && !s.writeBegun && !s.cancelling {
+			return []key.Binding{described(s.keys.Disarm, "cancel (nothing written yet)"), s.keys.CancelQuit}
+		}
 		return nil
 	case phaseResult:
 		if scroll {

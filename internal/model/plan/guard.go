@@ -176,6 +176,8 @@ func (p Plan) Refresh(now Input) Plan {
 		}
 	}
 	q.Totals = totals(q.Rows)
+	q.Notes = slices.Clone(p.Notes)
+	q.setForwardNote()
 	bs := p.Drift(now)
 	for _, b := range p.Blockers {
 		switch {

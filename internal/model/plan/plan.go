@@ -250,6 +250,8 @@ func (p Plan) WithAssumeReset(assume string) Plan {
 		setEffects(r, assume)
 	}
 	q.Totals = totals(q.Rows)
+	q.Notes = slices.Clone(p.Notes)
+	q.setForwardNote()
 	return q
 }
 
@@ -337,7 +339,11 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	if st.Kind == FromGroup && len(p.Rows) > 0 && p.writtenCount() == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
+	if b := nothingToChange(p); b != nil {
+		p.Blockers = append(p.Blockers, *b)
+	}
 	p.Totals = totals(p.Rows)
+	p.setForwardNote()
 	p.KafkaEquivalent = KafkaEquivalent(p, in.Tool)
 	return p
 }

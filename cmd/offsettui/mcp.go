@@ -44,7 +44,8 @@ func newMCPCmd() *cobra.Command {
 			return err
 		}
 		defer s.close()
-		cl := &directCluster{c: c, access: s.access, client: s.client, name: s.contextName()}
+		cl := &directCluster{c: c, access: s.access, client: s.client, name: s.contextName(),
+			tool: func() plan.ToolConnection { return toolConnection(c, s.context, s.client.Bootstrap()) }}
 		server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText()})
 		if err := mcpserver.RunStdio(ctx, server, cmd.InOrStdin(), cmd.OutOrStdout()); err != nil && ctx.Err() == nil {
 			return failure(err)
@@ -62,6 +63,8 @@ type directCluster struct {
 	access writeAccess // its session's: a plan says whether --execute could write it
 	client *kafka.Client
 	name   string // the context's name, "" without one
+	// tool is how Kafka's tool reaches this cluster, for a plan's equivalent command.
+	tool func() plan.ToolConnection
 }
 
 // named is the cluster a tool call names: this one, by its context's name or none.
@@ -92,13 +95,15 @@ func (d *directCluster) Check(ctx context.Context, group string, opts check.Opti
 
 // Plan implements mcpserver.Cluster as reset plans without --execute.
 func (d *directCluster) Plan(ctx context.Context, r mcpserver.PlanRequest) (plan.Plan, error) {
-	return planOnly(ctx, planReader{d.client}, d.c, d.access, r)
+	return planOnly(ctx, planReader{d.client}, d.c, d.access, d.tool, r)
 }
 
-// planOnly makes the plan of r on a reader, with the connection's write access and the
-// command's risk window: reset.Planner, which has no way to write.
-func planOnly(ctx context.Context, r reset.Reader, c common, access writeAccess, req mcpserver.PlanRequest) (plan.Plan, error) {
-	p := reset.Planner{Cluster: r, ReadOnly: access.readOnly(), AssumeReset: req.AssumeReset, AllowNewGroup: req.AllowNewGroup, RiskWindow: c.riskWindowD}
+// planOnly makes the plan of r on a reader, with the connection's write access, the
+// command's risk window and the cluster's connection for Kafka's command (tool):
+// reset.Planner, which has no way to write.
+func planOnly(ctx context.Context, r reset.Reader, c common, access writeAccess, tool func() plan.ToolConnection, req mcpserver.PlanRequest) (plan.Plan, error) {
+	p := reset.Planner{Cluster: r, ReadOnly: access.readOnly(), AssumeReset: req.AssumeReset, AllowNewGroup: req.AllowNewGroup, RiskWindow: c.riskWindowD,
+		Tool: tool}
 	return p.Plan(ctx, req.Group, req.Scope, req.Strategy)
 }
 
@@ -141,6 +146,7 @@ type servedCluster struct {
 	c       common
 	access  writeAccess // the cluster's connection's
 	planner planReader
+	tool    func() plan.ToolConnection // as directCluster's
 }
 
 // Describe implements mcpserver.Cluster from the last snapshot.
@@ -166,7 +172,7 @@ func (s *servedCluster) Check(_ context.Context, group string, opts check.Option
 
 // Plan implements mcpserver.Cluster on the cluster's connection.
 func (s *servedCluster) Plan(ctx context.Context, r mcpserver.PlanRequest) (plan.Plan, error) {
-	return planOnly(ctx, s.planner, s.c, s.access, r)
+	return planOnly(ctx, s.planner, s.c, s.access, s.tool, r)
 }
 
 // lazyPlanSource is a serve cluster's connection, made on first use, as a planSource.

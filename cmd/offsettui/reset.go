@@ -125,7 +125,8 @@ func (f *resetFlags) service(c common, s *session) *reset.Service {
 		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
-		}}
+		},
+		Tool: func() plan.ToolConnection { return toolConnection(c, s.context, s.client.Bootstrap()) }}
 }
 
 // plan checks reset's own flags and builds the scope and strategy; the error

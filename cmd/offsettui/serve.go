@@ -155,7 +155,8 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 func servedClusters(ex *serve.Exporter, c common, sources []*serveSource) func(string) (mcpserver.Cluster, error) {
 	byName := map[string]mcpserver.Cluster{}
 	for _, s := range sources {
-		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: c, access: s.lc.access(), planner: planReader{lazyPlanSource{s.lc}}}
+		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: c, access: s.lc.access(), planner: planReader{lazyPlanSource{s.lc}},
+			tool: s.lc.toolConnection}
 	}
 	return func(name string) (mcpserver.Cluster, error) {
 		if name == "" && len(sources) == 1 {

@@ -164,7 +164,8 @@ func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
 		AssumeReset: c.assumeReset,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
-		}}}
+		},
+		Tool: lc.toolConnection}}
 }
 
 // Plan implements views.Resetter. A restore loads the backup and checks it

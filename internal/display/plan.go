@@ -227,10 +227,26 @@ func deleteNote(r plan.Row, assume string) string {
 }
 
 // The words around a plan's equivalent Kafka command (plan.Equivalent), the same in the
-// CLI's plan and the TUI's planner: the heading, the heading of its --from-file file's
-// lines, and the label of each way Kafka's tool differs.
+// CLI's plan and the TUI's planner: the heading of its --from-file file's lines, and the
+// label of each way Kafka's tool differs.
 const (
-	EquivalentHeading     = "Kafka's tool (" + plan.BootstrapPlaceholder + " = the cluster's address):"
 	EquivalentFileHeading = "with " + plan.EquivalentFile + ":"
 	DiffersLabel          = "differs: "
 )
+
+// EquivalentHeading heads a plan's equivalent Kafka command: a reset's dry run and then its
+// write, or a delete, which Kafka's tool cannot dry-run.
+func EquivalentHeading(e *plan.Equivalent) string {
+	if e.DryRunCommand == nil {
+		return "Kafka's tool (it has no dry run of a delete):"
+	}
+	return "Kafka's tool (its dry run, then the write):"
+}
+
+// EquivalentCommands are the commands under EquivalentHeading, in its order.
+func EquivalentCommands(e *plan.Equivalent) []string {
+	if e.DryRunCommand == nil {
+		return []string{e.Command}
+	}
+	return []string{*e.DryRunCommand, e.Command}
+}

@@ -191,6 +191,9 @@ func (s *Seed) ShareStarts(group string) map[model.TP]int64 {
 	return out
 }
 
+// AtLeast reports whether b's Kafka version is major.minor or newer.
+func (b Broker) AtLeast(major, minor int) bool { return versionAtLeast(b.Version, major, minor) }
+
 // NeedShareWrites skips the test, naming b's Kafka version, when b cannot write share-group
 // start offsets: Kafka 4.0 has no share groups, 4.1 advertises AlterShareGroupOffsets and
 // writes nothing.

@@ -144,7 +144,10 @@ func writeEquivalent(w io.Writer, e *plan.Equivalent) {
 	if e == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n  %s\n", display.EquivalentHeading, e.Command)
+	fmt.Fprintf(w, "\n%s\n", display.EquivalentHeading(e))
+	for _, c := range display.EquivalentCommands(e) {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
 	if e.CSV != "" {
 		fmt.Fprintf(w, "  %s\n", display.EquivalentFileHeading)
 		for _, l := range strings.Split(strings.TrimSuffix(e.CSV, "\n"), "\n") {

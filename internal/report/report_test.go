@@ -92,7 +92,8 @@ func TestPlanGolden(t *testing.T) {
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: i64(30), High: i64(40)},
 			{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(1234)},
-		}}
+		},
+		Tool: plan.ToolConnection{Bootstrap: "kafka-1:9092,kafka-2:9092"}}
 	p := plan.Make(sc, st, in)
 	var b bytes.Buffer
 	if err := Plan(&b, p, nil); err != nil {

@@ -332,7 +332,8 @@ func (s *groupScreen) ShortHelp() []key.Binding {
 	if s.input.Focused() {
 		return []key.Binding{s.keys.FilterApply, s.keys.FilterCancel}
 	}
-	return []key.Binding{s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Mark, s.keys.Plan, s.keys.Report}
+	// Most important first: a narrow key bar keeps the first two (app_view.go's keyBar).
+	return []key.Binding{s.keys.Plan, s.keys.Mark, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.

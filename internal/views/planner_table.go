@@ -152,6 +152,8 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 	if s.holding {
 		return []key.Binding{described(s.keys.Disarm, "leave the name field")}
 	}
+	// Most important first: a narrow key bar keeps the first two (app_view.go's keyBar); the
+	// screen itself says what enter does.
 	b := []key.Binding{s.keys.NextField}
 	switch {
 	case s.choosingSource():

@@ -107,6 +107,16 @@ func (s *groupScreen) Busy() string { return "" }
 // Group implements screen.
 func (s *groupScreen) Group() string { return s.name }
 
+// Columns implements screen.
+func (s *groupScreen) Columns() []columnNote {
+	var ps []model.GroupPartition
+	typ := ""
+	if s.g != nil {
+		ps, typ = s.g.Partitions, s.g.Type
+	}
+	return columnNotes(partitionColumns(ps, typ, false, true), partitionColumnHelp) // the time axis' too
+}
+
 // Notes implements screen: what the filter matches.
 func (s *groupScreen) Notes() []string {
 	return filterHelp("a partition's topic, topic-partition (orders-5), consumer or host")

@@ -91,6 +91,11 @@ func (s *groupsScreen) Busy() string { return "" }
 // Group implements screen.
 func (s *groupsScreen) Group() string { return "" }
 
+// Columns implements screen.
+func (s *groupsScreen) Columns() []columnNote {
+	return columnNotes(groupColumns(s.rows, true), groupsColumnHelp) // the time axis' too: they come with the second refresh
+}
+
 // Notes implements screen: the urgency order and what the filter matches.
 func (s *groupsScreen) Notes() []string {
 	return append([]string{urgencyNote}, filterHelp("a group's name or its topics' names")...)

@@ -102,7 +102,9 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for i, t := range targets {
 		names[i] = t.Cluster
 	}
-	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD))
+	logger.Printf("serving %s on http://%s/metrics every %s; rates, ETA and time to loss (offsettui_group_loss_seconds) "+
+		"need two snapshots of a group: they appear from the second, in about %s (--interval)",
+		strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD), text.HumanDuration(sf.intervalD))
 	if err := ex.Run(ctx, l); err != nil {
 		fmt.Fprintf(stderr, "offsettui serve: %v\n", err)
 		return exitFailure

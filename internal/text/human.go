@@ -92,6 +92,21 @@ func RateNum(v float64) string {
 	}
 }
 
+// RateStep is the step RateNum shows v at: 1 from 10 up ("105"), 0.1 from 1 ("2.5"), the
+// second significant digit below ("0.39": 0.01).
+func RateStep(v float64) float64 {
+	a := math.Abs(v)
+	switch {
+	case a >= 10:
+		return 1
+	case a >= 1:
+		return 0.1
+	case a == 0:
+		return 0
+	}
+	return math.Pow(10, math.Floor(math.Log10(a))-1)
+}
+
 // FormatRate renders offsets per second in the unit that reads best:
 // "105/s", "2.5/s", "0.39/s", "0/s", and per hour or per day below 0.01/s
 // ("0.072/h", "1.2/d").

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -19,6 +20,15 @@ func TestTexts(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// TestRateStep: the step RateNum shows a rate at.
+func TestRateStep(t *testing.T) {
+	for _, tc := range []struct{ v, want float64 }{{105, 1}, {20, 1}, {10, 1}, {9.9, 0.1}, {1, 0.1}, {0.39, 0.01}, {0.05, 0.001}, {0, 0}, {-3, 0.1}} {
+		if got := RateStep(tc.v); math.Abs(got-tc.want) > tc.want*1e-9 {
+			t.Errorf("RateStep(%v) = %v, want %v", tc.v, got, tc.want)
 		}
 	}
 }

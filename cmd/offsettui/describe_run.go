@@ -38,6 +38,9 @@ type describeRun struct {
 	baseFile string
 	clock    sampler.Clock
 	tty      bool // stdout is a terminal: --watch redraws in place
+	// fit is the width the table is fitted to (0: whole): a --watch on a terminal fits
+	// each frame to the terminal's width then, as it redraws in place.
+	fit int
 }
 
 // once is a plain describe: one snapshot, plus the baseline as an earlier
@@ -135,6 +138,7 @@ func (r *describeRun) watch(ctx context.Context) int {
 		}
 		if r.tty && r.output != "json" {
 			fmt.Fprint(r.out, "\x1b[H\x1b[2J") // redraw in place
+			r.fit = terminalWidth(r.out)
 		}
 		if code = r.write(s); code != exitOK {
 			return errors.New("output failed")
@@ -230,7 +234,7 @@ func (r *describeRun) write(snap model.Snapshot) int {
 	case "markdown":
 		err = report.Markdown(r.out, snap)
 	default:
-		err = report.Describe(r.out, snap)
+		err = report.DescribeFit(r.out, snap, r.fit)
 	}
 	if err != nil {
 		fmt.Fprintf(r.errw, "offsettui describe: write output: %v\n", err)
@@ -241,6 +245,19 @@ func (r *describeRun) write(snap model.Snapshot) int {
 			r.baseFile, b.Cluster.Bootstrap, snap.Cluster.Bootstrap)
 	}
 	return exitOK
+}
+
+// terminalWidth is the width of the terminal w is, or 0 when it is none or cannot tell.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	width, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // isTerminal reports whether w is a terminal.

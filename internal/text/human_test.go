@@ -32,3 +32,23 @@ func TestRateStep(t *testing.T) {
 		}
 	}
 }
+
+// TestShortenMiddle: a name cut to w keeps its start and a little more of its end.
+func TestShortenMiddle(t *testing.T) {
+	runes := func(s string) int { return len([]rune(s)) }
+	for _, tc := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"payments-settlement-eu-west-consumer-v2-a", 24, "payments-…-consumer-v2-a"},
+		{"short", 24, "short"},
+		{"orders", 2, "o…"},
+		{"orders", 0, ""},
+		{"αβγδεζηθικλμ", 7, "αβ…ικλμ"},
+	} {
+		if got := ShortenMiddle(tc.s, tc.w, runes); got != tc.want || runes(got) > max(tc.w, 0) {
+			t.Errorf("ShortenMiddle(%q, %d) = %q, want %q", tc.s, tc.w, got, tc.want)
+		}
+	}
+}

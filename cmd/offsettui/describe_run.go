@@ -87,7 +87,7 @@ func (r *describeRun) finish(snap model.Snapshot) int {
 	if code := r.write(snap); code != exitOK {
 		return code
 	}
-	if missing := notFoundGroups(snap); len(missing) > 0 {
+	if missing := notFoundGroups(snap, r.groups); len(missing) > 0 {
 		fmt.Fprintf(r.errw, "offsettui describe: %s does not exist\n", strings.Join(missing, ", "))
 		return exitNotFound
 	}

@@ -283,3 +283,18 @@ func TestDescribeUnknownTopic(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %q; want 0, nosuch named, no groups matched", code, errb.String(), out.String())
 	}
 }
+
+// TestNotFoundOnlyWhenNamed: exit 3 is for a group named with --group that does not exist;
+// a group deleted while the snapshot was taken (shown gone) is not one.
+func TestNotFoundOnlyWhenNamed(t *testing.T) {
+	gone := func(name string) model.Group {
+		return model.Group{Group: name, Error: (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: "gone"}).WithGroup(name)}
+	}
+	s := model.Snapshot{Groups: []model.Group{gone("deleted-meanwhile"), gone("nosuch")}}
+	if got := notFoundGroups(s, []string{"nosuch"}); len(got) != 1 || got[0] != "group nosuch" {
+		t.Errorf("named nosuch: %v, want only it", got)
+	}
+	if got := notFoundGroups(s, nil); len(got) != 0 {
+		t.Errorf("nothing named: %v, want none", got)
+	}
+}

@@ -62,7 +62,10 @@ func countdown(w io.Writer, prefix, group string, k plan.StrategyKind, tty bool)
 	phase := ""
 	act := k.Act()
 	return func(p plan.Progress) {
-		what := "before " + act.Doing
+		if p.Phase == plan.PhaseWrite {
+			return // the backup and the write: nothing to count down
+		}
+		what := "before " + act.Doing + " (nothing " + act.Done + " yet: Ctrl-C cancels)"
 		if p.Phase == plan.PhaseWatch {
 			what = "after " + act.Doing + ", in case a consumer outside it overwrites the write"
 			if k.Deletes() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
+	"github.com/offsettui/offsettui/internal/mcpserver"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/serve"
@@ -27,6 +28,7 @@ type serveFlags struct {
 	interval    string
 	budget      int64
 	maxParts    int
+	noAPI       bool
 
 	intervalD time.Duration
 }
@@ -94,13 +96,17 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
-		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf})
+		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf, API: !sf.noAPI})
 	if err != nil {
 		return bad("%v", err)
 	}
 	names := make([]string, len(targets))
 	for i, t := range targets {
 		names[i] = t.Cluster
+	}
+	if !sf.noAPI {
+		ex.Handle("/mcp", mcpserver.HTTPHandler(mcpserver.New(mcpserver.Options{Cluster: servedClusters(ex, c, sources),
+			RiskWindow: c.riskWindowD, Version: versionText()})))
 	}
 	logger.Printf("serving %s on http://%s/metrics every %s; rates, ETA and time to loss (offsettui_group_loss_seconds) "+
 		"need two snapshots of a group: they appear from the second, in about %s (--interval)",
@@ -131,6 +137,31 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 	fs.StringVar(&sf.interval, "interval", serve.DefaultInterval.String(), "`DURATION` between two snapshots of each cluster")
 	fs.Int64Var(&sf.budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch per snapshot for committed-record timestamps (lag in seconds, time to loss); 0 = none")
 	fs.IntVar(&sf.maxParts, "max-partition-series", serve.DefaultMaxPartitionSeries, "`N` partitions per cluster, not ok, that get series of their own (the most severe first)")
+	fs.BoolVar(&sf.noAPI, "no-api", false, "serve /metrics only: no read API (/api/v1/..., docs/api.md) and no /mcp, and no snapshot kept between two")
+}
+
+// servedClusters are serve's clusters as /mcp's tools read them, by the name of each
+// (its context's): the only one when a call names none.
+func servedClusters(ex *serve.Exporter, c common, sources []*serveSource) func(string) (mcpserver.Cluster, error) {
+	byName := map[string]mcpserver.Cluster{}
+	for _, s := range sources {
+		cc := c
+		cc.readOnly = c.readOnly || s.lc.conn.readOnly
+		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: cc, planner: planReader{lazyPlanSource{s.lc}}}
+	}
+	return func(name string) (mcpserver.Cluster, error) {
+		if name == "" && len(sources) == 1 {
+			name = sources[0].cluster
+		}
+		if cl, ok := byName[name]; ok {
+			return cl, nil
+		}
+		served := make([]string, len(sources))
+		for i, s := range sources {
+			served[i] = s.cluster
+		}
+		return nil, fmt.Errorf("context %q: this server serves %s; name one with the context argument", name, strings.Join(served, ", "))
+	}
 }
 
 // validate checks serve's flags; the error names the flag.

@@ -5,11 +5,14 @@ package views
 // table (groupColumns, partitionColumns, planColumns) needs its line here: TestColumnHelp
 // fails on a column without one.
 
-// deadlineMeaning is what EXPIRES-IN and LOSS-IN count down to: one deadline per partition
-// (docs/timeaxis.md, "Time to loss").
-const deadlineMeaning = "time to loss: where rates exist (from the second refresh), when retention " +
-	"deletes a record the group has not read, at its measured rates; else when its next record may " +
-	"be deleted, assuming a stopped consumer; - none"
+// deadlineMeaning is what LOSS-IN counts down to, and expiresMeaning EXPIRES-IN: one deadline
+// per partition (docs/statuses.md, "The deadline"; docs/timeaxis.md, "Time to loss").
+const (
+	deadlineMeaning = "deadline: now while records are deleted unread; where rates exist (from the second refresh), " +
+		"when retention deletes a record the group has not read, at its measured rates; - when it never does"
+	expiresMeaning = "when retention may delete the next record the group reads, assuming a stopped consumer; " +
+		"muted where the consumer reads it in time (LOSS-IN is the deadline)"
+)
 
 // The meanings shared by the tables.
 const (
@@ -49,7 +52,8 @@ var partitionColumnHelp = map[string]string{
 	"HIGH":       "the high watermark: the offset of the next record written",
 	"LAG":        "records behind: HIGH − COMMITTED",
 	"TIME-LAG":   timeLagMeaning,
-	"EXPIRES-IN": deadlineMeaning,
+	"EXPIRES-IN": expiresMeaning,
+	"LOSS-IN":    "the partition's " + deadlineMeaning,
 	"STATUS":     "the partition's status (the legend below)",
 	"POSITION":   "where COMMITTED lies between LOW and HIGH",
 	"CONSUMER":   "the member assigned the partition, by client id",

@@ -47,7 +47,7 @@ func TestHelpListsEveryColumn(t *testing.T) {
 	hs, _ := plannerHarness(t, 200, 120, &fakeResetter{}, false)
 	hs.send(keyRunes("?"))
 	v := ansi.Strip(hs.view())
-	for _, w := range []string{"columns: groups", "LOSS-IN     the soonest partition's time to loss", "COMMIT-TTL  the group's first commit: time until",
+	for _, w := range []string{"columns: groups", "LOSS-IN     the soonest partition's deadline: now while", "COMMIT-TTL  the group's first commit: time until",
 		"TIME-LAG    the largest time lag", "TREND       the total lag over this session's refreshes", "CONSUME", "EVAL"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the groups list's help lacks %q:\n%s", w, v)
@@ -55,7 +55,7 @@ func TestHelpListsEveryColumn(t *testing.T) {
 	}
 	hs.send(keyRunes("?")).openGroup("replay").send(keyRunes("?"))
 	v = ansi.Strip(hs.view())
-	for _, w := range []string{"columns: replay", "EXPIRES-IN  time to loss: where rates exist", "COMMIT-TTL  time until the broker may delete the commit",
+	for _, w := range []string{"columns: replay", "EXPIRES-IN  when retention may delete the next record", "COMMIT-TTL  time until the broker may delete the commit",
 		"TIME-LAG    how old the record at the committed offset is", "TREND       the partition's lag over the samples kept", "POSITION", "CONSUMER"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the group's help lacks %q:\n%s", w, v)

@@ -122,11 +122,14 @@ type Partition struct {
 	Lost        *int64       `json:"lost"`
 	Beyond      *int64       `json:"beyond"`
 	ExpiresInMs *int64       `json:"expiresInMs"`
-	Result      Verdict      `json:"result"`
-	Pass        bool         `json:"pass"`
-	Reasons     []Reason     `json:"reasons"`
-	Notes       []Reason     `json:"notes"`
-	Error       *model.Error `json:"error"`
+	// DeadlineMs is the partition's deadline (model.GroupPartition.Deadline): the time to
+	// loss where check --sample measured rates, else ExpiresInMs; null where neither exists.
+	DeadlineMs *int64       `json:"deadlineMs"`
+	Result     Verdict      `json:"result"`
+	Pass       bool         `json:"pass"`
+	Reasons    []Reason     `json:"reasons"`
+	Notes      []Reason     `json:"notes"`
+	Error      *model.Error `json:"error"`
 	// Time is the partition on the time axis (check --sample); nil otherwise.
 	Time *model.PartitionTime `json:"time"`
 }
@@ -166,8 +169,10 @@ type Result struct {
 	Verdict Verdict     `json:"verdict"`
 	// ExitCode is the verdict's process exit code (docs/cli.md), set by the
 	// command that reports the check.
-	ExitCode   int           `json:"exitCode"`
-	Summary    string        `json:"summary"`
+	ExitCode int    `json:"exitCode"`
+	Summary  string `json:"summary"`
+	// DeadlineMs is the soonest of the partitions' deadlines, null when none has one.
+	DeadlineMs *int64        `json:"deadlineMs"`
 	Counts     Counts        `json:"counts"`
 	Partitions []Partition   `json:"partitions"`
 	Problems   []Reason      `json:"problems"`

@@ -18,8 +18,8 @@ type aligned struct {
 	width []int // per column
 	cols  int
 	out   []byte // the block as written, reused
-	// hide and limit are fit's layout, per column: a column hidden, or shortened in the
-	// middle to at most limit runes (0: whole). Both are empty unless fit ran.
+	// hide, limit and cut are fit's layout, per column: a column hidden, or shortened to at
+	// most limit runes (0: whole) as cut says. They are empty unless fit ran.
 	hide  []bool
 	limit []int
 	cut   []cut
@@ -71,8 +71,8 @@ const padding = 2
 var spaces = []byte("                                                                ")
 
 // writeTo writes the block's rows, each ending in a newline, in one write. After fit, the
-// hidden columns are left out, the limited ones shortened in the middle, and the first row
-// (the titles) ends in "…" when a column was hidden.
+// hidden columns are left out, the limited ones shortened, and the first row (the titles)
+// ends in "…" when a column was hidden.
 func (a *aligned) writeTo(w sink) error {
 	if len(a.hide) > 0 {
 		return a.writeFitted(w)

@@ -14,7 +14,7 @@ import (
 
 // fitSteps is what fit does, in order, until the rows fit: hide a column, or shorten one
 // to a number of runes. GROUP goes first (each block's heading names the group); TOPIC,
-// PARTITION, CURRENT-OFFSET (START-OFFSET), LAG and STATUS stay. A consumer id is its
+// PARTITION, CURRENT-OFFSET (START-OFFSET), LAG, STATUS and LOSS-IN (the deadline) stay. A consumer id is its
 // client id and a random suffix (clientId-UUID): it keeps its start; a topic name keeps
 // both ends.
 var fitSteps = []struct {

@@ -45,7 +45,7 @@ type describeRun struct {
 
 // once is a plain describe: one snapshot, plus the baseline as an earlier
 // sample when there is one.
-func (r *describeRun) once(ctx context.Context) int {
+func (r *describeRun) once(ctx context.Context) exitCode {
 	defer oneShotGC()()
 	var h *timeaxis.History // one snapshot alone has no time axis: nothing to keep
 	if r.base != nil {
@@ -62,7 +62,7 @@ func (r *describeRun) once(ctx context.Context) int {
 
 // sample takes snapshots over --sample and writes the last, annotated. The
 // run is bounded by --sample plus the last snapshot's own duration.
-func (r *describeRun) sample(ctx context.Context) int {
+func (r *describeRun) sample(ctx context.Context) exitCode {
 	last, err := r.sampleLast(ctx, "describe")
 	if err != nil {
 		return r.failed(err)
@@ -73,9 +73,9 @@ func (r *describeRun) sample(ctx context.Context) int {
 
 // failed reports a snapshot that could not be taken or used: bad input (a
 // baseline of another cluster) is exit 2, anything else exit 1.
-func (r *describeRun) failed(err error) int {
-	fmt.Fprintf(r.errw, "offsettui describe: %s\n", strings.TrimPrefix(err.Error(), errBadInput.Error()+": "))
-	if errors.Is(err, errBadInput) {
+func (r *describeRun) failed(err error) exitCode {
+	fmt.Fprintf(r.errw, "offsettui describe: %v\n", err)
+	if isBadInput(err) {
 		return exitBadInput
 	}
 	return exitFailure
@@ -83,7 +83,7 @@ func (r *describeRun) failed(err error) int {
 
 // finish writes the final snapshot and says whether a named group does not
 // exist (docs/cli.md).
-func (r *describeRun) finish(snap model.Snapshot) int {
+func (r *describeRun) finish(snap model.Snapshot) exitCode {
 	if code := r.write(snap); code != exitOK {
 		return code
 	}
@@ -114,10 +114,10 @@ func (r *describeRun) sampleLast(ctx context.Context, cmd string) (model.Snapsho
 // watch writes a snapshot every --interval until ctx ends (Ctrl-C). A failed
 // snapshot is reported and the watch goes on; the next frame says what the
 // cluster looks like then.
-func (r *describeRun) watch(ctx context.Context) int {
+func (r *describeRun) watch(ctx context.Context) exitCode {
 	h := r.tf.watchHistory()
 	r.addBaseline(h)
-	code := exitOK
+	var code exitCode = exitOK
 	topicsSaid := false
 	_ = sampler.Run(ctx, sampler.Plan{Every: r.tf.intervalD}, r.clock, func(ctx context.Context, _ bool) error {
 		s, err := r.take(ctx, h)
@@ -125,7 +125,7 @@ func (r *describeRun) watch(ctx context.Context) int {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if errors.Is(err, errBadInput) {
+			if isBadInput(err) {
 				code = r.failed(err)
 				return err
 			}
@@ -205,7 +205,7 @@ func (r *describeRun) take(ctx context.Context, h *timeaxis.History) (model.Snap
 	}
 	if r.base != nil {
 		if err := timeaxis.OtherCluster(&snap, r.base, r.baseFile); err != nil {
-			return snap, fmt.Errorf("%w: --baseline: %v", errBadInput, err)
+			return snap, badInputf("--baseline: %v", err)
 		}
 	}
 	if h != nil {
@@ -226,7 +226,7 @@ func (r *describeRun) addBaseline(h *timeaxis.History) {
 	}
 }
 
-func (r *describeRun) write(snap model.Snapshot) int {
+func (r *describeRun) write(snap model.Snapshot) exitCode {
 	var err error
 	switch r.output {
 	case "json":

@@ -97,15 +97,8 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	})
 	resp := f.resp
 	if f.done && f.version < 8 && len(gs) > 1 {
-		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), f.version)
-		// One after another inside the slot this call already holds: taking
-		// more slots here could deadlock with the batches waiting for them.
-		for _, g := range gs {
-			if ctx.Err() != nil {
-				break
-			}
-			c.offsetFetch(ctx, b, []*model.GroupObservation{g})
-		}
+		c.logf("broker %d negotiated OffsetFetch v%d: one group per request, %d at a time", b.ID(), f.version, offsetFetchPipeline)
+		c.offsetFetchEach(ctx, b, gs)
 		return
 	}
 	if err != nil {

@@ -71,7 +71,9 @@ func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout
 // broker's jars) and returns its stdout, stderr and exit code.
 func runJava(t testing.TB, classpath string, env []string, main string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// A JVM start alone took 46 s on the 2-core machine at a load of 40 (the version matrix's
+	// tools, beside other work): 90 s killed tools that were answering.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var cmd *exec.Cmd
 	if classpath == "" {

@@ -35,6 +35,12 @@ func Describe(w io.Writer, s model.Snapshot) error { return DescribeFit(w, s, 0)
 func DescribeFit(w io.Writer, s model.Snapshot, width int) error {
 	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
+	if h := display.CapabilitiesHeading(s.Cluster); h != "" {
+		fmt.Fprintln(tw, h)
+		for _, l := range display.CapabilityLines(s.Cluster) {
+			fmt.Fprintf(tw, "  %s\n", l)
+		}
+	}
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(s))
 	}
@@ -47,9 +53,11 @@ func DescribeFit(w io.Writer, s model.Snapshot, width int) error {
 	}
 	sep := "\n"
 	for i := range s.Topics {
-		if lr := display.LocalRetentionText(&s.Topics[i]); lr != "" {
-			fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, lr)
-			sep = ""
+		for _, line := range []string{display.NeverDeletedLine(&s.Topics[i]), display.LocalRetentionText(&s.Topics[i])} {
+			if line != "" {
+				fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, line)
+				sep = ""
+			}
 		}
 	}
 	if len(s.Errors) > 0 {
@@ -107,6 +115,9 @@ func describeGroups(tw *bufio.Writer, s model.Snapshot, width int) []string {
 func clusterLine(s model.Snapshot) string {
 	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, text.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), text.Plural(len(s.Groups), "group"))
+	if v := s.Cluster.KafkaVersion; v != nil {
+		line += " · Kafka " + *v
+	}
 	if w := s.Window; w != nil {
 		line += fmt.Sprintf(" · rates over %s (%s)", text.HumanDuration(w.To.Sub(w.From.Time)), WindowCount(w))
 	}
@@ -265,7 +276,7 @@ func groupHeading(g model.Group) string {
 }
 
 // typeLines says what a group's type adds: a share group's reset config and that its start
-// offsets never expire; a streams group's topology and each member's tasks.
+// offsets never expire; a streams group's topology, its restore and each member's tasks.
 func typeLines(g model.Group) []string {
 	var out []string
 	switch g.Type {
@@ -280,12 +291,20 @@ func typeLines(g model.Group) []string {
 			out = append(out, "topology: none reported")
 			break
 		}
+		if r := display.GroupRestoreText(&g); r != "" {
+			out = append(out, "RESTORING: "+r)
+		}
 		for _, st := range g.Topology.Subtopologies {
 			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
 				text.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
-		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks))))
+		for i := range g.Members {
+			m := &g.Members[i]
+			line := fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks)))
+			if r := display.RestoreText(m); r != "" {
+				line += " · " + r
+			}
+			out = append(out, line)
 		}
 	}
 	return out

@@ -45,8 +45,8 @@ func snapshot() model.Snapshot {
 		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: &visible,
 		OffsetsRetentionCheckIntervalMs: i64(600000), RiskWindow: 24 * time.Hour,
 		Topics: map[string]model.Topic{
-			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
-			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)},
+			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
+			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)},
 		},
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: i64(30), High: i64(40), RiskOffset: i64(30)},

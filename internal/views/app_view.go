@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -29,6 +30,12 @@ var headerItems = []func(m *app) string{
 			return "? brokers"
 		}
 		return text.Plural(m.snap.Cluster.Brokers, "broker")
+	},
+	func(m *app) string {
+		if m.snap == nil {
+			return ""
+		}
+		return display.KafkaLineText(m.snap.Cluster)
 	},
 	func(m *app) string { return m.age },
 }

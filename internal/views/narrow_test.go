@@ -55,7 +55,7 @@ func TestNeverCommittedLagIsNotZero(t *testing.T) {
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	tp := model.TP{Topic: "outbox", Partition: 0}
 	s := model.Assemble(model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true),
-		Topics:  map[string]model.Topic{"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1))}},
+		Topics:  map[string]model.Topic{"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: model.Ptr(int64(30)), High: model.Ptr(int64(40))}},
 		Groups: []model.GroupObservation{{Group: "new-svc", State: "Stable", Committed: map[model.TP]int64{},
 			Members: []model.Member{{MemberRef: model.MemberRef{MemberID: "m"}, Assignments: []model.Assignment{{Topic: "outbox", Partitions: []int32{0}}}}}}},

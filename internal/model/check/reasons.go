@@ -181,7 +181,15 @@ func recordRange(n, from, to int64) string {
 
 // checkRetention judges what the topic's retention can delete.
 func checkRetention(p *Partition, t model.Topic, window time.Duration) {
-	compacted := "compacted (cleanup.policy=" + t.CleanupPolicy + ")"
+	if t.NeverDeleted() {
+		msg := model.NeverDeletedText + ": retention deletes nothing, whatever retention.ms and retention.bytes say, so any recovery window is covered"
+		if t.Tiered() {
+			msg += " (local segments still go by local.retention.*; the consumer reads them from remote storage)"
+		}
+		p.note(CodeInfinite, msg)
+		return
+	}
+	compacted := "compacted (cleanup.policy=" + model.Deref(t.CleanupPolicy) + ")"
 	if !t.Deletes() {
 		p.note(CodeCompacted, compacted+": retention does not delete by time, so any recovery window is covered; compaction keeps only the latest record of each key")
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -101,11 +102,12 @@ func readBaseline(path string) (model.Snapshot, error) {
 	return timeaxis.ReadBaseline(f, path)
 }
 
-// notFoundGroups names the groups of a snapshot that do not exist.
-func notFoundGroups(s model.Snapshot) []string {
+// notFoundGroups names the groups named with --group that do not exist (exit 3); a group
+// deleted while the snapshot was taken, not named, is shown gone and changes no exit code.
+func notFoundGroups(s model.Snapshot, named []string) []string {
 	var out []string
 	for _, g := range s.Groups {
-		if g.Error.IsGroupNotFound() {
+		if g.Error.IsGroupNotFound() && slices.Contains(named, g.Group) {
 			out = append(out, "group "+g.Group)
 		}
 	}

@@ -255,11 +255,12 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 // finish prints a dry run, or executes the plan and prints what happened, and
 // returns the exit code.
 func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) exitCode {
+	done := p.Strategy.Kind.Act().Done
 	if !f.execute {
 		if p.Executable() {
-			fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+			fmt.Fprintln(stderr, "DRY RUN: nothing was "+done+". Add --execute to apply this plan (offsettui writes a backup first).")
 		} else {
-			fmt.Fprintln(stderr, "DRY RUN: nothing was written. This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
+			fmt.Fprintln(stderr, "DRY RUN: nothing was "+done+". This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
 		}
 		if err := output(stdout, format, p, nil); err != nil {
 			fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
@@ -272,10 +273,10 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	}
 	if !p.Executable() {
 		_ = output(stdout, format, p, nil)
-		fmt.Fprintln(stderr, f.prefix()+": not executed: the plan has blockers (see above); nothing was written")
+		fmt.Fprintln(stderr, f.prefix()+": not executed: the plan has blockers (see above); nothing was "+done)
 		return exitBlocked
 	}
-	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
+	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, f.prefix(), p.Group, p.Strategy.Kind, isTerminal(stderr))), p)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}
@@ -283,7 +284,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
 	}
 	if format != "json" {
-		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome))
+		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome, res.Plan.Strategy.Kind))
 	}
 	fmt.Fprintf(stderr, f.prefix()+": %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
 	return outcomeExitCode(res.Outcome)

@@ -121,7 +121,9 @@ func serveUntil(ctx context.Context, c common, sf serveFlags, tf timeFlags, stde
 		ex.Handle("/mcp", mcpserver.HTTPHandler(mcpserver.New(mcpserver.Options{Cluster: servedClusters(ex, c, sources),
 			RiskWindow: c.riskWindowD, Version: versionText()})))
 	}
-	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD))
+	logger.Printf("serving %s on http://%s/metrics every %s; rates, ETA and time to loss (offsettui_group_loss_seconds) "+
+		"need two snapshots of a group: they appear from the second, in about %s (--interval)",
+		strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD), text.HumanDuration(sf.intervalD))
 	if err := ex.Run(ctx, l); err != nil {
 		return failure(err)
 	}

@@ -93,7 +93,7 @@ func (c *Client) describeConfigsOf(ctx context.Context, b *sarama.Broker, topics
 func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 	if r.ErrorCode != 0 {
 		k := sarama.KError(r.ErrorCode)
-		e := kerrError(k, "describe broker configs (offsets.retention.minutes): "+k.Error())
+		e := kerrAt(k, model.BrokerConfigsWhat)
 		e.Broker = model.Ptr(broker)
 		res.errs = append(res.errs, e)
 		return
@@ -119,7 +119,7 @@ func topicConfig(r *sarama.ResourceResponse) model.Topic {
 		k := sarama.KError(r.ErrorCode)
 		msg := r.ErrorMsg
 		if msg == "" {
-			msg = k.Error()
+			msg = kerrText(k)
 		}
 		t.Error = kerrError(k, "describe configs: "+msg).WithTopic(r.Name)
 		return t

@@ -137,7 +137,7 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 	case kerr == sarama.ErrGroupIDNotFound && !g.Listed:
 		return
 	default:
-		e := kerrError(kerr, "fetch committed offsets: "+kerr.Error())
+		e := kerrAt(kerr, "fetch committed offsets")
 		if kerr == sarama.ErrGroupIDNotFound { // listed: it exists, its commits are unknown
 			e.Kind, e.Message = model.KindBroker, "fetch committed offsets: the broker answered GROUP_ID_NOT_FOUND for a group it lists; its commits cannot be read"
 		}
@@ -153,7 +153,7 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 	for topic, ps := range blocks {
 		for p, blk := range ps {
 			if blk.Err != sarama.ErrNoError {
-				e := kerrError(blk.Err, "fetch committed offset: "+blk.Err.Error())
+				e := kerrAt(blk.Err, "fetch committed offset")
 				e.Partition = &p
 				g.Error = e.WithTopic(topic).WithGroup(g.Group)
 				g.Committed = nil

@@ -134,8 +134,8 @@ func planTypeLines(typ string, k plan.StrategyKind) []string {
 // OutcomeLine is the last line of an executed reset's table: the outcome's word
 // and what it means ("outcome:  applied: every offset was written and read back
 // equal to the plan").
-func OutcomeLine(o plan.ResetOutcome) string {
-	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o))
+func OutcomeLine(o plan.ResetOutcome, k plan.StrategyKind) string {
+	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o, k))
 }
 
 // writeEquivalent writes the Kafka command that does what the plan does, its file and

@@ -220,3 +220,19 @@ func TestPlanSaysWhenItWasRead(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownGoneGroup: a group that does not exist is no problem; the report's table of
+// the others says it does not exist.
+func TestMarkdownGoneGroup(t *testing.T) {
+	s := snapshot()
+	s.Groups = append(s.Groups, model.Group{Group: "deleted", State: "Dead", Members: []model.Member{},
+		Error: (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: "gone"}).WithGroup("deleted")})
+	var b bytes.Buffer
+	if err := Markdown(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "| `deleted` | does not exist (gone) | 0 | - |") || !strings.Contains(out, "| groups | 4, 3 with problems |") {
+		t.Errorf("the gone group is not a row of the groups without problems saying it does not exist:\n%s", out)
+	}
+}

@@ -101,12 +101,12 @@ func (s *Service) cancelled(ctx context.Context, res *Result, p plan.Plan) bool 
 func (s *Service) precheck(res *Result) bool {
 	switch {
 	case !res.Plan.Executable():
-		res.Notes = append(res.Notes, "nothing written: the plan has blockers")
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": the plan has blockers")
 		return false
 	case s.ReadOnly:
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockReadOnly,
 			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY or a read-only context) refuses every write"})
-		res.Notes = append(res.Notes, "nothing written: read-only")
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": read-only")
 		return false
 	}
 	return true
@@ -123,7 +123,7 @@ func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockDrift,
 			Message: "could not re-read the group before the commit: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: the state could not be re-read")
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state could not be re-read")
 		return in, false
 	}
 	in.AssumeReset = p.AssumeReset
@@ -132,7 +132,7 @@ func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	}
 	res.Plan = p.Refresh(in)
 	if !res.Plan.Executable() {
-		res.Notes = append(res.Notes, "nothing written: the state changed since the plan")
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state changed since the plan")
 		return in, false
 	}
 	return in, true
@@ -151,8 +151,8 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 	}
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockBackupFailed,
-			Message: "nothing written: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: "+err.Error())
+			Message: "nothing " + p.Strategy.Kind.Act().Done + ": " + err.Error()})
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": "+err.Error())
 		return "", false
 	}
 	res.Plan.Backup = &backup
@@ -214,12 +214,12 @@ func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[mode
 		res.Outcome = res.Plan.ApplyOverwrites(overwritten)
 	}
 	for _, r := range res.Plan.Rows {
-		if n := r.ResultNote(); n != "" {
+		if n := r.ResultNote(res.Plan.Strategy.Kind); n != "" {
 			res.Notes = append(res.Notes, n)
 		}
 	}
 	for _, e := range res.Plan.Rejected {
-		res.Notes = append(res.Notes, "not written: "+e.Error())
+		res.Notes = append(res.Notes, "not "+res.Plan.Strategy.Kind.Act().Done+": "+e.Error())
 	}
 	switch {
 	case res.Outcome == plan.OutcomeRefused:
@@ -228,7 +228,7 @@ func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[mode
 		if ans.RequestErr == nil && len(ans.Rejected) > 0 && strings.Contains(firstRejection(ans), "not sent:") {
 			why = "the request was never sent"
 		}
-		res.Notes = append(res.Notes, "nothing written: "+why)
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": "+why)
 		if err := removeBackup(backup); err != nil {
 			res.Notes = append(res.Notes, "the unused backup "+backup+" could not be removed: "+err.Error())
 		}

@@ -76,7 +76,10 @@ func (s *groupScreen) infoLines() []string {
 		}
 		lines = append(lines, line)
 	}
-	if g.Error != nil {
+	switch {
+	case g.Gone():
+		lines = append(lines, st.muted.Render(goneBadge)+"  "+g.Error.Message)
+	case g.Error != nil:
 		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+TryNext(g.Error.Kind)))
 	}
 	if len(s.marked) > 0 {

@@ -95,6 +95,11 @@ func (s *groupsScreen) Cancel() bool { return false }
 // Group implements screen.
 func (s *groupsScreen) Group() string { return "" }
 
+// Columns implements screen.
+func (s *groupsScreen) Columns() []columnNote {
+	return columnNotes(groupColumns(s.rows, true), groupsColumnHelp) // the time axis' too: they come with the second refresh
+}
+
 // Notes implements screen: the urgency order and what the filter matches.
 func (s *groupsScreen) Notes() []string {
 	notes := append([]string{urgencyNote}, filterHelp("a group's name or its topics' names")...)

@@ -64,3 +64,18 @@ func TestNeverCommittedLagIsNotZero(t *testing.T) {
 		t.Errorf("LAG of a group that never committed: %q, want -", got)
 	}
 }
+
+// TestNarrowKeyBarKeepsTheScreensActions: a narrow key bar keeps a group screen's R and
+// space (its actions) before the generic keys; at 80 columns R was dropped while q stayed.
+func TestNarrowKeyBarKeepsTheScreensActions(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 15}, {40, 15}} {
+		w, h := size[0], size[1]
+		hs, _ := plannerHarness(t, w, h, &fakeResetter{}, false)
+		hs.openGroup("replay")
+		lines := strings.Split(ansi.Strip(hs.view()), "\n")
+		keys := lines[len(lines)-1]
+		if !strings.HasPrefix(strings.TrimPrefix(keys, "esc back • "), "R plan a reset • space mark") || !strings.Contains(keys, "? help") {
+			t.Errorf("%d×%d: the key line %q does not keep R and space first, and ?", w, h, keys)
+		}
+	}
+}

@@ -60,7 +60,8 @@ func joinedCommands(view string) []string {
 // TestPlannerDeleteOffsets: without marks, delete-offsets plans the selected row's topic
 // (orders, every commit of replay on it); with marks, the marked partitions. The plan shows
 // Kafka's command; a wrong name executes nothing; the exact name executes the plan the
-// screen showed, and the result has each row written, the backup and the undo.
+// screen showed, and the result has each row deleted (never "written": a delete speaks of
+// deleting), the backup and the undo.
 func TestPlannerDeleteOffsets(t *testing.T) {
 	rs := &fakeResetter{result: writtenResult}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
@@ -92,10 +93,14 @@ func TestPlannerDeleteOffsets(t *testing.T) {
 	}
 	v = ansi.Strip(hs.view())
 	for _, w := range []string{"Delete-offsets of replay · APPLIED", "backup    /home/oncall/.local/state/offsettui/replay-",
-		"put the previous offsets back with this command:", "--group replay --restore", "RESULT", "(delete) written"} {
+		"put the previous offsets back with this command:", "--group replay --restore", "RESULT", "(delete) deleted",
+		"APPLIED: every commit was deleted", "verified  yes: the commits read back are gone"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the result lacks %q:\n%s", w, v)
 		}
+	}
+	if strings.Contains(v, "written") || strings.Contains(v, "every offset") {
+		t.Errorf("the result of a delete speaks of writing offsets:\n%s", v)
 	}
 
 	// Marks make the scope: the marked partitions only.
@@ -294,7 +299,8 @@ func TestPlannerDeleteRefusedPerPartition(t *testing.T) {
 	if n := strings.Count(v, "GROUP_SUBSCRIBED_TO_TOPIC"); n < 6 {
 		t.Errorf("%d refusals name GROUP_SUBSCRIBED_TO_TOPIC, want one per partition:\n%s", n, v)
 	}
-	for _, w := range []string{"Delete-offsets of billing · REFUSED", "REFUSED: nothing was written", "none written", "the plan, not executed"} {
+	for _, w := range []string{"Delete-offsets of billing · REFUSED", "REFUSED: nothing was deleted", "verified  nothing to verify: nothing was deleted",
+		"none written", "the plan, not executed"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the refused result lacks %q:\n%s", w, v)
 		}

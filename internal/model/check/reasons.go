@@ -212,7 +212,7 @@ func checkRetention(p *Partition, t model.Topic, window time.Duration) {
 			p.add(VerdictFail, CodeRetentionShort, fmt.Sprintf("retention %s (retention.ms=%d) is shorter than the %s recovery window: a consumer down that long loses records",
 				text.HumanDuration(ret), ms, humanWindow(window)), nil)
 		} else {
-			p.note(CodeRetentionCovers, fmt.Sprintf("retention %s covers the %s recovery window", text.HumanDuration(ret), humanWindow(window)))
+			p.note(CodeRetentionCovers, retentionCovers(ret, window))
 		}
 	}
 	if bytes > 0 {
@@ -223,6 +223,15 @@ func checkRetention(p *Partition, t model.Topic, window time.Duration) {
 			p.note(CodeSizeNote, fmt.Sprintf("size-based retention (retention.bytes=%d) can also delete records; at-risk judges time only", bytes))
 		}
 	}
+}
+
+// retentionCovers is the note of a retention that covers the recovery window, or only the
+// retention when no window was given (--recovery-window 0: there is nothing it covers).
+func retentionCovers(ret, window time.Duration) string {
+	if window <= 0 {
+		return "retention " + text.HumanDuration(ret)
+	}
+	return fmt.Sprintf("retention %s covers the %s recovery window", text.HumanDuration(ret), humanWindow(window))
 }
 
 func humanWindow(d time.Duration) string {

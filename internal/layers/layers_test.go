@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"internal/model/plan":     {"internal/model", "internal/model/parse", "internal/text"},
 	"internal/text":           {},
 	"internal/display":        {"internal/model", "internal/model/plan", "internal/text"},
-	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/model/timeaxis", "internal/display", "internal/text"},
+	"internal/report":         {"internal/model", "internal/model/check", "internal/model/plan", "internal/display", "internal/text"},
 	"internal/reset":          {"internal/model", "internal/model/plan", "internal/text"},
 	"internal/sampler":        {},
 	"internal/serve": {"internal/model", "internal/model/check", "internal/model/parse", "internal/model/timeaxis", "internal/report",

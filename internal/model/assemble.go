@@ -232,6 +232,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 	}
 	clock.finish(&grp)
 	rollup(&grp)
+	grp.LosingNow = grp.LiveBehindLogStart() // the time axis adds a lost count that grew (Annotate)
 	return grp
 }
 
@@ -344,7 +345,6 @@ func rollup(g *Group) {
 	if g.Error != nil {
 		g.WorstStatus = StatusUnknown
 	}
-	g.LosingNow = g.LiveBehindLogStart()
 	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
 	switch {
 	case partial:

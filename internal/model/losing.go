@@ -7,7 +7,7 @@ package model
 // partition it consumes whose commit is below the log start (expired), while a live
 // consumer is there (it reads nothing retention has not deleted already, or jumps by
 // auto.offset.reset at its next fetch) or while the group is losing now (its lost count
-// grew between its last two snapshots).
+// grew within the last 5 minutes of snapshots: internal/model/timeaxis/losing.go).
 func (g *Group) LosingNowPartition(p *GroupPartition) bool {
 	return p.Status == StatusExpired && !p.NotConsumed() && (len(g.Members) > 0 || g.LosingNow)
 }
@@ -27,17 +27,20 @@ func (g *Group) LiveBehindLogStart() bool {
 }
 
 // LostRecords is the group's lost count: the records deleted before it read them, over the
-// partitions it consumes (their lost, low − committed); ok is false when the group could
-// not be read.
+// partitions it consumes (their lost, low − committed). ok is false when the group, or the
+// status of a partition it consumes, could not be read: a lost count may hide there, and n
+// is what could be read.
 func (g *Group) LostRecords() (n int64, ok bool) {
-	if g.Error != nil {
-		return 0, false
-	}
+	ok = g.Error == nil
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
-		if l := p.Lost(); l != nil && !p.NotConsumed() {
-			n += *l
+		switch {
+		case p.NotConsumed():
+		case p.Status == StatusUnknown:
+			ok = false
+		case p.Lost() != nil:
+			n += *p.Lost()
 		}
 	}
-	return n, true
+	return n, ok
 }

@@ -20,8 +20,10 @@ func TestLosingNowLeadsTheOrder(t *testing.T) {
 			g.Partitions = []GroupPartition{GroupPartition{Topic: "events", Status: StatusExpired}.With(PartitionDetail{Lost: Ptr(int64(57))})}
 			g.Time.Loss = nil
 			rollup(g)
-			g.LostRatePerSec = Some(2.1)
-		case "mail-queue": // an idle group whose lost count grew between its last two snapshots
+			g.LosingNow, g.LostRatePerSec = g.LiveBehindLogStart(), Some(2.1)
+		case "mail-queue": // an idle group whose lost count grew lately
+			g.LosingNow, g.LostRatePerSec = true, Some(0.5)
+		case "fanout": // as fast as mail-queue, more lost (18 to 10)
 			g.LosingNow, g.LostRatePerSec = true, Some(0.5)
 		}
 	}
@@ -30,7 +32,7 @@ func TestLosingNowLeadsTheOrder(t *testing.T) {
 	for i := range gs[:4] {
 		got = append(got, gs[i].Group)
 	}
-	if want := []string{"event-sink", "mail-queue", "audit-export", "fanout"}; !slices.Equal(got, want) {
+	if want := []string{"event-sink", "fanout", "mail-queue", "audit-export"}; !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 	if !gs[0].LosingNow || gs[0].Urgency() != UrgencyLosing || !gs[0].HasProblem() {
@@ -56,9 +58,30 @@ func TestLiveBehindLogStart(t *testing.T) {
 	}
 	for _, c := range cases {
 		g := Group{Group: "g", Members: c.members, Partitions: []GroupPartition{c.p}}
-		rollup(&g)
-		if g.LosingNow != c.want || g.LiveBehindLogStart() != c.want {
-			t.Errorf("%s: losingNow %v, want %v", c.name, g.LosingNow, c.want)
+		if g.LiveBehindLogStart() != c.want {
+			t.Errorf("%s: live behind the log start %v, want %v", c.name, !c.want, c.want)
+		}
+	}
+}
+
+// TestNarrowKeepsALossThatGrew: a group the time axis saw losing (its lost count grew) is
+// still losing now when a read API or check narrows it to one of its topics; one losing only
+// because of a live consumer behind the log start on another topic is not.
+func TestNarrowKeepsALossThatGrew(t *testing.T) {
+	member := []Member{{MemberRef: MemberRef{MemberID: "m"}}}
+	ok := GroupPartition{Topic: "a", Partition: 0, Status: StatusOK, Low: Ptr(int64(0)), High: Ptr(int64(9)), Committed: Ptr(int64(9))}
+	expired := GroupPartition{Topic: "b", Partition: 0, Status: StatusExpired, Low: Ptr(int64(5)), High: Ptr(int64(9)), Committed: Ptr(int64(1))}.
+		With(PartitionDetail{Lost: Ptr(int64(4))})
+	for _, c := range []struct {
+		name    string
+		members []Member
+		want    bool
+	}{{"grew (idle)", []Member{}, true}, {"live behind on b", member, false}} {
+		g := Group{Group: "g", Members: c.members, Partitions: []GroupPartition{ok, expired}, LosingNow: true}
+		s := Snapshot{Cluster: Cluster{AllTopicsVisible: Ptr(true)}, Groups: []Group{g}, Topics: []Topic{{Topic: "a"}, {Topic: "b"}}}
+		n := Narrow(&s, NarrowOptions{Topics: []string{"a"}})
+		if len(n.Groups) != 1 || n.Groups[0].LosingNow != c.want {
+			t.Errorf("%s: narrowed to a, losingNow %v, want %v", c.name, len(n.Groups) == 1 && n.Groups[0].LosingNow, c.want)
 		}
 	}
 }

@@ -54,12 +54,13 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 			continue
 		}
 		held[g.Group] = true
+		grew := g.LosingNow && !g.LiveBehindLogStart() // the time axis saw the whole group's lost count grow
 		n, changed := narrowGroup(g, keepTopic, len(o.Topics) > 0)
 		if o.WholeTopics && wholeTopics(s, &n, o.Topics) {
 			changed = true
 		}
 		if changed {
-			rollupAsAssembled(&n, s.Cluster.AllTopicsVisible)
+			rollupAsAssembled(&n, s.Cluster.AllTopicsVisible, grew)
 		}
 		if len(o.Topics) > 0 && len(n.Partitions) == 0 && !o.WholeTopics && n.Error == nil {
 			continue
@@ -77,7 +78,7 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 			if o.WholeTopics {
 				wholeTopics(s, &g, o.Topics)
 			}
-			rollupAsAssembled(&g, s.Cluster.AllTopicsVisible)
+			rollupAsAssembled(&g, s.Cluster.AllTopicsVisible, false)
 			groups[name] = true
 			out.Groups = append(out.Groups, g)
 			out.Errors = append(out.Errors, *g.Error)
@@ -130,9 +131,12 @@ func narrowGroup(g *Group, keepTopic func(string) bool, filtered bool) (Group, b
 }
 
 // rollupAsAssembled counts the group's rollups again over its partitions, as Assemble
-// does: partial where topics may be hidden from the principal.
-func rollupAsAssembled(g *Group, allTopicsVisible *bool) {
+// does: partial where topics may be hidden from the principal; losing now when a live
+// consumer of what is kept is behind the log start, or when the time axis saw the whole
+// group's lost count grow (grew), as its other time-axis values are the whole group's.
+func rollupAsAssembled(g *Group, allTopicsVisible *bool, grew bool) {
 	rollup(g)
+	g.LosingNow = g.LiveBehindLogStart() || grew
 	if allTopicsVisible == nil || !*allTopicsVisible {
 		g.partialLag()
 		if len(g.Partitions) == 0 {

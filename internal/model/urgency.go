@@ -84,6 +84,7 @@ func keyOf(g *Group) urgencyKey {
 	if g.LostRatePerSec.OK {
 		k.lostRate = g.LostRatePerSec.V
 	}
+	k.lost, _ = g.LostRecords()
 	if l := g.PredictedLoss(); l != nil {
 		k.soonest = l.InMs
 	}
@@ -97,9 +98,6 @@ func keyOf(g *Group) urgencyKey {
 		}
 		if p.Status == StatusAtRisk && p.ExpiresInMs != nil {
 			k.soonest = min(k.soonest, *p.ExpiresInMs)
-		}
-		if p.Lost() != nil {
-			k.lost += *p.Lost()
 		}
 	}
 	return k

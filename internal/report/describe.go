@@ -15,7 +15,6 @@ import (
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -145,8 +144,8 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 	}
-	if h := timeaxis.LosingHeadline(g); h != "" {
-		fmt.Fprintf(tw, "  %s\n", h)
+	if h := display.LosingText(g); h != "" {
+		fmt.Fprintf(tw, "  LOSING NOW: %s\n", h)
 	}
 	if g.Time != nil && g.Time.Loss != nil {
 		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)

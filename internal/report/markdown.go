@@ -10,7 +10,6 @@ import (
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -97,8 +96,8 @@ func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based b
 		return
 	}
 	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, text.Plural(len(g.Members), "member"))
-	if h := timeaxis.LosingHeadline(g); h != "" {
-		fmt.Fprintf(w, "> **Losing now:** %s\n\n", strings.TrimPrefix(h, "LOSING NOW: "))
+	if h := display.LosingText(g); h != "" {
+		fmt.Fprintf(w, "> **Losing now:** %s\n\n", h)
 	}
 	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)

@@ -63,7 +63,7 @@ var (
 	mGroupCommitsExpire = gauge("offsettui_group_commits_expire_seconds",
 		"Time until the broker may delete the group's first commit (offsets.retention.minutes; 0: due at its next sweep); basis known when the time it counts from was read in __consumer_offsets, latest when not (the latest it can come); absent when no commit expires in the group's state.")
 	mGroupLosingNow = gauge("offsettui_group_losing_now",
-		"1 while the group is losing records now (a live consumer behind the log start, or its lost count grew between the last two snapshots), else 0 (docs/statuses.md).")
+		"1 while the group is losing records now (a live consumer behind the log start, or a lost count of it grew within the last 5 minutes), else 0 (docs/statuses.md).")
 	mGroupLost = gauge("offsettui_group_lost_records",
 		"Records retention already deleted before the group read them (its expired partitions); absent when a part of the group could not be read.")
 	mGroupPartitions = gauge("offsettui_group_partitions",

@@ -238,18 +238,13 @@ func groupLagSeconds(g *model.Group) model.Opt[float64] {
 	return model.Some(ms(most))
 }
 
-// groupLost sums the records the group's expired partitions lost; unknown when
-// a partition's status is.
+// groupLost is the group's lost count (model.Group.LostRecords), unknown when a part of
+// it could not be read.
 func groupLost(g *model.Group) model.Opt[int64] {
-	var lost int64
-	for i := range g.Partitions {
-		p := &g.Partitions[i]
-		if p.Status == model.StatusUnknown {
-			return model.Opt[int64]{}
-		}
-		lost += model.Deref(p.Lost())
+	if n, ok := g.LostRecords(); ok {
+		return model.Some(n)
 	}
-	return model.Some(lost)
+	return model.Opt[int64]{}
 }
 
 // etaSeconds is the ETA as a number: the time to caught up when known, +Inf

@@ -217,3 +217,35 @@ func AreIs[N ~int | ~int64](n N) string {
 	}
 	return "are"
 }
+
+// FormatRateUp is FormatRate rounded up at the precision shown, so that a rate printed
+// after "≥" (the rate a consumer needs) suffices.
+func FormatRateUp(v float64) string {
+	switch {
+	case v <= 0:
+		return FormatRate(v)
+	case v < 0.01:
+		// Shown per hour or per day: round up there.
+		per, unit := 3600.0, "/h"
+		if v*3600 < 0.01 {
+			per, unit = 86400, "/d"
+		}
+		return RateNum(ceilShown(v*per)) + unit
+	}
+	return RateNum(ceilShown(v)) + "/s"
+}
+
+// ceilShown rounds v > 0 up at the precision RateNum shows it. Rates are
+// measurements: a rate within 0.1% below a shown step (3.0003/s) is shown at
+// that step (3.0/s), not the next (3.1/s).
+func ceilShown(v float64) float64 {
+	v *= 1 - 1e-3
+	switch {
+	case v >= 10:
+		return math.Ceil(v - 1e-9)
+	case v >= 1:
+		return math.Ceil(v*10-1e-9) / 10
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return math.Ceil(v/unit-1e-9) * unit
+}

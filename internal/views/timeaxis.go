@@ -288,8 +288,8 @@ func timeLines(st *styles, g *model.Group, width int, compact bool) (loss []stri
 	if compact {
 		room = 1 // a short screen keeps its rows: the sentence is cut, the summary left out
 	}
-	if h := timeaxis.LosingHeadline(g); h != "" {
-		loss = wrapLines(st.expired.Render("LOSING NOW")+"  "+strings.TrimPrefix(h, "LOSING NOW: "), width, "", room)
+	if h := display.LosingText(g); h != "" {
+		loss = wrapLines(st.expired.Render("LOSING NOW")+"  "+h, width, "", room)
 		room = 0
 	}
 	t := g.Time

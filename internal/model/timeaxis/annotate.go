@@ -1,7 +1,6 @@
 package timeaxis
 
 import (
-	"slices"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -46,11 +45,7 @@ func (h *History) annotateGroup(g *model.Group, gh *groupHistory, opt Options, b
 	times := make([]model.PartitionTime, len(g.Partitions)) // one allocation per group
 	for pi := range g.Partitions {
 		p := &g.Partitions[pi]
-		// Add keeps the partitions in the snapshot's order: look there first.
-		i, ok := pi, pi < len(gh.parts) && gh.parts[pi].tp == p.TP()
-		if !ok {
-			i, ok = slices.BinarySearchFunc(gh.parts, p.TP(), func(ph partHistory, t model.TP) int { return model.CompareTP(ph.tp, t) })
-		}
+		i, ok := gh.partIndex(pi, p.TP())
 		if !ok {
 			continue
 		}

@@ -30,15 +30,16 @@ type groupHistory struct {
 	// quiet is the time of the first sample of the run the group has had no members in
 	// (committer.go); noQuiet while it has members or could not be read.
 	quiet int64
-	// lost is the group's lost count at each sample time (model.Group.LostRecords),
-	// Unread where it could not be read (losing.go).
-	lost []int64
 }
 
 type partHistory struct {
 	tp model.TP
 	// vals holds committed, high for each sample time: len(vals) == 2*len(at).
 	vals []int64
+	// lost holds the partition's lost count (low − committed) for each sample time, Unread
+	// where it could not be read (losing.go); nil while it was 0 in every sample kept, as for
+	// nearly every partition.
+	lost []int64
 }
 
 // NewHistory keeps up to keep samples (at least 2) per group. A sample less
@@ -100,7 +101,6 @@ func (h *History) addGroup(g *model.Group, at int64) {
 	if drop {
 		copy(gh.at, gh.at[1:])
 		copy(gh.taken, gh.taken[1:])
-		copy(gh.lost, gh.lost[1:])
 	}
 	switch {
 	case slot == len(gh.at):
@@ -112,7 +112,6 @@ func (h *History) addGroup(g *model.Group, at int64) {
 		gh.at[slot] = at
 		gh.taken[slot]++
 	}
-	gh.lost = append(gh.lost[:slot], lostSample(g))
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
 	gh.forgetBeforeWrites()
 	gh.noteMembers(g, at)
@@ -126,6 +125,7 @@ func mergeParts(old []partHistory, g *model.Group, samples, slot int, drop bool)
 			p := &g.Partitions[i]
 			old[i].tp = p.TP() // share the newest snapshot's strings, not the oldest's
 			old[i].vals = writeSample(old[i].vals, committedSample(p, g), highSample(p), samples, slot, drop)
+			old[i].lost = writeLost(old[i].lost, lostSample(p, g), 0, samples, slot, drop)
 		}
 		return old
 	}
@@ -138,16 +138,17 @@ func mergeParts(old []partHistory, g *model.Group, samples, slot int, drop bool)
 		for i < len(old) && model.CompareTP(old[i].tp, tp) < 0 {
 			i++
 		}
-		ph, dropOld := partHistory{tp: tp}, drop
+		ph, dropOld, before := partHistory{tp: tp}, drop, int64(0)
 		if i < len(old) && model.CompareTP(old[i].tp, tp) == 0 {
-			ph.vals = old[i].vals
+			ph.vals, ph.lost = old[i].vals, old[i].lost
 		} else { // a new series: unread until now, nothing old to drop
-			ph.vals, dropOld = make([]int64, 2*(samples-1), 2*samples), false
+			ph.vals, dropOld, before = make([]int64, 2*(samples-1), 2*samples), false, Unread
 			for k := range ph.vals {
 				ph.vals[k] = Unread
 			}
 		}
 		ph.vals = writeSample(ph.vals, committedSample(p, g), highSample(p), samples, slot, dropOld)
+		ph.lost = writeLost(ph.lost, lostSample(p, g), before, samples, slot, dropOld)
 		out = append(out, ph)
 	}
 	return out

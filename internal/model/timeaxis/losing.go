@@ -1,84 +1,117 @@
 package timeaxis
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/text"
 )
 
-// Losing now (docs/timeaxis.md#losing-now): the group's lost count over its snapshots, how
-// fast it grows, and the headline that says so.
+// Losing now (docs/timeaxis.md#losing-now): each partition's lost count (low − committed)
+// over its snapshots, whether it grew lately, and how fast it grows.
 
-// lostSample is the group's lost count for the history, Unread when it could not be read.
-func lostSample(g *model.Group) int64 {
-	if n, ok := g.LostRecords(); ok {
-		return n
+// losingWindow is how far back a partition's lost count is compared: it grew when it is
+// above what it was at some sample this recent. Kafka moves a log start in steps, once per
+// log.retention.check.interval.ms (5 minutes by default); comparing with the previous sample
+// alone would say "losing" and "not losing" by turns between them.
+const losingWindow = 5 * 60 * 1000 // ms
+
+// lostSample is what the history keeps of p's lost count: Unread when it could not be read
+// (the group or the partition unreadable), else its lost, 0 for none. Whether the group
+// consumes the partition is asked when the trend is, of the newest snapshot: a partition
+// that a rebalance hides for one snapshot keeps its count.
+func lostSample(p *model.GroupPartition, g *model.Group) int64 {
+	switch {
+	case g.Error != nil || p.Status == model.StatusUnknown:
+		return Unread
+	case p.Lost() != nil:
+		return *p.Lost()
 	}
-	return Unread
+	return 0
 }
 
-// lostTrend says whether the group's lost count grew between its last two samples, and how
-// fast it changes: over the samples since it last fell (at least the last two), records per
-// second. The rate is not set when a count in that run could not be read.
-func (gh *groupHistory) lostTrend() (grew bool, rate model.Opt[float64]) {
-	n := len(gh.lost)
-	if n < 2 || len(gh.at) != n {
-		return false, rate
+// writeLost writes v into slot of a lost series (dropping the oldest first when drop is
+// set) as writeSample does; a nil series stands for zeros and is made only for a value that
+// is not 0, its earlier samples set to before (0 for a series kept until now, Unread for a
+// partition new to the history).
+func writeLost(lost []int64, v, before int64, samples, slot int, drop bool) []int64 {
+	if lost == nil {
+		if v == 0 {
+			return nil
+		}
+		lost = make([]int64, samples-1, samples)
+		for k := range lost {
+			lost[k] = before
+		}
+		drop = false
 	}
-	last, prev := gh.lost[n-1], gh.lost[n-2]
-	if last < 0 || prev < 0 {
-		return false, rate
+	if drop {
+		copy(lost, lost[1:])
 	}
-	from := n - 2
-	for from > 0 && gh.lost[from-1] >= 0 && gh.lost[from-1] <= gh.lost[from] && last >= prev {
+	lost = lost[:min(slot, samples-1)]
+	return append(lost, v)
+}
+
+// partLostTrend says whether a partition's lost count grew within losingWindow, and how
+// fast it grows: from the sample before it began to rise, over the samples since it last
+// fell, records per second (0 when it did not rise); ok is false when the newest count could
+// not be read.
+func partLostTrend(at, lost []int64) (grew bool, rate float64, ok bool) {
+	n := len(lost)
+	if n == 0 || n != len(at) {
+		return false, 0, true // no lost in any sample kept
+	}
+	last := lost[n-1]
+	if last < 0 {
+		return false, 0, false
+	}
+	for k := n - 2; k >= 0 && at[n-1]-at[k] <= losingWindow; k-- {
+		if lost[k] >= 0 && lost[k] < last {
+			grew = true
+			break
+		}
+	}
+	from := n - 1
+	for from > 0 && lost[from-1] >= 0 && lost[from-1] <= lost[from] {
 		from--
 	}
-	if secs := float64(gh.at[n-1]-gh.at[from]) / 1000; secs > 0 {
-		rate = model.Some(roundRate(float64(last-gh.lost[from]) / secs))
+	for from < n-1 && lost[from] == lost[from+1] {
+		from++ // the flat samples before the rise began do not slow it
 	}
-	return last > prev, rate
+	if secs := float64(at[n-1]-at[from]) / 1000; secs > 0 {
+		rate = float64(last-lost[from]) / secs
+	}
+	return grew, rate, true
 }
 
-// annotateLosing sets the group's LosingNow and LostRatePerSec from its history.
+// annotateLosing sets the group's LosingNow and LostRatePerSec from the lost counts of the
+// partitions it consumes now: losing now while a live consumer is behind the log start or
+// a count grew lately; the rate is their sum, unknown when one of them could not be read.
 func annotateLosing(g *model.Group, gh *groupHistory) {
-	grew, rate := gh.lostTrend()
-	g.LostRatePerSec = rate
+	grew, sum, known := false, 0.0, g.Error == nil
+	for pi := range g.Partitions {
+		p := &g.Partitions[pi]
+		if p.NotConsumed() {
+			continue
+		}
+		i, ok := gh.partIndex(pi, p.TP())
+		if !ok {
+			continue
+		}
+		pg, rate, pok := partLostTrend(gh.at, gh.parts[i].lost)
+		grew, sum, known = grew || pg, sum+rate, known && pok
+	}
+	g.LostRatePerSec = model.Opt[float64]{}
+	if known {
+		g.LostRatePerSec = model.Some(roundRate(sum))
+	}
 	g.LosingNow = g.LiveBehindLogStart() || grew
 }
 
-// LosingHeadline says a group that is losing records now in one line: "LOSING NOW: 57
-// records deleted unread, +2.1/s; needs ≥ 3.0/s to stop". The rate needed is the log
-// start's: the consume rate of the partitions it loses on plus the lost count's growth.
-// "" when the group is not losing now.
-func LosingHeadline(g *model.Group) string {
-	if !g.LosingNow {
-		return ""
+// partIndex finds the history of g's partition pi (tp): where Add keeps it, in the
+// snapshot's order, else by its name.
+func (gh *groupHistory) partIndex(pi int, tp model.TP) (int, bool) {
+	if pi < len(gh.parts) && gh.parts[pi].tp == tp {
+		return pi, true
 	}
-	lost, _ := g.LostRecords()
-	s := fmt.Sprintf("LOSING NOW: %s deleted unread", text.Plural(lost, "record"))
-	r := g.LostRatePerSec
-	if !r.OK || r.V <= 0 {
-		if g.LiveBehindLogStart() {
-			s += " (a live consumer is behind the log start)"
-		}
-		return s
-	}
-	s += ", +" + text.FormatRate(r.V)
-	consume, known := 0.0, true
-	for i := range g.Partitions {
-		p := &g.Partitions[i]
-		if !g.LosingNowPartition(p) {
-			continue
-		}
-		if p.Time == nil || !p.Time.ConsumeRate.OK {
-			known = false
-			break
-		}
-		consume += p.Time.ConsumeRate.V
-	}
-	if known {
-		s += "; needs ≥ " + formatRateUp(consume+r.V) + " to stop"
-	}
-	return s
+	return slices.BinarySearchFunc(gh.parts, tp, func(ph partHistory, t model.TP) int { return model.CompareTP(ph.tp, t) })
 }

@@ -81,9 +81,9 @@ func LossSentence(tp model.TP, pt model.PartitionTime) string {
 	}
 	if l.ConsumeRate > 0 {
 		fmt.Fprintf(&b, " → it will lose data unless it consumes ≥ %s× faster (≥ %s)",
-			formatFactor(l.NeededRate/l.ConsumeRate), formatRateUp(l.NeededRate))
+			formatFactor(l.NeededRate/l.ConsumeRate), text.FormatRateUp(l.NeededRate))
 	} else {
-		fmt.Fprintf(&b, " → it will lose data unless it resumes at ≥ %s", formatRateUp(l.NeededRate))
+		fmt.Fprintf(&b, " → it will lose data unless it resumes at ≥ %s", text.FormatRateUp(l.NeededRate))
 	}
 	return b.String()
 }
@@ -101,7 +101,7 @@ func LossHeadline(l model.GroupLoss) string {
 	if l.NextExpiresInMs <= 0 {
 		next = "next record may already be deleted"
 	}
-	return fmt.Sprintf("%s: loss %s, needs ≥ %s (%s)", model.TP{Topic: l.Topic, Partition: l.Partition}, when, formatRateUp(l.NeededRate), next)
+	return fmt.Sprintf("%s: loss %s, needs ≥ %s (%s)", model.TP{Topic: l.Topic, Partition: l.Partition}, when, text.FormatRateUp(l.NeededRate), next)
 }
 
 func lossHow(pt model.PartitionTime) string {
@@ -125,38 +125,6 @@ func lossHow(pt model.PartitionTime) string {
 			text.FormatRate(pt.Loss.ConsumeRate), text.FormatRate(pt.ProduceRate.V))
 	}
 	return "at this rate the group never catches up"
-}
-
-// formatRateUp is FormatRate rounded up at the precision shown, so that a
-// needed rate printed after "≥" suffices.
-func formatRateUp(v float64) string {
-	switch {
-	case v <= 0:
-		return text.FormatRate(v)
-	case v < 0.01:
-		// Shown per hour or per day: round up there.
-		per, unit := 3600.0, "/h"
-		if v*3600 < 0.01 {
-			per, unit = 86400, "/d"
-		}
-		return text.RateNum(ceilShown(v*per)) + unit
-	}
-	return text.RateNum(ceilShown(v)) + "/s"
-}
-
-// ceilShown rounds v > 0 up at the precision RateNum shows it. Rates are
-// measurements: a rate within 0.1% below a shown step (3.0003/s) is shown at
-// that step (3.0/s), not the next (3.1/s).
-func ceilShown(v float64) float64 {
-	v *= 1 - 1e-3
-	switch {
-	case v >= 10:
-		return math.Ceil(v - 1e-9)
-	case v >= 1:
-		return math.Ceil(v*10-1e-9) / 10
-	}
-	unit := math.Pow(10, math.Floor(math.Log10(v))-1)
-	return math.Ceil(v/unit-1e-9) * unit
 }
 
 // formatFactor rounds up to one decimal (within the same 0.1% as

@@ -148,8 +148,8 @@ func TestFormatRate(t *testing.T) {
 		}
 	}
 	for v, want := range map[float64]string{104.2: "105/s", 2.01: "2.1/s", 0.381: "0.39/s", 0.05: "0.05/s", 0.0000201: "0.073/h"} {
-		if got := formatRateUp(v); got != want {
-			t.Errorf("formatRateUp(%v) = %s, want %s", v, got, want)
+		if got := text.FormatRateUp(v); got != want {
+			t.Errorf("text.FormatRateUp(%v) = %s, want %s", v, got, want)
 		}
 	}
 }

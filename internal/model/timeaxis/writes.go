@@ -63,10 +63,13 @@ func (gh *groupHistory) forgetBeforeWrites() {
 		if !ok {
 			continue
 		}
-		vals := gh.parts[i].vals
+		vals, lost := gh.parts[i].vals, gh.parts[i].lost
 		for k, at := range gh.at {
 			if at < ms && 2*k < len(vals) {
 				vals[2*k] = Unread
+			}
+			if at < ms && k < len(lost) { // the write moved the commit, not retention
+				lost[k] = Unread
 			}
 		}
 	}

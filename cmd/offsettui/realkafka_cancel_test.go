@@ -41,7 +41,7 @@ func TestRealKafkaTUICancelDuringTheWatch(t *testing.T) {
 	waitFor := outputWaiter(t, tm, 45*time.Second)
 	openPlanner(tm, waitFor, w.group, w.topic)
 	tm.Type("hh") // --to-current → --to-latest → --to-earliest
-	waitFor("--to-earliest --topic " + w.topic)
+	waitFor("◂ --to-earliest ▸")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor("ARMED")
 	tm.Type(w.group)
@@ -70,9 +70,15 @@ func TestRealKafkaTUICancelDuringTheWatch(t *testing.T) {
 func TestRealKafkaResetCancelledDuringTheWatch(t *testing.T) {
 	w := newTrustWorld(t, "cli-cancel")
 	p, id := proxied(t, w.addr)
+	stop := make(chan struct{})
+	defer close(stop)
 	go func() {
 		for p.Requests(id, kmsg.OffsetFetch) < 4 { // the plan reads once; the watch every 500 ms
-			time.Sleep(20 * time.Millisecond)
+			select {
+			case <-stop: // the reset ended first: the checks below say how
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
 		}
 		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
 	}()

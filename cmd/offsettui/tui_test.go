@@ -178,6 +178,9 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 // outputWaiter returns a function that waits, up to d, until the TUI's output holds every
 // text it is given.
 func outputWaiter(t *testing.T, tm *teatest.TestModel, d time.Duration) func(...string) {
+	// A program a failed wait leaves running would be killed by the next SIGINT sent to
+	// this process (TestRealKafkaResetCancelledDuringTheWatch) and fail a finished test.
+	t.Cleanup(func() { _ = tm.Quit() })
 	return func(what ...string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

@@ -74,6 +74,14 @@ func TestTableRowsOnOneLine(t *testing.T) {
 	if len(rows) != 2 || rows[0]["PARTITION"] != "1" || rows[1]["NEW-OFFSET"] != "5" || rows[1]["GROUP"] != "g" {
 		t.Errorf("rows %v", rows)
 	}
+	state := "\nGROUP  COORDINATOR (ID)  ASSIGNOR  STATE  #MEMBERS\ng  localhost:9092  (1)  range  Stable  1\n"
+	if rows := realkafka.TableRows(state, "GROUP", "STATE", "#MEMBERS"); len(rows) != 1 || rows[0]["STATE"] != "Stable" || rows[0]["#MEMBERS"] != "1" || rows[0]["(ID)"] != "(1)" {
+		t.Errorf("--state rows %v", rows)
+	}
+	members := "\nGROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS\ng m-1 /127.0.0.1 c 2\n"
+	if rows := realkafka.TableRows(members, "GROUP", "CONSUMER-ID", "#PARTITIONS"); len(rows) != 1 || rows[0]["#PARTITIONS"] != "2" {
+		t.Errorf("--members rows %v", rows)
+	}
 	lined := "\nGROUP TOPIC PARTITION NEW-OFFSET\ng t 1 0\ng t 0 5\n"
 	if rows := realkafka.TableRows(lined, "GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"); len(rows) != 2 || rows[1]["NEW-OFFSET"] != "5" {
 		t.Errorf("rows %v", rows)

@@ -51,8 +51,9 @@ func TableRows(out string, cols ...string) []map[string]string {
 	return rows
 }
 
-// columnName is a column of the group tools' tables (GROUP, NEW-OFFSET, CONSUMER-ID).
-var columnName = regexp.MustCompile(`^[A-Z][A-Z-]*$`)
+// columnName is a word of the group tools' table headers (GROUP, NEW-OFFSET, #MEMBERS, and
+// the (ID) of COORDINATOR (ID), which its rows fill as a field of its own: "(1)").
+var columnName = regexp.MustCompile(`^(#?[A-Z][A-Z-]*|\(ID\))$`)
 
 func hasAll(fields, cols []string) bool {
 	for _, c := range cols {

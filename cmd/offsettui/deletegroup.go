@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +26,7 @@ func newDeleteGroupCmd() *cobra.Command {
 	fs.StringVar(&f.group, "group", "", "`GROUP` the group to delete (required)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the group (default: print the plan only)")
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
-	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit")
+	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	f.watch.register(fs, true)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return planOrWrite(cmd, c, &f, plan.DeleteGroupScope, plan.DeleteGroupStrategy(), nil)

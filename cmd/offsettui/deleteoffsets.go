@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +30,7 @@ func newDeleteOffsetsCmd() *cobra.Command {
 	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: the commits on topic T, or on partitions P of it (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the commits (default: print the plan only)")
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
-	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit")
+	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	f.watch.register(fs, true)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		scope, err := plan.NewScope(f.allTopics, f.topics, plan.DeleteOffsets)

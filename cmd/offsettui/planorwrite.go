@@ -24,7 +24,7 @@ func planOrWrite(cmd *cobra.Command, c common, f *resetFlags, scope plan.Scope, 
 		err = fmt.Errorf("--group is required")
 	}
 	if err == nil {
-		if f.assume, err = model.ParseAssumeReset(f.assume); err != nil {
+		if f.assume, err = model.CheckAssumeReset(f.assume); err != nil {
 			err = fmt.Errorf("--assume-reset: %w", err)
 		}
 	}

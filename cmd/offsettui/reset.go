@@ -77,7 +77,7 @@ func newResetCmd() *cobra.Command {
 		}
 		scope, st, err := f.plan(fs, time.Now())
 		if err == nil {
-			f.assume, err = model.ParseAssumeReset(f.assume)
+			f.assume, err = model.CheckAssumeReset(f.assume)
 			if err != nil {
 				err = fmt.Errorf("--assume-reset: %w", err)
 			}
@@ -236,7 +236,7 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: every partition of topic T, or partitions P of it (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
-	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (latest is the Kafka client default)")
+	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
 	fs.BoolVar(&f.restore.OtherCluster, "allow-other-cluster", false, "--restore: allow a backup taken on another (or an unknown) cluster")
 	fs.BoolVar(&f.newGroup, "allow-new-group", false, "allow a plan for a group no broker lists: --execute creates it (else the plan is blocked)")

@@ -53,14 +53,14 @@ func newTUICmd() *cobra.Command {
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
-	fs.StringVar(&c.assumeReset, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where the planner's rows say each starts without its commit")
+	fs.StringVar(&c.assumeReset, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where the planner's rows say each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := c.validate(); err != nil {
 			return badInput(err)
 		}
 		var err error
-		if c.assumeReset, err = model.ParseAssumeReset(c.assumeReset); err != nil {
+		if c.assumeReset, err = model.CheckAssumeReset(c.assumeReset); err != nil {
 			return badInputf("--assume-reset: %v", err)
 		}
 		every, err := parse.Duration(refresh)

@@ -80,14 +80,20 @@ func AssumptionText(p plan.Plan) string {
 	if !p.AssumptionMatters() {
 		return ""
 	}
+	if p.Type == model.TypeShare { // the group's own config: no client setting changes it
+		return "assuming share.auto.offset.reset=" + p.AssumeReset + ", the group's config (latest when not read)"
+	}
 	s := "assuming auto.offset.reset=" + p.AssumeReset
 	other := model.ResetEarliest
-	switch p.AssumeReset {
-	case model.ResetLatest:
-		s += ", the Kafka client default"
-	case model.ResetEarliest:
+	switch {
+	case p.Type == model.TypeStreams && p.AssumeReset == model.ResetEarliest:
+		s += ", Kafka Streams' default"
 		other = model.ResetLatest
-	case model.ResetNone:
+	case p.AssumeReset == model.ResetLatest:
+		s += ", the Kafka client default"
+	case p.AssumeReset == model.ResetEarliest:
+		other = model.ResetLatest
+	case p.AssumeReset == model.ResetNone:
 		s += " (without a commit the consumer refuses to start: counted from the log start)"
 		other = model.ResetLatest
 	}

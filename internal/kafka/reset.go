@@ -62,6 +62,7 @@ func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []strin
 			return plan.Input{}, fmt.Errorf("read group %s: %s", group, e.Error())
 		}
 		in.Committed, in.Uninitialized = g.StartOffsets, g.Uninitialized
+		in.ShareAutoOffsetReset = g.ShareAutoOffsetReset
 		in.Unwritable = c.shareUnwritable(ctx, g.Coordinator)
 	case model.TypeStreams:
 		if g.Topology != nil {

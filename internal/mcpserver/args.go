@@ -152,7 +152,7 @@ func (a planCommon) request(scope plan.Scope, st plan.Strategy) (PlanRequest, er
 	if strings.TrimSpace(a.Group) == "" {
 		return PlanRequest{}, errors.New("group is required")
 	}
-	assume, err := model.ParseAssumeReset(a.AssumeReset)
+	assume, err := model.CheckAssumeReset(a.AssumeReset)
 	if err != nil {
 		return PlanRequest{}, fmt.Errorf("assume-reset: %w", err)
 	}

@@ -25,3 +25,12 @@ func ParseAssumeReset(s string) (string, error) {
 	}
 	return "", fmt.Errorf("want earliest, latest or none (the consumer's auto.offset.reset), got %q", s)
 }
+
+// CheckAssumeReset checks an --assume-reset value as ParseAssumeReset does, but keeps "" (the
+// flag not given): a plan then takes its group type's default (plan.Input.AssumeReset).
+func CheckAssumeReset(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	return ParseAssumeReset(s)
+}

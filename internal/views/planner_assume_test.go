@@ -31,7 +31,7 @@ func TestPlannerSwitchesTheAssumption(t *testing.T) {
 		}
 		return out
 	}
-	before, latest := targets(), p.plan.Totals
+	before, latest, asMade := targets(), p.plan.Totals, *p.plan
 	if v := hs.view(); !strings.Contains(v, "assuming auto.offset.reset=latest, the Kafka client default; with earliest:") {
 		t.Fatalf("no assumption named:\n%s", v)
 	}
@@ -40,7 +40,7 @@ func TestPlannerSwitchesTheAssumption(t *testing.T) {
 	if p.plan.AssumeReset != model.ResetEarliest || p.plan.Totals == latest {
 		t.Fatalf("after a: %s %+v (latest %+v)", p.plan.AssumeReset, p.plan.Totals, latest)
 	}
-	if got := p.plan.Totals; got != p.plan.WithAssumeReset(model.ResetEarliest).Totals {
+	if got := p.plan.Totals; got != asMade.WithAssumeReset(model.ResetEarliest).Totals {
 		t.Errorf("earliest counts %+v", got)
 	}
 	if v := hs.view(); !strings.Contains(v, "assuming auto.offset.reset=earliest; with latest:") {

@@ -206,5 +206,5 @@ func (s *plannerScreen) syncKeys() {
 	s.keys.Confirm.SetEnabled(!s.c.readOnly)
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
 	s.keys.AllowCommitter.SetEnabled(!s.c.readOnly && s.phase == phaseEdit && s.plan != nil && s.plan.Committer != nil)
-	s.keys.AssumeReset.SetEnabled(s.phase == phaseEdit && !s.holding && s.plan != nil && s.plan.AssumptionMatters())
+	s.keys.AssumeReset.SetEnabled(s.phase == phaseEdit && !s.holding && s.plan != nil && s.plan.AssumptionMatters() && !s.plan.OwnAssumption())
 }

@@ -77,15 +77,6 @@ func deleteScope(s Scope, in Input, tps []model.TP) ([]model.TP, []Blocker) {
 	return out, bs
 }
 
-// deleteRow fills a row that deletes its commit: no target, where auto.offset.reset then
-// starts the consumer (ResetStart, nil for none), and the effects of starting there
-// instead of at the commit (setEffects).
-func deleteRow(r *Row, assume string) {
-	r.Target, r.Reason = nil, ReasonDelete
-	r.ResetStart = resetStart(*r, assume)
-	setEffects(r, assume)
-}
-
 // deleteNotes says which topics the members of a live group subscribe to (the broker will
 // refuse them), from the group's subscriptions as Kafka's coordinator counts them
 // (model.Group.Subscriptions), or that they cannot be read; and that the undo of a live

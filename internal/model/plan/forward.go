@@ -85,8 +85,9 @@ func nothingToChange(p Plan) *Blocker {
 		return nil
 	}
 	for _, r := range p.Rows {
-		if r.Reason == "" || r.changes() {
-			return nil
+		stopped := r.Reason == "" || (r.Target == nil && !r.deletes() && r.Reason != ReasonNoSourceCommit)
+		if stopped || r.changes() {
+			return nil // a row a blocker stopped (no commit to shift, …) says why itself
 		}
 	}
 	return &Blocker{Kind: BlockNothingToReset, Message: fmt.Sprintf(

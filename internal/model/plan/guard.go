@@ -179,11 +179,7 @@ func (p Plan) Refresh(now Input) Plan {
 				}
 			}
 		}
-		if r.Reason == ReasonDelete {
-			deleteRow(r, p.AssumeReset)
-		} else {
-			setEffects(r, p.AssumeReset)
-		}
+		r.recount(p.AssumeReset)
 	}
 	q.Totals = totals(q.Rows)
 	q.Notes = slices.Clone(p.Notes)

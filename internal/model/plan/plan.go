@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -65,9 +66,13 @@ type Input struct {
 	// such a plan is not blocked.
 	Committer      *model.Committer
 	AllowCommitter bool
-	// AssumeReset is the consumer's auto.offset.reset ("" = latest, the client
-	// default): where it would start on a partition without a commit.
+	// AssumeReset is the consumers' auto.offset.reset: where one starts on a partition
+	// without a commit; "" takes the type's default (assumeFor: latest, the Kafka client's;
+	// earliest for a streams group). A share group's is its ShareAutoOffsetReset, always.
 	AssumeReset string
+	// ShareAutoOffsetReset is a share group's share.auto.offset.reset config (nil: not read;
+	// latest, its default, is assumed).
+	ShareAutoOffsetReset *string
 	// ClusterID is the id the brokers report (nil when not read).
 	ClusterID *string
 	// Tool is how Kafka's tool reaches the cluster, for the plan's equivalent command
@@ -234,20 +239,14 @@ type Plan struct {
 // writes, do not change; an executed plan's re-read takes the plan's assumption.
 func (p Plan) WithAssumeReset(assume string) Plan {
 	assume, err := model.ParseAssumeReset(assume)
-	if err != nil {
-		assume = model.ResetLatest
+	if err != nil || p.OwnAssumption() {
+		return p
 	}
 	q := p
 	q.AssumeReset = assume
 	q.Rows = slices.Clone(p.Rows)
 	for i := range q.Rows {
-		r := &q.Rows[i]
-		if r.Reason == ReasonDelete {
-			deleteRow(r, assume)
-			continue
-		}
-		r.ResetStart = resetStart(*r, assume)
-		setEffects(r, assume)
+		q.Rows[i].recount(assume)
 	}
 	q.Totals = totals(q.Rows)
 	q.Notes = slices.Clone(p.Notes)
@@ -256,9 +255,32 @@ func (p Plan) WithAssumeReset(assume string) Plan {
 }
 
 // AssumptionMatters reports whether the plan's counts depend on auto.offset.reset: a row
-// without a commit, or one that deletes its commit.
+// that writes a first commit, or that deletes a commit.
 func (p Plan) AssumptionMatters() bool {
-	return slices.ContainsFunc(p.Rows, func(r Row) bool { return r.Committed == nil || r.deletes() })
+	return slices.ContainsFunc(p.Rows, func(r Row) bool {
+		return (r.Committed == nil && r.Target != nil) || (r.deletes() && r.Committed != nil)
+	})
+}
+
+// assumeFor is the auto.offset.reset a plan of in counts with (docs/resets.md, "What a
+// plan costs"): a share group's own share.auto.offset.reset, which no client setting
+// changes (earliest, else latest: its default, and what a by_duration start counts as);
+// else --assume-reset, or when it is not given, the Kafka client's default, latest, but
+// earliest for a streams group (Kafka Streams' default).
+func assumeFor(in Input) string {
+	if in.Type == model.TypeShare {
+		if v := in.ShareAutoOffsetReset; v != nil && strings.TrimSpace(*v) == model.ResetEarliest {
+			return model.ResetEarliest
+		}
+		return model.ResetLatest
+	}
+	if a, err := model.ParseAssumeReset(in.AssumeReset); err == nil && strings.TrimSpace(in.AssumeReset) != "" {
+		return a
+	}
+	if in.Type == model.TypeStreams {
+		return model.ResetEarliest
+	}
+	return model.ResetLatest
 }
 
 // readAt is the plan's ReadAt: null for a state read at a time not said.
@@ -276,11 +298,8 @@ func (p Plan) Executable() bool { return len(p.Blockers) == 0 }
 // and partition. It never fails: what stops a plan is a blocker, so a plan can
 // always be shown.
 func Make(scope Scope, st Strategy, in Input) Plan {
-	assume, err := model.ParseAssumeReset(in.AssumeReset)
-	if err != nil {
-		assume = model.ResetLatest
-	}
 	in.Type = planType(in.Type)
+	assume := assumeFor(in)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume, ReadAt: readAt(in.ReadAt),
 		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
 		Rows: []Row{}, Blockers: append(guardBlockers(in, st.Kind), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
@@ -326,10 +345,9 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
 		if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
-			deleteRow(&row, assume)
-		} else {
-			row.ResetStart = resetStart(row, assume)
+			row.Target, row.Reason = nil, ReasonDelete
 		}
+		row.recount(assume)
 		p.Rows = append(p.Rows, row)
 		p.Blockers = append(p.Blockers, b...)
 	}
@@ -391,3 +409,7 @@ func nothingToReset(scope Scope, st Strategy, in Input) Blocker {
 	}
 	return Blocker{Kind: BlockNothingToReset, Message: msg}
 }
+
+// OwnAssumption says the plan's assumption is the group's own config, not the consumers'
+// setting: a share group's share.auto.offset.reset, which WithAssumeReset leaves alone.
+func (p Plan) OwnAssumption() bool { return p.Type == model.TypeShare }

@@ -190,6 +190,16 @@ func totals(rows []Row) Totals {
 	return t
 }
 
+// recount sets the row's ResetStart and effects under auto.offset.reset assume: how a plan
+// counts a row when made, re-read before the write, or counted under another assumption.
+func (r *Row) recount(assume string) {
+	if r.Reason == ReasonDelete {
+		r.Target = nil
+	}
+	r.ResetStart = resetStart(*r, assume)
+	setEffects(r, assume)
+}
+
 // resetStart is where auto.offset.reset assume starts the row's consumer without a
 // commit: today, for a row without one, or once the plan deletes it. Nil for a row that
 // keeps a commit, or for "none" (the consumer refuses to start).

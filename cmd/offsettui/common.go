@@ -173,20 +173,45 @@ func parseFlags(fs *pflag.FlagSet, c *common, args []string, stdout, stderr io.W
 // parseOnly parses args into fs without validating them; done is true when
 // the command must stop (help printed, or bad input), with its exit code.
 func parseOnly(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
+	_, done, code = parseArgs(fs, args, "", stdout, stderr)
+	return done, code
+}
+
+// parseFlagsWithArgs is parseFlags for a command that takes one argument besides its flags,
+// named arg in messages (apply's FILE); it returns the argument.
+func parseFlagsWithArgs(fs *pflag.FlagSet, c *common, args []string, arg string, stdout, stderr io.Writer) ([]string, bool, int) {
+	rest, done, code := parseArgs(fs, args, arg, stdout, stderr)
+	if done {
+		return nil, false, code
+	}
+	if err := c.validate(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmdName(fs), err)
+		return nil, false, exitBadInput
+	}
+	return rest, true, exitOK
+}
+
+// parseArgs parses args into fs: none besides the flags when arg is "", else exactly one,
+// named arg in messages, returned.
+func parseArgs(fs *pflag.FlagSet, args []string, arg string, stdout, stderr io.Writer) (rest []string, done bool, code int) {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			printCommandHelp(stdout, fs)
-			return true, exitOK
+			return nil, true, exitOK
 		}
 		fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", cmdName(fs), err, cmdName(fs))
-		return true, exitBadInput
+		return nil, true, exitBadInput
 	}
-	if fs.NArg() > 0 {
+	switch {
+	case arg == "" && fs.NArg() > 0:
 		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s --help lists the flags)\n", cmdName(fs), fs.Arg(0), cmdName(fs))
-		return true, exitBadInput
+		return nil, true, exitBadInput
+	case arg != "" && fs.NArg() != 1:
+		fmt.Fprintf(stderr, "%s: want one %s, got %d arguments %q (%s --help)\n", cmdName(fs), arg, fs.NArg(), fs.Args(), cmdName(fs))
+		return nil, true, exitBadInput
 	}
-	return false, exitOK
+	return fs.Args(), false, exitOK
 }
 
 // cmdName is how messages name the command: "offsettui" for the TUI,

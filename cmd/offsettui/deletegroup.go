@@ -20,6 +20,7 @@ func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	fs.StringVar(&f.group, "group", "", "`GROUP` the group to delete (required)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the group (default: print the plan only)")
+	f.registerPlanOut(fs)
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit")
 	f.watch.register(fs, true)

@@ -18,6 +18,7 @@ Usage:
   offsettui reset [flags]        plan (default) or --execute an offset reset; --restore undoes one
   offsettui delete-offsets [flags]  plan or --execute deleting a group's commits on topics
   offsettui delete-group [flags] plan or --execute deleting an Empty group, after a backup
+  offsettui apply FILE [flags]   show a plan file (--plan-out) beside its group now; --execute applies it
   offsettui backup [flags]       one backup per group (--group G... or --all-groups), one archive in --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
   offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics;
@@ -107,6 +108,17 @@ var commandHelp = map[string]cmdHelp{
 			"name) (docs/resets.md#deleting-a-group).",
 		examples: "  offsettui delete-group --bootstrap-server kafka:9092 --group decommissioned-svc --execute",
 	},
+	"apply": {
+		usage: "offsettui apply FILE [--execute] [flags]",
+		about: "Shows a plan file (reset, delete-offsets or delete-group --plan-out; the TUI planner's w) beside\n" +
+			"its group as it is now, and with --execute writes exactly the plan reviewed, under a reset's\n" +
+			"guards, when the cluster is the plan's, the group is in the state it required and every row's\n" +
+			"commit is the one planned; else exit 3, nothing written. An edited or cut file: exit 2\n" +
+			"(docs/resets.md#plan-files).",
+		examples: "  offsettui reset --bootstrap-server kafka:9092 --group billing --all-topics --by-duration 1h --plan-out billing-rewind.json\n" +
+			"  offsettui apply billing-rewind.json --bootstrap-server kafka:9092              # the plan beside the group now\n" +
+			"  offsettui apply billing-rewind.json --bootstrap-server kafka:9092 --execute",
+	},
 	"backup": {
 		usage: "offsettui backup (--group G... | --all-groups) --dir DIR [flags]",
 		about: "Writes one self-checking backup per group (the CSV and manifest a reset writes) from one\n" +
@@ -127,7 +139,8 @@ var commandHelp = map[string]cmdHelp{
 		about: "A Model Context Protocol server over stdin and stdout for one cluster: the tools list_groups,\n" +
 			"describe_group, check_group, explain_status and plan_reset, plan_delete_offsets, plan_delete_group,\n" +
 			"plan_copy answer the JSON of describe, check and the dry runs of reset (docs/api.md). No tool\n" +
-			"writes to Kafka; a person applies a plan with the CLI.",
+			"writes to Kafka; a plan tool's plan-out writes a plan file, which a person applies with\n" +
+			"offsettui apply FILE.",
 		examples: "  offsettui mcp --context prod --read-only\n" +
 			"  claude mcp add offsettui -- offsettui mcp --bootstrap-server kafka:9092",
 	},

@@ -45,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return deleteGroupMain(rest, stdout, stderr)
 	case "delete-offsets":
 		return deleteOffsetsMain(rest, stdout, stderr)
+	case "apply":
+		return applyMain(rest, stdout, stderr)
 	case "check":
 		return checkMain(rest, stdout, stderr)
 	case "serve":
@@ -69,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // commandList names the commands, for an unknown one.
-const commandList = "the commands are describe, reset, check, delete-offsets, delete-group, backup, serve, mcp, demo, contexts, help and version; without one, the TUI"
+const commandList = "the commands are describe, reset, check, delete-offsets, delete-group, apply, backup, serve, mcp, demo, contexts, help and version; without one, the TUI"
 
 // helpMain is `offsettui help [COMMAND]`: the general usage, or a command's
 // own, exactly as `COMMAND --help` prints it.

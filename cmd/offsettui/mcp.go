@@ -17,7 +17,8 @@ import (
 )
 
 // mcpMain is `offsettui mcp`: an MCP server over stdin and stdout for one cluster, chosen
-// as every command chooses it (docs/api.md). It ends when the client closes stdin, or on
+// as every command chooses it (docs/api.md); its plan tools write plan files (plan-out) for a
+// person to apply, which serve's /mcp never does. It ends when the client closes stdin, or on
 // SIGINT or SIGTERM (exit 0).
 func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
@@ -41,7 +42,11 @@ func mcpContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	defer s.close()
 	cl := &directCluster{c: c, client: s.client, name: s.contextName()}
-	server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText()})
+	author := &reset.Service{ClusterName: s.client.Bootstrap}
+	server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText(),
+		WritePlan: func(p plan.Plan, path string) (plan.Plan, error) {
+			return reset.WritePlanFile(absPath(path), p, author.Author("offsettui mcp"))
+		}})
 	if err := mcpserver.RunStdio(ctx, server, stdin, stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "offsettui mcp: %v\n", err)
 		return exitFailure

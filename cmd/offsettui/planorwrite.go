@@ -31,6 +31,9 @@ func planOrWrite(c common, f *resetFlags, scope plan.Scope, st plan.Strategy, ba
 	if err == nil {
 		err = f.watch.parse()
 	}
+	if err == nil {
+		err = f.checkPlanOut()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "offsettui %s: %v\n", f.cmd, err)
 		return exitBadInput

@@ -180,6 +180,11 @@ func (r tuiResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResult 
 	return plan.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
 }
 
+// WritePlan implements views.Resetter: the planner's w (docs/resets.md#plan-files).
+func (r tuiResetter) WritePlan(p plan.Plan, path string) (plan.Plan, error) {
+	return reset.WritePlanFile(absPath(path), p, r.svc.Author("offsettui (the TUI's planner)"))
+}
+
 // Backups implements views.Resetter.
 func (r tuiResetter) Backups(_ context.Context, group string) ([]plan.Backup, error) {
 	return r.svc.Backups(group)

@@ -207,8 +207,11 @@ func parseArgs(fs *pflag.FlagSet, args []string, arg string, stdout, stderr io.W
 	case arg == "" && fs.NArg() > 0:
 		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s --help lists the flags)\n", cmdName(fs), fs.Arg(0), cmdName(fs))
 		return nil, true, exitBadInput
-	case arg != "" && fs.NArg() != 1:
-		fmt.Fprintf(stderr, "%s: want one %s, got %d arguments %q (%s --help)\n", cmdName(fs), arg, fs.NArg(), fs.Args(), cmdName(fs))
+	case arg != "" && fs.NArg() == 0:
+		fmt.Fprintf(stderr, "%s: %s is missing (%s --help)\n", cmdName(fs), arg, cmdName(fs))
+		return nil, true, exitBadInput
+	case arg != "" && fs.NArg() > 1:
+		fmt.Fprintf(stderr, "%s: one %s, got %d: %q (%s --help)\n", cmdName(fs), arg, fs.NArg(), fs.Args(), cmdName(fs))
 		return nil, true, exitBadInput
 	}
 	return fs.Args(), false, exitOK

@@ -37,9 +37,17 @@
 #                                            OFFSETTUI_IT_OLDEST_BOOTSTRAP, OFFSETTUI_IT_OLDEST_KAFKA_LIB, ...
 #                                    timers  Kafka 4.4.0 on 19132 with short timers for the shapes that need
 #                                            time to pass: offsets.retention.minutes=1 (sweep every 2 s), a log
-#                                            cleaner that wakes every 500 ms, and tiered storage (KIP-405) on
-#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks (see
-#                                            timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#                                            cleaner that wakes every 500 ms, tiered storage (KIP-405) on
+#                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks, and
+#                                            streams task offsets reported every second while a task restores
+#                                            (see timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#                                  The version matrix (scripts/lib/kafka-matrix.sh): one PLAINTEXT listener each,
+#                                  no SASL, TLS or ACLs, small heaps; env exports BOOTSTRAP, KAFKA_VERSION,
+#                                  KAFKA_LIB and SHAPES under its prefix:
+#                                    v28     Kafka 2.8.2 on 19152 with a real ZooKeeper 3.5.9 (Kafka's own
+#                                            dependency, from the same jars) on 19150; OFFSETTUI_IT_V28_BOOTSTRAP, ...
+#                                    v37     Kafka 3.7.2 (KRaft) on 19172, controller on 19173; OFFSETTUI_IT_V37_...
+#                                    v39     Kafka 3.9.1 (KRaft) on 19192, controller on 19193; OFFSETTUI_IT_V39_...
 #   OFFSETTUI_KAFKA_VERSION        Kafka version (default by role: 4.4.0, the newest on Maven Central,
 #                                  for main and timers; 4.0.0 for oldest; 4.1.1 is also run on by
 #                                  hand, see docs/testing.md). The timers role needs 4.4.0 (its tiered
@@ -104,6 +112,10 @@ SASL_BOOTSTRAP="$HOST:$SASL_PORT"
 STATE="${OFFSETTUI_KAFKA_STATE:-${TMPDIR:-/tmp}/offsettui-kafka-$PORT}"
 PIDFILE="$STATE/broker.pid"
 PKI="$STATE/pki"
+if matrix_role; then
+  # shellcheck source=lib/kafka-matrix.sh
+  source "$SCRIPT_DIR/lib/kafka-matrix.sh"
+fi
 
 # The pid of our broker, if it is running.
 broker_pid() { live_pid "$PIDFILE" "$STATE/server.properties"; }
@@ -199,6 +211,10 @@ probe() {
 
 cmd_start() {
   local pid t0 cluster_id i
+  if matrix_role; then
+    matrix_start
+    return
+  fi
   need "$JAVA" "Kafka needs a Java 17+ runtime"
   if pid="$(broker_pid)"; then
     die "a broker is already running on $BOOTSTRAP (pid $pid, state $STATE); run '$0 stop' first"
@@ -269,6 +285,10 @@ cmd_start() {
 
 cmd_stop() {
   local pid i
+  if matrix_role; then
+    matrix_stop
+    return
+  fi
   if pid="$(broker_pid)"; then
     kill -TERM "$pid" 2>/dev/null || true
     for ((i = 0; i < 150; i++)); do
@@ -295,9 +315,10 @@ cmd_env() {
     with_lock "$(dirname "$LIB")" compile_shapes
   fi
   if [[ "$ROLE" != main ]]; then
-    # The second and third brokers of CI: their own names, so one shell holds all three.
+    # CI's other brokers: their own names, so one shell holds them all. The matrix's brokers
+    # have no SASL listener.
     echo "export ${ENV_PREFIX}BOOTSTRAP=$BOOTSTRAP"
-    echo "export ${ENV_PREFIX}SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
+    matrix_role || echo "export ${ENV_PREFIX}SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
     echo "export ${ENV_PREFIX}KAFKA_VERSION=$VERSION"
     echo "export ${ENV_PREFIX}KAFKA_LIB=$LIB"
     echo "export ${ENV_PREFIX}SHAPES=$SHAPES_CLASSES"

@@ -40,7 +40,7 @@ func answering(t *testing.T, snap model.Snapshot, interval time.Duration, edit f
 
 // fleetAt is a snapshot read at at: billing fails (expired), audit passes.
 func fleetAt(at time.Time) model.Snapshot {
-	orders := model.Topic{Topic: "orders", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}
+	orders := model.Topic{Topic: "orders", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}
 	ok := model.GroupPartition{Topic: "orders", Low: model.Ptr(int64(0)), High: model.Ptr(int64(10)), Committed: model.Ptr(int64(10)),
 		Lag: model.Ptr(int64(0)), Status: model.StatusOK}
 	expired := ok

@@ -55,27 +55,32 @@ func (w *watchFlags) parse() error {
 	return nil
 }
 
-// countdown writes the executor's progress to w (stderr): a line redrawn in place on a
-// terminal, one line per phase elsewhere.
-func countdown(w io.Writer, group string, tty bool) func(plan.Progress) {
+// countdown writes the executor's progress to w (stderr), each line headed by the command
+// (prefix: "offsettui delete-group") and in the words of a plan of kind k: a line redrawn in
+// place on a terminal, one line per phase elsewhere.
+func countdown(w io.Writer, prefix, group string, k plan.StrategyKind, tty bool) func(plan.Progress) {
 	phase := ""
+	act := k.Act()
 	return func(p plan.Progress) {
 		if p.Phase == plan.PhaseWrite {
 			return // the backup and the write: nothing to count down
 		}
-		what := "before writing (nothing written yet: Ctrl-C cancels)"
+		what := "before " + act.Doing + " (nothing " + act.Done + " yet: Ctrl-C cancels)"
 		if p.Phase == plan.PhaseWatch {
-			what = "after writing, in case a consumer outside it overwrites the write"
+			what = "after " + act.Doing + ", in case a consumer outside it overwrites the write"
+			if k.Deletes() {
+				what = "after " + act.Doing + ", in case a consumer outside it commits again"
+			}
 		}
 		started := p.Phase != phase
 		phase = p.Phase
 		switch {
 		case tty && p.Left > 0:
-			fmt.Fprintf(w, "\r\x1b[Koffsettui reset: watching group %s's commits %s: %s left", group, what, text.HumanDuration(p.Left.Round(time.Second)))
+			fmt.Fprintf(w, "\r\x1b[K%s: watching group %s's commits %s: %s left", prefix, group, what, text.HumanDuration(p.Left.Round(time.Second)))
 		case tty:
-			fmt.Fprintln(w, "\r\x1b[K"+fmt.Sprintf("offsettui reset: watched group %s's commits %s", group, what))
+			fmt.Fprintln(w, "\r\x1b[K"+fmt.Sprintf("%s: watched group %s's commits %s", prefix, group, what))
 		case started:
-			fmt.Fprintf(w, "offsettui reset: watching group %s's commits for %s %s\n", group, text.HumanDuration(p.Left.Round(time.Second)), what)
+			fmt.Fprintf(w, "%s: watching group %s's commits for %s %s\n", prefix, group, text.HumanDuration(p.Left.Round(time.Second)), what)
 		}
 	}
 }

@@ -30,9 +30,11 @@ type common struct {
 	demo          bool
 	timeout       string
 	riskWindow    string
-	readOnly      bool
-	debug         string
-	output        string
+	// readOnlyFlag is --read-only alone; whether a command may write is decided with the
+	// environment and the context where its connection is resolved (writeAccess).
+	readOnlyFlag bool
+	debug        string
+	output       string
 	// commitLog and commitLogBudget: --commit-log (auto, on, off), --commit-log-budget.
 	commitLog       string
 	commitLogBudget int64
@@ -44,9 +46,6 @@ type common struct {
 	stderr      io.Writer // errors, notes and warnings (nil: os.Stderr)
 	// noOutput leaves -o/--output out: the TUI has no output format.
 	noOutput bool
-	// readOnlyAsked is what --read-only and OFFSETTUI_READ_ONLY say; readOnly adds the
-	// context's read-only once connected.
-	readOnlyAsked bool
 	// onlyContext connects with the context's own settings, ignoring the connection flags
 	// and KAFKA_BOOTSTRAP_SERVERS (a context chosen in the TUI with :ctx).
 	onlyContext bool
@@ -73,18 +72,20 @@ func (c *common) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo cluster instead of a real one")
 	fs.StringVar(&c.timeout, "timeout", "10s", "`DURATION` a request without an answer within it fails (10s, PT10S)")
 	fs.StringVar(&c.riskWindow, "risk-window", "24h", "`DURATION` how far ahead at-risk looks (24h, 6d23h, P1D)")
-	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
+	fs.BoolVar(&c.readOnlyFlag, "read-only", false, "refuse every write (env OFFSETTUI_READ_ONLY: any value but empty, 0, false, no, off)")
 	fs.StringVar(&c.debug, "debug", "", "`FILE` append debug logs to it (never to the terminal)")
 	fs.StringVar(&c.commitLog, "commit-log", "auto", "`MODE` read commit times in __consumer_offsets for the commit-expiry clock (needs Read on it): auto, on (check fails where they could not be read), off")
+	offerValues(fs, "commit-log", "auto", "on", "off")
 	fs.Int64Var(&c.commitLogBudget, "commit-log-budget", model.DefaultCommitLogBudget, "`BYTES` one read of __consumer_offsets may fetch")
 	if c.noOutput {
 		return
 	}
-	formats := "table or json"
+	formats := []string{"table", "json"}
 	if c.markdown {
-		formats = "table, json or markdown"
+		formats = append(formats, "markdown")
 	}
-	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` "+formats)
+	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` "+orList(formats))
+	offerValues(fs, "output", formats...)
 }
 
 // validate checks the common flags; the error names the flag.
@@ -119,10 +120,6 @@ func (c *common) validate() error {
 	if c.commitLogBudget <= 0 {
 		return fmt.Errorf("--commit-log-budget: must be positive (bytes of __consumer_offsets one read may fetch), got %d; --commit-log=off reads none", c.commitLogBudget)
 	}
-	if readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY")) {
-		c.readOnly = true
-	}
-	c.readOnlyAsked = c.readOnly
 	if c.demo && c.bootstrap != "" {
 		return fmt.Errorf("--demo and --bootstrap-server exclude each other")
 	}
@@ -134,6 +131,11 @@ func (c *common) validate() error {
 func (c *common) withCommitLog(q model.Query) model.Query {
 	q.CommitLog, q.CommitLogBudget = c.commitLog != "off" && !c.demo, c.commitLogBudget
 	return q
+}
+
+// askedReadOnly is what --read-only and OFFSETTUI_READ_ONLY say.
+func (c *common) askedReadOnly() bool {
+	return c.readOnlyFlag || readOnlyEnv(os.Getenv("OFFSETTUI_READ_ONLY"))
 }
 
 // readOnlyEnv reads OFFSETTUI_READ_ONLY failing closed: every value except empty,
@@ -156,81 +158,12 @@ func nonEmpty(flag string, values []string) error {
 	return nil
 }
 
-// parseFlags parses args into fs. On -h/--help it prints the command's help
-// to stdout (exit 0); on bad input it prints the error and a pointer to the
-// help to stderr (exit 2). ok is true when the command should run.
-func parseFlags(fs *pflag.FlagSet, c *common, args []string, stdout, stderr io.Writer) (ok bool, code int) {
-	if help, code := parseOnly(fs, args, stdout, stderr); help {
-		return false, code
-	}
-	if err := c.validate(); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", cmdName(fs), err)
-		return false, exitBadInput
-	}
-	return true, exitOK
-}
-
-// parseOnly parses args into fs without validating them; done is true when
-// the command must stop (help printed, or bad input), with its exit code.
-func parseOnly(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
-	_, done, code = parseArgs(fs, args, "", stdout, stderr)
-	return done, code
-}
-
-// parseFlagsWithArgs is parseFlags for a command that takes one argument besides its flags,
-// named arg in messages (apply's FILE); it returns the argument.
-func parseFlagsWithArgs(fs *pflag.FlagSet, c *common, args []string, arg string, stdout, stderr io.Writer) ([]string, bool, int) {
-	rest, done, code := parseArgs(fs, args, arg, stdout, stderr)
-	if done {
-		return nil, false, code
-	}
-	if err := c.validate(); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", cmdName(fs), err)
-		return nil, false, exitBadInput
-	}
-	return rest, true, exitOK
-}
-
-// parseArgs parses args into fs: none besides the flags when arg is "", else exactly one,
-// named arg in messages, returned.
-func parseArgs(fs *pflag.FlagSet, args []string, arg string, stdout, stderr io.Writer) (rest []string, done bool, code int) {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			printCommandHelp(stdout, fs)
-			return nil, true, exitOK
-		}
-		fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", cmdName(fs), err, cmdName(fs))
-		return nil, true, exitBadInput
-	}
-	switch {
-	case arg == "" && fs.NArg() > 0:
-		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s --help lists the flags)\n", cmdName(fs), fs.Arg(0), cmdName(fs))
-		return nil, true, exitBadInput
-	case arg != "" && fs.NArg() == 0:
-		fmt.Fprintf(stderr, "%s: %s is missing (%s --help)\n", cmdName(fs), arg, cmdName(fs))
-		return nil, true, exitBadInput
-	case arg != "" && fs.NArg() > 1:
-		fmt.Fprintf(stderr, "%s: one %s, got %d: %q (%s --help)\n", cmdName(fs), arg, fs.NArg(), fs.Args(), cmdName(fs))
-		return nil, true, exitBadInput
-	}
-	return fs.Args(), false, exitOK
-}
-
-// cmdName is how messages name the command: "offsettui" for the TUI,
-// "offsettui reset" for the others.
-func cmdName(fs *pflag.FlagSet) string {
-	if fs.Name() == "offsettui" {
-		return "offsettui"
-	}
-	return "offsettui " + fs.Name()
-}
-
 // session is a connected client plus what must be released after.
 type session struct {
 	client  *kafka.Client
 	cluster string
 	context *contexts.Context // the context used, or nil
+	access  writeAccess       // whether the session may write: its connection's
 	demo    *demo.Cluster
 	logger  *log.Logger
 	logFile *os.File
@@ -260,9 +193,6 @@ func (s *session) close() {
 	})
 }
 
-// errBadInput marks connect errors caused by the user's input (exit 2).
-var errBadInput = errors.New("bad input")
-
 // connect starts the demo if asked, reads --command-config and connects.
 func (c *common) connect(ctx context.Context) (*session, error) {
 	s, err := c.openSession()
@@ -272,7 +202,7 @@ func (c *common) connect(ctx context.Context) (*session, error) {
 	conn, err := c.resolveConnection(c.errOut())
 	if err != nil {
 		s.close()
-		return nil, fmt.Errorf("%w: %v", errBadInput, err)
+		return nil, badInput(err)
 	}
 	return c.connectWithSession(ctx, s, conn)
 }
@@ -283,7 +213,7 @@ func (c *common) openSession() (*session, error) {
 	if c.debug != "" {
 		f, err := os.OpenFile(c.debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("%w: --debug %s: %v", errBadInput, c.debug, err)
+			return nil, badInputf("--debug %s: %v", c.debug, err)
 		}
 		s.logFile, s.logger = f, log.New(f, "", log.LstdFlags|log.Lmicroseconds)
 	}
@@ -301,14 +231,14 @@ func (c *common) connectWith(ctx context.Context, conn connection) (*session, er
 
 func (c *common) connectWithSession(ctx context.Context, s *session, conn connection) (*session, error) {
 	cfg := kafka.Config{Timeout: c.timeoutD, Logger: s.logger}
-	// A read-only context cannot be made writable: everything downstream reads c.readOnly.
-	c.readOnly, s.context = conn.readOnly, conn.context
+	// The session writes as its connection was decided (writeAccess): nothing after changes it.
+	s.access, s.context = conn.access, conn.context
 	s.logger.Printf("connection: context %s, bootstrap %q, read-only %v, client properties %v",
-		conn.contextName(), conn.bootstrap, conn.readOnly, clientconfig.RedactedProperties(conn.props))
+		conn.contextName(), conn.bootstrap, conn.access.readOnly(), clientconfig.RedactedProperties(conn.props))
 	settings, err := clientconfig.FromProperties(conn.props, clientconfig.Options{Bootstrap: conn.bootstrap, Timeout: c.timeoutD})
 	if err != nil {
 		s.close()
-		return nil, fmt.Errorf("%w: %v: client properties: %v", errBadInput, kafka.ErrBadConfig, err)
+		return nil, badInputf("%v: client properties: %v", kafka.ErrBadConfig, err)
 	}
 	cfg.Client = settings
 	if c.demo {
@@ -324,7 +254,7 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 	if err != nil {
 		s.close()
 		if errors.Is(err, kafka.ErrBadConfig) {
-			return nil, fmt.Errorf("%w: %v", errBadInput, err)
+			return nil, badInput(err)
 		}
 		return nil, err
 	}
@@ -335,18 +265,14 @@ func (c *common) connectWithSession(ctx context.Context, s *session, conn connec
 	return s, nil
 }
 
-// connectOrExit connects and maps failures to exit codes (bad input 2, else failCode).
-func (c *common) connectOrExit(ctx context.Context, name string, failCode int, stderr io.Writer) (*session, int) {
+// connectOrFail connects; a failure that is not bad input (exit 2) is a failure (exit 1).
+func (c *common) connectOrFail(ctx context.Context, stderr io.Writer) (*session, error) {
 	c.stderr = stderr // notes and warnings about the connection go with the errors
 	s, err := c.connect(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui %s: %v\n", name, err)
-		if errors.Is(err, errBadInput) {
-			return nil, exitBadInput
-		}
-		return nil, failCode
+	if err != nil && !isBadInput(err) {
+		return nil, failure(err)
 	}
-	return s, exitOK
+	return s, err
 }
 
 // writeJSON writes v as one JSON document and a newline.

@@ -20,7 +20,7 @@ type connection struct {
 	context   *contexts.Context // nil without one
 	bootstrap []string          // empty: bootstrap.servers of props
 	props     map[string]string
-	readOnly  bool
+	access    writeAccess // decided here, once (readonly.go)
 }
 
 func (c connection) contextName() string {
@@ -67,10 +67,9 @@ func (c *common) resolveConnection(warn io.Writer) (connection, error) {
 	}
 	in := contexts.Inputs{File: file, FlagContext: c.context, EnvContext: os.Getenv("OFFSETTUI_CONTEXT"),
 		FlagBootstrap: c.bootstrap, EnvBootstrap: os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), CommandConfig: c.commandConfig,
-		ReadOnly: c.readOnlyAsked || c.readOnly, Demo: c.demo}
+		ReadOnly: c.askedReadOnly(), Demo: c.demo}
 	if c.onlyContext {
 		in.FlagBootstrap, in.EnvBootstrap, in.CommandConfig, in.Demo = "", "", "", false
-		in.ReadOnly = c.readOnlyAsked
 	}
 	r, err := contexts.Resolve(in)
 	if err != nil {
@@ -82,7 +81,7 @@ func (c *common) resolveConnection(warn io.Writer) (connection, error) {
 	if err := clientconfig.CheckBootstrap(r.Bootstrap); err != nil {
 		return connection{}, err // bad input (exit 2), not a connection that fails
 	}
-	conn := connection{context: r.Context, bootstrap: r.Bootstrap, readOnly: r.ReadOnly}
+	conn := connection{context: r.Context, bootstrap: r.Bootstrap, access: decideAccess(r.ReadOnly)}
 	if r.CommandConfig != "" {
 		what := "--command-config"
 		if c.commandConfig == "" {

@@ -309,7 +309,6 @@ func TestTUIContextSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.readOnly = conn.readOnly
 	lc := &lazyClient{c: c, conn: &conn}
 	defer lc.close()
 	sw := &tuiSwitcher{c: c, backupDir: t.TempDir()}
@@ -353,7 +352,6 @@ func TestTUIReadOnlyContextFromTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.readOnly = conn.readOnly
 	lc := &lazyClient{c: c, conn: &conn}
 	opts := tuiOptions(c, lc, 0, true, t.TempDir())
 	if !opts.ReadOnly || !opts.Resetter.(tuiResetter).svc.ReadOnly || opts.Context.Name != "prod" || opts.Cluster != "127.0.0.1:1" {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/contexts"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
 // contextListing is one context as `offsettui contexts -o json` prints it (secrets masked).
@@ -27,40 +27,45 @@ type contextListing struct {
 	Error            *string           `json:"error"`
 }
 
-// contextsMain lists the contexts of the config file with their client properties, every
-// secret masked (password=***).
-func contextsMain(args []string, stdout, stderr io.Writer) int {
+// newContextsCmd is `offsettui contexts`: the contexts of the config file with their client
+// properties, every secret masked (password=***).
+func newContextsCmd() *cobra.Command {
 	var c common
-	fs := pflag.NewFlagSet("contexts", pflag.ContinueOnError)
+	cmd := &cobra.Command{
+		Use:   "contexts [--config FILE] [-o table|json]",
+		Short: "list the named clusters of the config file, secrets masked",
+		Long: "Lists the contexts of the config file ($XDG_CONFIG_HOME/offsettui/config.yaml) with the\n" +
+			"client properties each uses, every secret masked (password=***) (docs/connect.md).",
+		Example: "  offsettui contexts\n  offsettui contexts --config ./team-clusters.yaml -o json",
+	}
+	fs := cmd.Flags()
 	fs.StringVar(&c.config, "config", "", "`FILE` the contexts file (default $XDG_CONFIG_HOME/offsettui/config.yaml)")
 	fs.StringVarP(&c.output, "output", "o", "table", "`FORMAT` table or json")
-	if done, code := parseOnly(fs, args, stdout, stderr); done {
-		return code
+	offerValues(fs, "output", "table", "json")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if c.output != "table" && c.output != "json" {
+			return badInputf("-o/--output: want table or json, got %q", c.output)
+		}
+		file, err := c.loadConfig(stderr)
+		if err != nil {
+			return badInput(err)
+		}
+		if file == nil {
+			return badInputf("no config file at %s (see docs/connect.md)", contexts.DefaultPath(os.Getenv))
+		}
+		list := listContexts(file, stderr)
+		if c.output == "json" {
+			err = writeJSON(stdout, map[string]any{"configFile": file.Path, "currentContext": orNull(file.CurrentContext), "contexts": list})
+		} else {
+			err = printContexts(stdout, list)
+		}
+		if err != nil {
+			return failure(fmt.Errorf("write output: %w", err))
+		}
+		return nil
 	}
-	if c.output != "table" && c.output != "json" {
-		fmt.Fprintf(stderr, "offsettui contexts: -o/--output: want table or json, got %q\n", c.output)
-		return exitBadInput
-	}
-	file, err := c.loadConfig(stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui contexts: %v\n", err)
-		return exitBadInput
-	}
-	if file == nil {
-		fmt.Fprintf(stderr, "offsettui contexts: no config file at %s (see docs/connect.md)\n", contexts.DefaultPath(os.Getenv))
-		return exitBadInput
-	}
-	list := listContexts(file, stderr)
-	if c.output == "json" {
-		err = writeJSON(stdout, map[string]any{"configFile": file.Path, "currentContext": orNull(file.CurrentContext), "contexts": list})
-	} else {
-		err = printContexts(stdout, list)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui contexts: write output: %v\n", err)
-		return exitFailure
-	}
-	return exitOK
+	return cmd
 }
 
 // listContexts reads each context's client properties (its command-config file, then its

@@ -1,22 +1,28 @@
 package main
 
 import (
-	"io"
-
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
-// deleteGroupMain is `offsettui delete-group`: a plan of deleting an Empty group
+// newDeleteGroupCmd is `offsettui delete-group`: a plan of deleting an Empty group
 // (docs/resets.md#deleting-a-group), executed with --execute by the reset service under a
 // reset's guards, after a backup of every commit; the undo restores them into the same name.
-func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
+func newDeleteGroupCmd() *cobra.Command {
 	var (
-		c  common
-		f  = resetFlags{cmd: "delete-group"}
-		fs = pflag.NewFlagSet("delete-group", pflag.ContinueOnError)
+		c common
+		f = resetFlags{cmd: "delete-group"}
 	)
+	cmd := &cobra.Command{
+		Use:   "delete-group --group G [--execute] [flags]",
+		Short: "plan or --execute deleting an Empty group, after a backup",
+		Long: "Plans deleting an Empty group (kafka-consumer-groups --delete, DeleteGroups) with every commit it\n" +
+			"removes; --execute writes a backup first and prints the undo (reset --restore into the same\n" +
+			"name) (docs/resets.md#deleting-a-group).",
+		Example: "  offsettui delete-group --bootstrap-server kafka:9092 --group decommissioned-svc --execute",
+	}
+	fs := cmd.Flags()
 	c.register(fs)
 	fs.StringVar(&f.group, "group", "", "`GROUP` the group to delete (required)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the group (default: print the plan only)")
@@ -24,8 +30,8 @@ func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit")
 	f.watch.register(fs, true)
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return planOrWrite(cmd, c, &f, plan.DeleteGroupScope, plan.DeleteGroupStrategy(), nil)
 	}
-	return planOrWrite(c, &f, plan.DeleteGroupScope, plan.DeleteGroupStrategy(), nil, stdout, stderr)
+	return cmd
 }

@@ -1,22 +1,30 @@
 package main
 
 import (
-	"io"
-
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
-// deleteOffsetsMain is `offsettui delete-offsets`: a plan of deleting a group's commits
+// newDeleteOffsetsCmd is `offsettui delete-offsets`: a plan of deleting a group's commits
 // (docs/resets.md#deleting-commits), executed with --execute by the reset service under
 // the same guards, backup, audit, read-back and undo as a reset.
-func deleteOffsetsMain(args []string, stdout, stderr io.Writer) int {
+func newDeleteOffsetsCmd() *cobra.Command {
 	var (
-		c  common
-		f  = resetFlags{cmd: "delete-offsets"}
-		fs = pflag.NewFlagSet("delete-offsets", pflag.ContinueOnError)
+		c common
+		f = resetFlags{cmd: "delete-offsets"}
 	)
+	cmd := &cobra.Command{
+		Use:   "delete-offsets --group G (--topic T[:P,P]... | --all-topics) [--execute] [flags]",
+		Short: "plan or --execute deleting a group's commits on topics",
+		Long: "Plans deleting a group's commits with kafka-consumer-groups --delete-offsets semantics (OffsetDelete):\n" +
+			"a live group is not refused as such, the broker refuses the topics it subscribes to, per partition.\n" +
+			"Each row says where the consumer starts without its commit (--assume-reset). --execute writes a\n" +
+			"backup first and prints the undo (reset --restore) (docs/resets.md#deleting-commits).",
+		Example: "  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders\n" +
+			"  offsettui delete-offsets --bootstrap-server kafka:9092 --group billing --topic retired-orders:0,2 --execute",
+	}
+	fs := cmd.Flags()
 	c.register(fs)
 	fs.StringVar(&f.group, "group", "", "`GROUP` the group whose commits to delete (required)")
 	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
@@ -26,9 +34,9 @@ func deleteOffsetsMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit")
 	f.watch.register(fs, true)
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		scope, err := plan.NewScope(f.allTopics, f.topics, plan.DeleteOffsets)
+		return planOrWrite(cmd, c, &f, scope, plan.DeleteOffsetsStrategy(), err)
 	}
-	scope, err := plan.NewScope(f.allTopics, f.topics, plan.DeleteOffsets)
-	return planOrWrite(c, &f, scope, plan.DeleteOffsetsStrategy(), err, stdout, stderr)
+	return cmd
 }

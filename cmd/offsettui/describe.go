@@ -1,29 +1,18 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"os"
-	"os/signal"
-	"syscall"
+	"slices"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/sampler"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
-// describeMain is `offsettui describe`; Ctrl-C (or SIGTERM) ends --watch.
-func describeMain(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return describeContext(ctx, args, stdout, stderr)
-}
-
-// describeContext is `offsettui describe`; ctx ends --watch (Ctrl-C).
-func describeContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// newDescribeCmd is `offsettui describe`; Ctrl-C (or SIGTERM) ends --watch.
+func newDescribeCmd() *cobra.Command {
 	var (
 		c        common
 		tf       timeFlags
@@ -32,12 +21,18 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 		budget   int64
 		watch    bool
 		baseline string
-		fs       = pflag.NewFlagSet("describe", pflag.ContinueOnError)
-		bad      = func(format string, a ...any) int {
-			fmt.Fprintf(stderr, "offsettui describe: "+format+"\n", a...)
-			return exitBadInput
-		}
 	)
+	cmd := &cobra.Command{
+		Use:   "describe [flags]",
+		Short: "every group's positions as a table or JSON",
+		Long: "Every group's positions (low, committed, high, lag, status, time lag, expires-in) as a table\n" +
+			"like kafka-consumer-groups --describe, as JSON (docs/json.md), or as the Markdown incident\n" +
+			"report (-o markdown) the TUI's w writes.",
+		Example: "  offsettui describe --demo\n  offsettui describe --bootstrap-server kafka:9092 --group billing --group audit-export\n" +
+			"  offsettui describe --bootstrap-server kafka:9092 --topic orders -o json\n" +
+			"  offsettui describe --bootstrap-server kafka:9092 --sample 30s -o markdown > incident.md",
+	}
+	fs := cmd.Flags()
 	c.markdown = true
 	c.register(fs)
 	tf.register(fs, "--sample and --watch")
@@ -46,50 +41,56 @@ func describeContext(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.Int64Var(&budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch for committed-record timestamps (time lag, expires-in); 0 = none")
 	fs.BoolVar(&watch, "watch", false, "keep taking snapshots every --interval and print each one, with rates, until Ctrl-C")
 	fs.StringVar(&baseline, "baseline", "", "`FILE` an earlier describe -o json: show what changed since")
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
-	}
-	if budget < 0 {
-		return bad("--fetch-budget: must not be negative, got %d", budget)
-	}
-	if err := tf.parse(); err != nil {
-		return bad("%v", err)
-	}
-	if watch && tf.sampleD > 0 {
-		return bad("--watch and --sample exclude each other: --watch samples until Ctrl-C, --sample for a fixed time")
-	}
-	run := &describeRun{out: stdout, errw: stderr, output: c.output, tf: tf, groups: groups, clock: sampler.RealClock,
-		tty: isTerminal(stdout)}
-	if baseline != "" {
-		b, err := readBaseline(baseline)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := c.validate(); err != nil {
+			return badInput(err)
+		}
+		if budget < 0 {
+			return badInputf("--fetch-budget: must not be negative, got %d", budget)
+		}
+		if err := tf.parse(); err != nil {
+			return badInput(err)
+		}
+		if watch && tf.sampleD > 0 {
+			return badInputf("--watch and --sample exclude each other: --watch samples until Ctrl-C, --sample for a fixed time")
+		}
+		run := &describeRun{out: stdout, errw: stderr, output: c.output, tf: tf, groups: groups, clock: sampler.RealClock,
+			tty: isTerminal(stdout)}
+		if baseline != "" {
+			b, err := readBaseline(baseline)
+			if err != nil {
+				return badInputf("--baseline: %v", err)
+			}
+			if !b.Cluster.TakenAt.Before(time.Now()) {
+				return badInputf("--baseline: %s was taken at %s, not before now", baseline, b.Cluster.TakenAt.UTC().Format(model.StampLayout))
+			}
+			run.base, run.baseFile = &b, baseline
+		}
+		if err := nonEmpty("--group", groups); err != nil {
+			return badInput(err)
+		}
+		if err := nonEmpty("--topic", topics); err != nil {
+			return badInput(err)
+		}
+		ctx, stop := signalContext(cmd.Context())
+		defer stop()
+		s, err := c.connectOrFail(ctx, stderr)
 		if err != nil {
-			return bad("--baseline: %v", err)
+			return err
 		}
-		if !b.Cluster.TakenAt.Before(time.Now()) {
-			return bad("--baseline: %s was taken at %s, not before now", baseline, b.Cluster.TakenAt.UTC().Format(model.StampLayout))
+		defer s.close()
+		run.src = s.client
+		run.q = c.withCommitLog(model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget, CommitLogCatchUp: watch})
+		switch {
+		case watch:
+			return exitWith(run.watch(ctx))
+		case tf.sampleD > 0:
+			return exitWith(run.sample(ctx))
 		}
-		run.base, run.baseFile = &b, baseline
+		return exitWith(run.once(ctx))
 	}
-	if err := nonEmpty("--group", groups); err != nil {
-		return bad("%v", err)
-	}
-	if err := nonEmpty("--topic", topics); err != nil {
-		return bad("%v", err)
-	}
-	s, code := c.connectOrExit(ctx, "describe", exitFailure, stderr)
-	if s == nil {
-		return code
-	}
-	defer s.close()
-	run.src = s.client
-	run.q = c.withCommitLog(model.Query{Groups: groups, Topics: topics, RiskWindow: c.riskWindowD, FetchBudget: budget, CommitLogCatchUp: watch})
-	switch {
-	case watch:
-		return run.watch(ctx)
-	case tf.sampleD > 0:
-		return run.sample(ctx)
-	}
-	return run.once(ctx)
+	return cmd
 }
 
 func readBaseline(path string) (model.Snapshot, error) {
@@ -101,11 +102,12 @@ func readBaseline(path string) (model.Snapshot, error) {
 	return timeaxis.ReadBaseline(f, path)
 }
 
-// notFoundGroups names the groups of a snapshot that do not exist.
-func notFoundGroups(s model.Snapshot) []string {
+// notFoundGroups names the groups named with --group that do not exist (exit 3); a group
+// deleted while the snapshot was taken, not named, is shown gone and changes no exit code.
+func notFoundGroups(s model.Snapshot, named []string) []string {
 	var out []string
 	for _, g := range s.Groups {
-		if g.Error.IsGroupNotFound() {
+		if g.Error.IsGroupNotFound() && slices.Contains(named, g.Group) {
 			out = append(out, "group "+g.Group)
 		}
 	}

@@ -262,3 +262,39 @@ func TestDescribeSampleSortsByUrgency(t *testing.T) {
 		t.Errorf("one snapshot: invoice-mailer at %d before click-etl at %d; without rates it cannot be known to stall", one["invoice-mailer"], one["click-etl"])
 	}
 }
+
+// TestDescribeUnknownTopic: a --topic that does not exist is named on stderr (with
+// Kafka's code), exit 0 as for any snapshot; a topic that exists is not. It said only "no
+// groups matched".
+func TestDescribeUnknownTopic(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := describeMain([]string{"--demo", "--topic", "nosuch", "--topic", "outbox", "--topic", "nosuch2"}, &out, &errb)
+	if code != exitOK || errb.String() != "offsettui describe: topics nosuch, nosuch2 (--topic) do not exist (UNKNOWN_TOPIC_OR_PARTITION)\n" {
+		t.Errorf("exit %d, stderr %q; want 0 and one line naming nosuch and nosuch2", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Consumer group 'fanout'") {
+		t.Errorf("outbox's groups are not described:\n%s", out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = describeMain([]string{"--demo", "--topic", "nosuch"}, &out, &errb)
+	if code != exitOK || errb.String() != "offsettui describe: topic nosuch (--topic) does not exist (UNKNOWN_TOPIC_OR_PARTITION)\n" ||
+		!strings.Contains(out.String(), "no groups matched") {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 0, nosuch named, no groups matched", code, errb.String(), out.String())
+	}
+}
+
+// TestNotFoundOnlyWhenNamed: exit 3 is for a group named with --group that does not exist;
+// a group deleted while the snapshot was taken (shown gone) is not one.
+func TestNotFoundOnlyWhenNamed(t *testing.T) {
+	gone := func(name string) model.Group {
+		return model.Group{Group: name, Error: (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: "gone"}).WithGroup(name)}
+	}
+	s := model.Snapshot{Groups: []model.Group{gone("deleted-meanwhile"), gone("nosuch")}}
+	if got := notFoundGroups(s, []string{"nosuch"}); len(got) != 1 || got[0] != "group nosuch" {
+		t.Errorf("named nosuch: %v, want only it", got)
+	}
+	if got := notFoundGroups(s, nil); len(got) != 0 {
+		t.Errorf("nothing named: %v, want none", got)
+	}
+}

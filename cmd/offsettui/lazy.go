@@ -209,6 +209,21 @@ func (l *lazyClient) ShareUnwritable(ctx context.Context, group string) string {
 	return cl.ShareUnwritable(ctx, group)
 }
 
+// access is whether the TUI may write: its session's, decided with the connection it was
+// made with; before the connection, that resolved connection's; refused when neither is
+// known.
+func (l *lazyClient) access() writeAccess {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.sess != nil:
+		return l.sess.access
+	case l.conn != nil:
+		return l.conn.access
+	}
+	return writeAccess{}
+}
+
 // contextName names the context for the undo command ("" without one).
 func (l *lazyClient) contextName() string {
 	l.mu.Lock()

@@ -24,6 +24,7 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	accepted := make(chan struct{}, 16)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -31,6 +32,7 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 				return
 			}
 			defer c.Close()
+			accepted <- struct{}{}
 		}
 	}()
 	const timeout = 30 * time.Second
@@ -38,7 +40,11 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() { _, err := lc.client(ctx); first <- err }()
-	time.Sleep(100 * time.Millisecond) // the connection is under way
+	select { // the connection is under way
+	case <-accepted:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client never connected")
+	}
 	start := time.Now()
 	closed := make(chan struct{})
 	go func() { lc.close(); close(closed) }()
@@ -85,7 +91,7 @@ func TestTUIResetNamesTheClusterItConnectedTo(t *testing.T) {
 	addrs := groupAtTwoOfFive(t)
 	dir := t.TempDir()
 	c := common{timeoutD: 10 * time.Second} // no --bootstrap-server: the context's addresses
-	lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
+	lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs, access: decideAccess(false)}}
 	defer lc.close()
 	r := newTUIResetter(c, lc, dir)
 	st, err := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
@@ -140,7 +146,7 @@ func TestTUIAssumeReset(t *testing.T) {
 	addrs := groupAtTwoOfFive(t)
 	for assume, start := range map[string]int64{model.ResetEarliest: 0, model.ResetLatest: 5} {
 		c := common{timeoutD: 10 * time.Second, assumeReset: assume}
-		lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs}}
+		lc := &lazyClient{c: c, conn: &connection{bootstrap: addrs, access: decideAccess(false)}}
 		p, err := newTUIResetter(c, lc, t.TempDir()).Plan(t.Context(), "g", plan.Scope{Topics: []plan.TopicScope{{Topic: "t"}}}, plan.DeleteOffsetsStrategy())
 		lc.close()
 		if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
@@ -13,45 +12,52 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/serve"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
-// mcpMain is `offsettui mcp`: an MCP server over stdin and stdout for one cluster, chosen
-// as every command chooses it (docs/api.md); its plan tools write plan files (plan-out) for a
-// person to apply, which serve's /mcp never does. It ends when the client closes stdin, or on
+// newMCPCmd is `offsettui mcp`: an MCP server over stdin and stdout for one cluster, chosen
+// as every command chooses it (docs/api.md). It ends when the client closes stdin, or on
 // SIGINT or SIGTERM (exit 0).
-func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
-	defer stop()
-	return mcpContext(ctx, args, stdin, stdout, stderr)
-}
-
-func mcpContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var (
-		c  common
-		fs = pflag.NewFlagSet("mcp", pflag.ContinueOnError)
-	)
+func newMCPCmd() *cobra.Command {
+	var c common
+	cmd := &cobra.Command{
+		Use:   "mcp [flags]",
+		Short: "an MCP server over stdio for agents: read, check and plan, never write",
+		Long: "A Model Context Protocol server over stdin and stdout for one cluster: the tools list_groups,\n" +
+			"describe_group, check_group, explain_status and plan_reset, plan_delete_offsets, plan_delete_group,\n" +
+			"plan_copy answer the JSON of describe, check and the dry runs of reset (docs/api.md). No tool\n" +
+			"writes to Kafka; a plan tool's plan-out writes a plan file, which a person applies with\n" +
+			"offsettui apply FILE.",
+		Example: "  offsettui mcp --context prod --read-only\n" +
+			"  claude mcp add offsettui -- offsettui mcp --bootstrap-server kafka:9092",
+	}
+	fs := cmd.Flags()
 	c.noOutput = true
 	c.register(fs)
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if err := c.validate(); err != nil {
+			return badInput(err)
+		}
+		ctx, stop := signalContext(cmd.Context())
+		defer stop()
+		s, err := c.connectOrFail(ctx, cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		cl := &directCluster{c: c, access: s.access, client: s.client, name: s.contextName(),
+			tool: func() plan.ToolConnection { return toolConnection(c, s.context, s.client.Bootstrap()) }}
+		author := &reset.Service{ClusterName: s.client.Bootstrap}
+		server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText(),
+			WritePlan: func(p plan.Plan, path string) (plan.Plan, error) {
+				return reset.WritePlanFile(absPath(path), p, author.Author("offsettui mcp"))
+			}})
+		if err := mcpserver.RunStdio(ctx, server, cmd.InOrStdin(), cmd.OutOrStdout()); err != nil && ctx.Err() == nil {
+			return failure(err)
+		}
+		return nil
 	}
-	s, code := c.connectOrExit(ctx, "mcp", exitFailure, stderr)
-	if s == nil {
-		return code
-	}
-	defer s.close()
-	cl := &directCluster{c: c, client: s.client, name: s.contextName()}
-	author := &reset.Service{ClusterName: s.client.Bootstrap}
-	server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText(),
-		WritePlan: func(p plan.Plan, path string) (plan.Plan, error) {
-			return reset.WritePlanFile(absPath(path), p, author.Author("offsettui mcp"))
-		}})
-	if err := mcpserver.RunStdio(ctx, server, stdin, stdout); err != nil && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "offsettui mcp: %v\n", err)
-		return exitFailure
-	}
-	return exitOK
+	return cmd
 }
 
 // directCluster is a cluster the MCP tools read directly, as describe, check and the dry
@@ -59,8 +65,11 @@ func mcpContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 // reset.Planner on a planReader.
 type directCluster struct {
 	c      common
+	access writeAccess // its session's: a plan says whether --execute could write it
 	client *kafka.Client
 	name   string // the context's name, "" without one
+	// tool is how Kafka's tool reaches this cluster, for a plan's equivalent command.
+	tool func() plan.ToolConnection
 }
 
 // named is the cluster a tool call names: this one, by its context's name or none.
@@ -91,13 +100,15 @@ func (d *directCluster) Check(ctx context.Context, group string, opts check.Opti
 
 // Plan implements mcpserver.Cluster as reset plans without --execute.
 func (d *directCluster) Plan(ctx context.Context, r mcpserver.PlanRequest) (plan.Plan, error) {
-	return planOnly(ctx, planReader{d.client}, d.c, r)
+	return planOnly(ctx, planReader{d.client}, d.c, d.access, d.tool, r)
 }
 
-// planOnly makes the plan of r on a reader, with the command's read-only setting and risk
-// window: reset.Planner, which has no way to write.
-func planOnly(ctx context.Context, r reset.Reader, c common, req mcpserver.PlanRequest) (plan.Plan, error) {
-	p := reset.Planner{Cluster: r, ReadOnly: c.readOnly, AssumeReset: req.AssumeReset, AllowNewGroup: req.AllowNewGroup, RiskWindow: c.riskWindowD}
+// planOnly makes the plan of r on a reader, with the connection's write access, the
+// command's risk window and the cluster's connection for Kafka's command (tool):
+// reset.Planner, which has no way to write.
+func planOnly(ctx context.Context, r reset.Reader, c common, access writeAccess, tool func() plan.ToolConnection, req mcpserver.PlanRequest) (plan.Plan, error) {
+	p := reset.Planner{Cluster: r, ReadOnly: access.readOnly(), AssumeReset: req.AssumeReset, AllowNewGroup: req.AllowNewGroup, RiskWindow: c.riskWindowD,
+		Tool: tool}
 	return p.Plan(ctx, req.Group, req.Scope, req.Strategy)
 }
 
@@ -138,7 +149,9 @@ type servedCluster struct {
 	ex      *serve.Exporter
 	label   string
 	c       common
+	access  writeAccess // the cluster's connection's
 	planner planReader
+	tool    func() plan.ToolConnection // as directCluster's
 }
 
 // Describe implements mcpserver.Cluster from the last snapshot.
@@ -164,7 +177,7 @@ func (s *servedCluster) Check(_ context.Context, group string, opts check.Option
 
 // Plan implements mcpserver.Cluster on the cluster's connection.
 func (s *servedCluster) Plan(ctx context.Context, r mcpserver.PlanRequest) (plan.Plan, error) {
-	return planOnly(ctx, s.planner, s.c, r)
+	return planOnly(ctx, s.planner, s.c, s.access, s.tool, r)
 }
 
 // lazyPlanSource is a serve cluster's connection, made on first use, as a planSource.

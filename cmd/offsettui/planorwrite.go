@@ -1,25 +1,25 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/spf13/cobra"
 )
 
 // planOrWrite is delete-offsets and delete-group once their flags are parsed: the checks
 // they share (a group, --assume-reset, the watch; badInput is the command's own), the plan,
 // and with --execute the write under a reset's guards (resetFlags.finish).
-func planOrWrite(c common, f *resetFlags, scope plan.Scope, st plan.Strategy, badInput error, stdout, stderr io.Writer) int {
-	err := badInput
+func planOrWrite(cmd *cobra.Command, c common, f *resetFlags, scope plan.Scope, st plan.Strategy, bad error) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if err := c.validate(); err != nil {
+		return badInput(err)
+	}
+	err := bad
 	if strings.TrimSpace(f.group) == "" {
 		err = fmt.Errorf("--group is required")
 	}
@@ -35,31 +35,29 @@ func planOrWrite(c common, f *resetFlags, scope plan.Scope, st plan.Strategy, ba
 		err = f.checkPlanOut()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "offsettui %s: %v\n", f.cmd, err)
-		return exitBadInput
+		return badInput(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(cmd.Context())
 	defer stop()
-	s, code := c.connectOrExit(ctx, f.cmd, exitFailure, stderr)
-	if s == nil {
-		return code
+	s, err := c.connectOrFail(ctx, stderr)
+	if err != nil {
+		return err
 	}
 	defer s.close()
 	svc := f.service(c, s)
 	p, err := svc.Plan(ctx, f.group, scope, st)
 	if err != nil {
-		fmt.Fprintf(stderr, "offsettui %s: %v\n", f.cmd, err)
-		return planErrorExit(err)
+		return planError(err)
 	}
-	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
+	return exitWith(f.finish(ctx, svc, s, p, c.output, stdout, stderr))
 }
 
-// planErrorExit is the exit code of a plan that could not be made: blocked when a guard
-// refused (nothing is planned on guesses or past a denial), else a failure.
-func planErrorExit(err error) int {
+// planError is a plan that could not be made: blocked (exit 3) when a guard refused
+// (nothing is planned on guesses or past a denial), else a failure.
+func planError(err error) error {
 	var denied *model.Error
 	if errors.Is(err, kafka.ErrCannotProveInactive) || errors.As(err, &denied) && denied.Kind == model.KindDenied {
-		return exitBlocked
+		return &exitError{code: exitBlocked, err: err}
 	}
-	return exitFailure
+	return failure(err)
 }

@@ -36,7 +36,7 @@ func (f *resetFlags) checkPlanOut() error {
 // writePlanOut prints plan p, as a dry run does, and writes it to the plan file: exit 0, or
 // 3 when the plan is blocked (no file: nobody could apply it; a read-only blocker is the
 // planner's setting and no reason, reset.Fileable), 1 when the file cannot be written.
-func (f *resetFlags) writePlanOut(svc *reset.Service, p plan.Plan, format string, stdout, stderr io.Writer) int {
+func (f *resetFlags) writePlanOut(svc *reset.Service, p plan.Plan, format string, stdout, stderr io.Writer) exitCode {
 	if err := output(stdout, format, p, nil); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", f.prefix(), err)
 		return exitFailure

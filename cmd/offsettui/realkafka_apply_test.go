@@ -330,9 +330,14 @@ func mcpStdioCall(t *testing.T, args []string, tool string, arguments map[string
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		code := mcpContext(ctx, args, inR, outW, io.Discard)
+		root := newRootCmd()
+		root.SetArgs(append([]string{"mcp"}, args...))
+		root.SetIn(inR)
+		root.SetOut(outW)
+		root.SetErr(io.Discard)
+		err := root.ExecuteContext(ctx)
 		outW.Close()
-		done <- code
+		done <- int(codeOf(err))
 	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "offsettui-test"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {

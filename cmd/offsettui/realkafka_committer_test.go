@@ -218,7 +218,7 @@ func TestRealKafkaCommitterIdle(t *testing.T) {
 		switch {
 		case res.Outcome == plan.OutcomeOverwritten && outcomeExitCode(res.Outcome) == 5 && r.Result == plan.WriteOverwritten:
 		case res.Outcome == plan.OutcomePartlyApplied && outcomeExitCode(res.Outcome) == 4 && r.Result == plan.WriteChanged:
-			t.Logf("%s: the committer's commit landed before the read-back: %s", b.Name(), r.ResultNote())
+			t.Logf("%s: the committer's commit landed before the read-back: %s", b.Name(), r.ResultNote(res.Plan.Strategy.Kind))
 		default:
 			t.Fatalf("outcome %s (exit %d), row %s; want overwritten (5), or changed-since (4) when the commit beat the read-back; notes %v",
 				res.Outcome, outcomeExitCode(res.Outcome), r.Result, res.Notes)

@@ -108,16 +108,15 @@ func TestRealKafkaFromGroupParity(t *testing.T) {
 		if code != exitOK || dry.Executed || !maps.Equal(dry.targets(), want) {
 			t.Errorf("dry run: exit %d targets %v blockers %+v, want 0 and Kafka's %v", code, dry.targets(), dry.Blockers, want)
 		}
-		// The Kafka command the plan prints, run as it says (--dry-run for --execute), plans
-		// the same targets.
-		if e := dry.KafkaEquivalent; e == nil || e.CSV == "" {
+		// The Kafka command the plan prints, its dry run, plans the same targets.
+		if e := dry.KafkaEquivalent; e == nil || e.CSV == "" || e.DryRunCommand == nil {
 			t.Errorf("the plan prints no Kafka command with a file: %+v", e)
 		} else {
 			printed := filepath.Join(t.TempDir(), plan.EquivalentFile)
 			if err := os.WriteFile(printed, []byte(e.CSV), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			args := strings.Fields(strings.NewReplacer(plan.BootstrapPlaceholder, b.Addr, plan.EquivalentFile, printed, "--execute", "--dry-run").Replace(e.Command))[1:]
+			args := strings.Fields(strings.ReplaceAll(*e.DryRunCommand, plan.EquivalentFile, printed))[1:]
 			out := b.Tool(t, realkafka.ConsumerGroupCommand, append(args, "--timeout", "60000")...)
 			if got := toolOffsetsOf(t, out, target, "NEW-OFFSET"); !maps.Equal(got, want) {
 				t.Errorf("the printed command %q plans %v in Kafka's tool, want %v", e.Command, got, want)

@@ -94,7 +94,7 @@ func TestRealKafkaShareDeleteOffsets(t *testing.T) {
 			t.Errorf("--topic %s:0,2: exit %d executed %v blockers %+v; want 3, strategy-unsupported (whole topics only)", w.a, code, part.Executed, part.Blockers)
 		}
 		code, dry := cliDeleteOffsets(t, append(base, "--topic", w.a)...)
-		wantCmd := fmt.Sprintf("kafka-share-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group %s --topic %s", g, w.a)
+		wantCmd := fmt.Sprintf("kafka-share-groups.sh --bootstrap-server %s --delete-offsets --group %s --topic %s", b.Addr, g, w.a)
 		if code != exitOK || len(dry.Rows) != 3 || dry.KafkaEquivalent == nil || dry.KafkaEquivalent.Command != wantCmd {
 			t.Fatalf("dry run: exit %d rows %+v blockers %+v equivalent %+v; want 0, 3 rows, %q", code, dry.Rows, dry.Blockers, dry.KafkaEquivalent, wantCmd)
 		}
@@ -177,7 +177,7 @@ func TestRealKafkaShareDeleteGroup(t *testing.T) {
 		base := []string{"--bootstrap-server", b.Addr, "--backup-dir", dir, "--group", g}
 		code, dry := cliDeleteGroup(t, base...)
 		if code != exitOK || len(dry.Rows) != len(w.before) || dry.KafkaEquivalent == nil ||
-			dry.KafkaEquivalent.Command != "kafka-share-groups.sh --bootstrap-server BOOTSTRAP --delete --group "+g {
+			dry.KafkaEquivalent.Command != "kafka-share-groups.sh --bootstrap-server "+b.Addr+" --delete --group "+g {
 			t.Fatalf("dry run: exit %d rows %+v blockers %+v equivalent %+v", code, dry.Rows, dry.Blockers, dry.KafkaEquivalent)
 		}
 		emptyDir(t, "after the dry run", dir)

@@ -222,6 +222,18 @@ func TestRealKafkaStreamsResetCLI(t *testing.T) {
 		code, p := cliReset(t, "--bootstrap-server", addr, "--group", app, "--to-earliest", "--all-topics")
 		return code == exitOK, fmt.Sprintf("exit %d blockers %+v", code, p.Blockers)
 	})
+	// The printed kafka-streams-groups.sh commands (their dry runs) plan the same targets in
+	// Kafka's tool, in one JVM.
+	w := &kcWorld{b: realkafka.Main(t), dir: t.TempDir()}
+	var checks []printedCheck
+	for _, args := range [][]string{{"--shift-by", "-3", "--all-topics"}, {"--to-offset", "1", "--topic", in + ":1"}} {
+		code, p := cliReset(t, append([]string{"--bootstrap-server", addr, "--group", app}, args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d blockers %+v", args, code, p.Blockers)
+		}
+		checks = append(checks, w.dryRunCheck(t, "streams "+args[0], p, nil))
+	}
+	runChecks(t, w.b, checks)
 	executeAndRestore(t, addr, app, backupDir, []string{"--shift-by", "-3", "--all-topics"},
 		map[model.TP]int64{tpOf(in, 0): 5, tpOf(in, 1): 2}, want, streamsCommitted)
 	executeAndRestore(t, addr, app, backupDir, []string{"--to-offset", "1", "--topic", in + ":1"},

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
@@ -16,6 +14,7 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -52,71 +51,87 @@ func (f *resetFlags) prefix() string {
 	return "offsettui " + f.cmd
 }
 
-func resetMain(args []string, stdout, stderr io.Writer) int {
+// newResetCmd is `offsettui reset`.
+func newResetCmd() *cobra.Command {
 	var (
-		c  common
-		f  = resetFlags{values: map[plan.StrategyKind]*string{}, switches: map[plan.StrategyKind]*bool{}}
-		fs = pflag.NewFlagSet("reset", pflag.ContinueOnError)
+		c common
+		f = resetFlags{values: map[plan.StrategyKind]*string{}, switches: map[plan.StrategyKind]*bool{}}
 	)
+	cmd := &cobra.Command{
+		Use: "reset --group G (--all-topics | --topic T[:P,P]...) STRATEGY [--execute] [flags]\n" +
+			"       offsettui reset --group G --restore BACKUP [--execute] [flags]",
+		Short: "plan (default) or --execute an offset reset; --restore undoes one",
+		Long: "Plans an offset reset with kafka-consumer-groups --reset-offsets semantics and shows what each\n" +
+			"move re-delivers or skips; --execute writes it only when the group is empty and every guard\n" +
+			"holds, after a backup, and prints the undo command (docs/resets.md).",
+		Example: "  offsettui reset --demo --group fanout --all-topics --to-earliest\n" +
+			"  offsettui reset --bootstrap-server kafka:9092 --group billing --topic orders:0,2 --shift-by -100\n" +
+			"  offsettui reset --bootstrap-server kafka:9092 --group billing --all-topics --by-duration 6d23h --execute\n" +
+			"  offsettui reset --bootstrap-server kafka:9092 --group billing --restore ~/.local/state/offsettui/billing-….csv --execute",
+	}
+	fs := cmd.Flags()
 	c.register(fs)
 	f.register(fs)
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
-	}
-	scope, st, err := f.plan(fs, time.Now())
-	if err == nil {
-		f.assume, err = model.ParseAssumeReset(f.assume)
-		if err != nil {
-			err = fmt.Errorf("--assume-reset: %w", err)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := c.validate(); err != nil {
+			return badInput(err)
 		}
+		scope, st, err := f.plan(fs, time.Now())
+		if err == nil {
+			f.assume, err = model.ParseAssumeReset(f.assume)
+			if err != nil {
+				err = fmt.Errorf("--assume-reset: %w", err)
+			}
+		}
+		var backup reset.Backup
+		if err == nil {
+			err = f.watch.parse()
+		}
+		if err == nil {
+			err = f.checkPlanOut()
+		}
+		if err == nil && st.Kind == plan.Restore {
+			backup, err = reset.LoadBackup(st.Raw, f.group)
+		}
+		if err != nil {
+			return badInput(err)
+		}
+		// SIGINT and SIGTERM cancel the plan and the re-read; once the commit is on
+		// its way, its answer is awaited (bounded), the outcome is audited and the
+		// undo printed before the process exits.
+		ctx, stop := signalContext(cmd.Context())
+		defer stop()
+		s, err := c.connectOrFail(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		svc := f.service(c, s)
+		var p plan.Plan
+		if st.Kind == plan.Restore {
+			p, err = svc.PlanRestore(ctx, f.group, backup, f.restore)
+		} else {
+			p, err = svc.Plan(ctx, f.group, scope, st)
+		}
+		if err != nil {
+			return planError(err)
+		}
+		return exitWith(f.finish(ctx, svc, s, p, c.output, stdout, stderr))
 	}
-	var backup reset.Backup
-	if err == nil {
-		err = f.watch.parse()
-	}
-	if err == nil {
-		err = f.checkPlanOut()
-	}
-	if err == nil && st.Kind == plan.Restore {
-		backup, err = reset.LoadBackup(st.Raw, f.group)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-		return exitBadInput
-	}
-	// SIGINT and SIGTERM cancel the plan and the re-read; once the commit is on
-	// its way, its answer is awaited (bounded), the outcome is audited and the
-	// undo printed before the process exits.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	s, code := c.connectOrExit(ctx, "reset", exitFailure, stderr)
-	if s == nil {
-		return code
-	}
-	defer s.close()
-	svc := f.service(c, s)
-	var p plan.Plan
-	if st.Kind == plan.Restore {
-		p, err = svc.PlanRestore(ctx, f.group, backup, f.restore)
-	} else {
-		p, err = svc.Plan(ctx, f.group, scope, st)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui reset: %v\n", err)
-		return planErrorExit(err)
-	}
-	return f.finish(ctx, svc, s, p, c.output, stdout, stderr)
+	return cmd
 }
 
 // service is the reset service of a command that writes offsets (reset, delete-offsets)
 // on session s, with the command's flags.
 func (f *resetFlags) service(c common, s *session) *reset.Service {
-	return &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: c.readOnly, BackupDir: f.backupDir,
+	return &reset.Service{Cluster: s.client, ClusterName: s.client.Bootstrap, ReadOnly: s.access.readOnly(), BackupDir: f.backupDir,
 		AssumeReset: f.assume, AllowNewGroup: f.newGroup, RiskWindow: c.riskWindowD,
 		Observe: f.watch.observeD, AllowCommitter: f.watch.allowCommitter,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, s.contextName(), s.client.Bootstrap(), group, backup, f.backupDir)
-		}}
+		},
+		Tool: func() plan.ToolConnection { return toolConnection(c, s.context, s.client.Bootstrap()) }}
 }
 
 // plan checks reset's own flags and builds the scope and strategy; the error
@@ -245,15 +260,16 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 
 // finish prints a dry run (and writes it to --plan-out), or executes the plan and prints
 // what happened, and returns the exit code.
-func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) int {
+func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) exitCode {
 	if f.planOut != "" {
 		return f.writePlanOut(svc, p, format, stdout, stderr)
 	}
+	done := p.Strategy.Kind.Act().Done
 	if !f.execute {
 		if p.Executable() {
-			fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan (offsettui writes a backup first).")
+			fmt.Fprintln(stderr, "DRY RUN: nothing was "+done+". Add --execute to apply this plan (offsettui writes a backup first).")
 		} else {
-			fmt.Fprintln(stderr, "DRY RUN: nothing was written. This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
+			fmt.Fprintln(stderr, "DRY RUN: nothing was "+done+". This plan is BLOCKED (its blockers are listed with it): --execute would refuse it.")
 		}
 		if err := output(stdout, format, p, nil); err != nil {
 			fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
@@ -266,10 +282,10 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 	}
 	if !p.Executable() {
 		_ = output(stdout, format, p, nil)
-		fmt.Fprintln(stderr, f.prefix()+": not executed: the plan has blockers (see above); nothing was written")
+		fmt.Fprintln(stderr, f.prefix()+": not executed: the plan has blockers (see above); nothing was "+done)
 		return exitBlocked
 	}
-	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, p.Group, isTerminal(stderr))), p)
+	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, f.prefix(), p.Group, p.Strategy.Kind, isTerminal(stderr))), p)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
 	}
@@ -277,7 +293,7 @@ func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session,
 		fmt.Fprintf(stderr, f.prefix()+": %v\n", err)
 	}
 	if format != "json" {
-		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome))
+		fmt.Fprintln(stdout, report.OutcomeLine(res.Outcome, res.Plan.Strategy.Kind))
 	}
 	fmt.Fprintf(stderr, f.prefix()+": %s\n", res.Outcome) // every outcome, applied too: the word a script or a person looks for
 	return outcomeExitCode(res.Outcome)

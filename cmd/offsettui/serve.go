@@ -17,6 +17,7 @@ import (
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/serve"
 	"github.com/offsettui/offsettui/internal/text"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -33,36 +34,49 @@ type serveFlags struct {
 	intervalD time.Duration
 }
 
-// serveMain is `offsettui serve`; SIGINT or SIGTERM ends it (exit 0).
-func serveMain(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
-	defer stop()
-	return serveContext(ctx, args, stdout, stderr)
-}
-
-// serveContext is `offsettui serve` until ctx ends.
-func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// newServeCmd is `offsettui serve`; SIGINT or SIGTERM ends it (exit 0).
+func newServeCmd() *cobra.Command {
 	var (
 		c  common
 		sf serveFlags
 		tf timeFlags
-		fs = pflag.NewFlagSet("serve", pflag.ContinueOnError)
 	)
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "offsettui serve: "+format+"\n", a...)
-		return exitBadInput
+	cmd := &cobra.Command{
+		Use:   "serve [--listen ADDR] [--interval DURATION] [--context NAME]... [--all-contexts] [flags]",
+		Short: "a Prometheus exporter: lag, time to loss, statuses on /metrics; a read API (/api/v1) and MCP (/mcp)",
+		Long: "A Prometheus exporter that pages before the loss: it snapshots each cluster every --interval,\n" +
+			"keeps the time axis, and serves lag, lag in seconds, rates, ETA, time to loss, records lost,\n" +
+			"statuses and evaluations on /metrics (docs/metrics.md), with /healthz and /readyz, and from the\n" +
+			"same snapshots a read API (/api/v1, check --server) and MCP (/mcp) (docs/api.md). It never\n" +
+			"writes. Alert rules and a Grafana dashboard: deploy/. SIGINT or SIGTERM ends it (exit 0).",
+		Example: "  offsettui serve --demo\n" +
+			"  offsettui serve --context prod-eu --context prod-us --listen :9308\n" +
+			"  offsettui serve --all-contexts --interval 1m\n" +
+			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds\n" +
+			"  curl -s localhost:9308/api/v1/check/fanout?topic=outbox",
 	}
+	fs := cmd.Flags()
 	c.noOutput = true
 	sf.register(fs, &c)
 	tf.register(fs, "")
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		ctx, stop := signalContext(cmd.Context())
+		defer stop()
+		return serveUntil(ctx, c, sf, tf, cmd.ErrOrStderr())
+	}
+	return cmd
+}
+
+// serveUntil is `offsettui serve` once its flags are parsed, until ctx ends.
+func serveUntil(ctx context.Context, c common, sf serveFlags, tf timeFlags, stderr io.Writer) error {
+	if err := c.validate(); err != nil {
+		return badInput(err)
 	}
 	if err := tf.parse(); err != nil {
-		return bad("%v", err)
+		return badInput(err)
 	}
 	if err := sf.validate(&c); err != nil {
-		return bad("%v", err)
+		return badInput(err)
 	}
 	c.stderr = stderr
 	sources, err := sf.sources(&c)
@@ -72,23 +86,22 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}()
 	if err != nil {
-		return bad("%v", err)
+		return badInput(err)
 	}
 	// Listen first: a port already taken fails at once, not after the connections.
 	l, err := net.Listen("tcp", sf.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "offsettui serve: --listen %s: %v\n", sf.listen, err)
-		return exitFailure
+		return failure(fmt.Errorf("--listen %s: %v", sf.listen, err))
 	}
 	defer l.Close()
 	logger := log.New(stderr, "offsettui serve: ", log.LstdFlags)
 	switch code := firstConnections(ctx, sources, 2*c.timeoutD, logger); {
 	case code == exitBadInput:
-		return code
+		return exitWith(code)
 	case ctx.Err() != nil:
-		return exitOK // a signal before anything was served
+		return nil // a signal before anything was served
 	case code != exitOK:
-		return code
+		return exitWith(code)
 	}
 	targets := make([]serve.Target, len(sources))
 	for i, s := range sources {
@@ -98,7 +111,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
 		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf, API: !sf.noAPI})
 	if err != nil {
-		return bad("%v", err)
+		return badInput(err)
 	}
 	names := make([]string, len(targets))
 	for i, t := range targets {
@@ -108,13 +121,14 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		ex.Handle("/mcp", mcpserver.HTTPHandler(mcpserver.New(mcpserver.Options{Cluster: servedClusters(ex, c, sources),
 			RiskWindow: c.riskWindowD, Version: versionText()})))
 	}
-	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD))
+	logger.Printf("serving %s on http://%s/metrics every %s; rates, ETA and time to loss (offsettui_group_loss_seconds) "+
+		"need two snapshots of a group: they appear from the second, in about %s (--interval)",
+		strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD), text.HumanDuration(sf.intervalD))
 	if err := ex.Run(ctx, l); err != nil {
-		fmt.Fprintf(stderr, "offsettui serve: %v\n", err)
-		return exitFailure
+		return failure(err)
 	}
 	logger.Printf("stopped")
-	return exitOK
+	return nil
 }
 
 func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
@@ -143,9 +157,8 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 func servedClusters(ex *serve.Exporter, c common, sources []*serveSource) func(string) (mcpserver.Cluster, error) {
 	byName := map[string]mcpserver.Cluster{}
 	for _, s := range sources {
-		cc := c
-		cc.readOnly = c.readOnly || s.lc.conn.readOnly
-		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: cc, planner: planReader{lazyPlanSource{s.lc}}}
+		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: c, access: s.lc.access(), planner: planReader{lazyPlanSource{s.lc}},
+			tool: s.lc.toolConnection}
 	}
 	return func(name string) (mcpserver.Cluster, error) {
 		if name == "" && len(sources) == 1 {
@@ -282,7 +295,7 @@ func (s *serveSource) Snapshot(ctx context.Context, q model.Query) (model.Snapsh
 // deadline: a client configuration that cannot be used is bad input (exit 2),
 // and the demo must start (exit 1); a cluster that does not answer is tried
 // again at every snapshot, offsettui_up 0 meanwhile.
-func firstConnections(ctx context.Context, sources []*serveSource, deadline time.Duration, logger *log.Logger) int {
+func firstConnections(ctx context.Context, sources []*serveSource, deadline time.Duration, logger *log.Logger) exitCode {
 	errs := make([]error, len(sources))
 	var wg sync.WaitGroup
 	for i, s := range sources {
@@ -296,13 +309,13 @@ func firstConnections(ctx context.Context, sources []*serveSource, deadline time
 		})
 	}
 	wg.Wait()
-	code := exitOK
+	var code exitCode = exitOK
 	for i, err := range errs {
 		s := sources[i]
 		switch {
 		case err == nil:
-		case errors.Is(err, errBadInput):
-			logger.Printf("cluster %s: %s", s.cluster, strings.TrimPrefix(err.Error(), errBadInput.Error()+": "))
+		case isBadInput(err):
+			logger.Printf("cluster %s: %v", s.cluster, err)
 			code = max(code, exitBadInput)
 		case s.lc.c.demo:
 			logger.Printf("%v", err)

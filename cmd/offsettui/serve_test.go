@@ -28,6 +28,11 @@ func TestServeDemo(t *testing.T) {
 		s.code <- serveMain([]string{"--demo", "--interval", "1s", "--listen", s.addr}, os.Stdout, s.stderr)
 	}()
 	s.waitFor(t, 90*time.Second, "/readyz 200", func() bool { code, _ := s.get("/readyz"); return code == http.StatusOK })
+	// The first snapshot has no loss series: the log says when they can appear.
+	if log := s.stderr.String(); !strings.Contains(log, "rates, ETA and time to loss (offsettui_group_loss_seconds) need two snapshots "+
+		"of a group: they appear from the second, in about 1s (--interval)") {
+		t.Errorf("the start-up log does not say when the loss series appear:\n%s", log)
+	}
 	s.waitFor(t, 30*time.Second, "event-sink's time to loss", func() bool {
 		return len(withPrefix(s.metrics(t), `offsettui_group_loss_seconds{cluster="demo",group="event-sink"`)) == 1
 	})

@@ -14,14 +14,35 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// An unknown command says so in one line, with the commands, not the whole
-// usage (exit 2).
+// An unknown command says so in one stderr line, exit 2, with the closest command and every
+// command of the table (serve and completion too), not the whole usage; so does `help` of
+// one (docs/cli.md).
 func TestUnknownCommandIsOneLine(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"describ"}, &out, &errb)
-	if code != exitBadInput || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || strings.Contains(errb.String(), "Usage:") ||
-		!strings.Contains(errb.String(), `unknown command "describ": the commands are describe, reset, check`) {
-		t.Errorf("exit %d, stderr %q; want 2 and one line naming the commands", code, errb.String())
+	all := "describe, reset, delete-offsets, delete-group, apply, backup, check, serve, mcp, demo, contexts, completion, version and help"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"desribe"}, `offsettui: unknown command "desribe" (did you mean describe?); the commands are ` + all + "; without one, the TUI"},
+		{[]string{"describ"}, `offsettui: unknown command "describ" (did you mean describe?); the commands are ` + all},
+		{[]string{"delete"}, `offsettui: unknown command "delete" (did you mean delete-offsets or delete-group?); the commands are ` + all},
+		{[]string{"frobnicate"}, `offsettui: unknown command "frobnicate"; the commands are ` + all},
+		{[]string{"help", "desribe"}, `offsettui help: unknown command "desribe" (did you mean describe?); the commands are ` + all},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tc.args, &out, &errb)
+		if code != exitBadInput || out.Len() > 0 || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and one line starting %q", tc.args, code, out.String(), errb.String(), tc.want)
+		}
+	}
+	var names []string
+	for _, c := range newRootCmd().Commands() {
+		if !c.Hidden {
+			names = append(names, c.Name())
+		}
+	}
+	if got := strings.Join(names, ", "); got != strings.Replace(all, " and ", ", ", 1) {
+		t.Errorf("the command table holds %s; the message above names %s", got, all)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +20,12 @@ import (
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
 	"github.com/offsettui/offsettui/internal/views"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
-func runTUI(args []string, stdout, stderr io.Writer) int {
+// newTUICmd is offsettui without a command: the interactive inspector, the root of the
+// command tree.
+func newTUICmd() *cobra.Command {
 	var (
 		c         common
 		refresh   string
@@ -31,8 +34,17 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		reportDir string
 		tf        timeFlags
 		wf        watchFlags
-		fs        = pflag.NewFlagSet("offsettui", pflag.ContinueOnError)
 	)
+	cmd := &cobra.Command{
+		Use:   "offsettui [flags]",
+		Short: "the interactive inspector (TUI)",
+		Long: "The interactive inspector: every group worst first, one group's partitions with why each\n" +
+			"status, and the reset planner (R). Keys: ? in the TUI, and docs/tui.md.",
+		Example: "  offsettui --demo\n  offsettui --bootstrap-server kafka:9092 --command-config client.properties --read-only\n" +
+			"  offsettui --bootstrap-server kafka:9092 --refresh 0        # read only when r is pressed",
+		Annotations: map[string]string{synopsisAnnotation: "offsettui [flags]"},
+	}
+	fs := cmd.Flags()
 	c.noOutput = true
 	c.register(fs)
 	tf.register(fs, "")
@@ -42,83 +54,78 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&c.assumeReset, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumers' auto.offset.reset: where the planner's rows say each starts without its commit")
-	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
-		return code
-	}
-	var err error
-	if c.assumeReset, err = model.ParseAssumeReset(c.assumeReset); err != nil {
-		fmt.Fprintf(stderr, "offsettui: --assume-reset: %v\n", err)
-		return exitBadInput
-	}
-	every, err := parse.Duration(refresh)
-	if err != nil || every < 0 {
-		fmt.Fprintf(stderr, "offsettui: --refresh: want a non-negative duration like 5s or 0, got %q\n", refresh)
-		return exitBadInput
-	}
-	if err := tf.parse(); err != nil {
-		fmt.Fprintf(stderr, "offsettui: %v\n", err)
-		return exitBadInput
-	}
-	if err := wf.parse(); err != nil {
-		fmt.Fprintf(stderr, "offsettui: %v\n", err)
-		return exitBadInput
-	}
-	c.observe = wf.observeD
-	// The context and the client properties are read before the program starts: their
-	// errors and notes belong on the terminal, and a read-only context must be read-only
-	// from the first screen. Only the network connection waits for the program.
-	conn, err := c.resolveConnection(stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui: %v\n", err)
-		return exitBadInput
-	}
-	c.readOnly = conn.readOnly
-	if !isTerminal(stdout) { // redirected: the screen would go into a file, and the terminal stay blank
-		fmt.Fprintln(stderr, "offsettui: the TUI draws on a terminal, and stdout is not one (it is redirected to a file or a pipe); "+
-			"to write the groups to a file, use offsettui describe (-o json, -o markdown)")
-		return exitBadInput
-	}
-	// The connection is made by the first snapshot, inside the program: the
-	// first screen says "connecting to …" at once, and a cluster that cannot be
-	// reached is an error screen with the likely causes, not a blank terminal.
-	lc := &lazyClient{c: c, conn: &conn}
-	defer lc.close()
-	sw := &tuiSwitcher{c: c, backupDir: backupDir}
-	sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
-	defer sw.closeAll()
-	// Detect the background before the program starts: asking later can hang
-	// (lipgloss#73).
-	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
-	opts := tuiOptions(c, lc, every, noColor, backupDir)
-	opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
-	opts.Contexts, opts.Close = sw, lc.close
-	m := views.New(opts)
-	// Signals are the TUI's to handle: bubbletea's own handler would end the
-	// program in the middle of a reset's commit.
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		for range sigs {
-			p.Send(views.QuitRequestedMsg{})
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := c.validate(); err != nil {
+			return badInput(err)
 		}
-	}()
-	final, err := p.Run()
-	// The result screens went with the alternate screen: print what was
-	// written and how to undo it where it stays.
-	if final != nil {
-		fmt.Fprint(stdout, views.ExitNotes(final))
+		var err error
+		if c.assumeReset, err = model.ParseAssumeReset(c.assumeReset); err != nil {
+			return badInputf("--assume-reset: %v", err)
+		}
+		every, err := parse.Duration(refresh)
+		if err != nil || every < 0 {
+			return badInputf("--refresh: want a non-negative duration like 5s or 0, got %q", refresh)
+		}
+		if err := tf.parse(); err != nil {
+			return badInput(err)
+		}
+		if err := wf.parse(); err != nil {
+			return badInput(err)
+		}
+		c.observe = wf.observeD
+		// The context and the client properties are read before the program starts: their
+		// errors and notes belong on the terminal, and a read-only context must be read-only
+		// from the first screen. Only the network connection waits for the program.
+		conn, err := c.resolveConnection(stderr)
+		if err != nil {
+			return badInput(err)
+		}
+		if !isTerminal(stdout) { // redirected: the screen would go into a file, and the terminal stay blank
+			return badInput(errors.New("the TUI draws on a terminal, and stdout is not one (it is redirected to a file or a pipe); " +
+				"to write the groups to a file, use offsettui describe (-o json, -o markdown)"))
+		}
+		// The connection is made by the first snapshot, inside the program: the
+		// first screen says "connecting to …" at once, and a cluster that cannot be
+		// reached is an error screen with the likely causes, not a blank terminal.
+		lc := &lazyClient{c: c, conn: &conn}
+		defer lc.close()
+		sw := &tuiSwitcher{c: c, backupDir: backupDir}
+		sw.file, _ = c.loadConfig(io.Discard) // read once already: its errors were reported then
+		defer sw.closeAll()
+		// Detect the background before the program starts: asking later can hang
+		// (lipgloss#73).
+		lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
+		opts := tuiOptions(c, lc, every, noColor, backupDir)
+		opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
+		opts.Contexts, opts.Close = sw, lc.close
+		m := views.New(opts)
+		// Signals are the TUI's to handle: bubbletea's own handler would end the
+		// program in the middle of a reset's commit.
+		p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sigs)
+		go func() {
+			for range sigs {
+				p.Send(views.QuitRequestedMsg{})
+			}
+		}()
+		final, err := p.Run()
+		// The result screens went with the alternate screen: print what was
+		// written and how to undo it where it stays.
+		if final != nil {
+			fmt.Fprint(stdout, views.ExitNotes(final))
+		}
+		if err != nil {
+			return failure(err)
+		}
+		if views.NeverRead(final) {
+			return failure(errors.New("the cluster was never read"))
+		}
+		return nil
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "offsettui: %v\n", err)
-		return exitFailure
-	}
-	if views.NeverRead(final) {
-		fmt.Fprintln(stderr, "offsettui: the cluster was never read")
-		return exitFailure
-	}
-	return exitOK
+	return cmd
 }
 
 // tuiOptions configures the TUI. Demo tells the views that the cluster stops
@@ -139,7 +146,7 @@ func tuiOptions(c common, lc *lazyClient, every time.Duration, noColor bool, bac
 	}
 	return views.Options{
 		Source: lc, Cluster: cluster, Demo: c.demo, Refresh: every, RiskWindow: c.riskWindowD, CommitLog: c.withCommitLog(model.Query{}),
-		ReadOnly: c.readOnly, NoColor: noColor, Now: time.Now,
+		ReadOnly: lc.access().readOnly(), NoColor: noColor, Now: time.Now,
 		Resetter: newTUIResetter(c, lc, backupDir), Context: info, WriteReport: report.Markdown,
 	}
 }
@@ -153,11 +160,12 @@ var _ views.Resetter = tuiResetter{}
 // newTUIResetter builds the reset service as `offsettui reset` does, with the
 // undo command that restores a backup on this cluster.
 func newTUIResetter(c common, lc *lazyClient, backupDir string) tuiResetter {
-	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: c.readOnly, BackupDir: backupDir, RiskWindow: c.riskWindowD, Observe: c.observe,
+	return tuiResetter{svc: &reset.Service{Cluster: lc, ClusterName: lc.bootstrap, ReadOnly: lc.access().readOnly(), BackupDir: backupDir, RiskWindow: c.riskWindowD, Observe: c.observe,
 		AssumeReset: c.assumeReset,
 		UndoCommand: func(group, backup string) string {
 			return undoCommand(c, lc.contextName(), lc.bootstrap(), group, backup, backupDir)
-		}}}
+		},
+		Tool: lc.toolConnection}}
 }
 
 // Plan implements views.Resetter. A restore loads the backup and checks it

@@ -37,7 +37,7 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 	}
 	t.Cleanup(func() { _ = cl.Close() })
 	backups := t.TempDir()
-	lc := &lazyClient{c: common{demo: true}, sess: &session{client: cl, cluster: "demo", demo: d}}
+	lc := &lazyClient{c: common{demo: true}, sess: &session{client: cl, cluster: "demo", demo: d, access: decideAccess(false)}}
 	opts := tuiOptions(common{demo: true}, lc, 0, true, backups)
 	if !opts.Demo || opts.Cluster != "demo" || opts.Resetter == nil {
 		t.Fatalf("options under --demo: %+v", opts)

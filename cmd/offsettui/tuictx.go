@@ -51,7 +51,7 @@ func (w *tuiSwitcher) Connect(ctx context.Context, name string) (views.Connectio
 	w.mu.Unlock()
 	lc := &lazyClient{c: c, sess: s} // already connected
 	return views.Connection{Source: lc, Resetter: newTUIResetter(c, lc, w.backupDir), Cluster: s.cluster,
-		ReadOnly: c.readOnly, Context: contextInfo(s.context, s.cluster), Close: lc.close}, nil
+		ReadOnly: s.access.readOnly(), Context: contextInfo(s.context, s.cluster), Close: lc.close}, nil
 }
 
 func (w *tuiSwitcher) closeAll() {

@@ -129,8 +129,11 @@ func explainOK(p *model.GroupPartition, t *model.Topic) string {
 			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown())
 		}
 	}
-	if t != nil && t.Compacts() && !t.Deletes() {
+	switch {
+	case t != nil && t.Compacts() && !t.Deletes():
 		b.WriteString("; compacted topic: never at risk by time")
+	case t != nil && t.NeverDeleted():
+		b.WriteString("; " + model.NeverDeletedText + ": never at risk")
 	}
 	return b.String()
 }

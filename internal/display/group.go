@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Noun names a group of the type in headings: "Share group".
@@ -79,4 +80,76 @@ func TasksText(t *model.Tasks) string {
 		b.WriteString(" ")
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// RestoreText says what a streams member reported of its tasks' changelogs
+// (docs/kafka.md#streams-groups): "restore lag 8,800 (0_0 active at 1,200 of 10,000)";
+// "" when it reported nothing (its tasks run, or the broker does not send them).
+func RestoreText(m *model.Member) string {
+	if len(m.TaskOffsets) == 0 {
+		return ""
+	}
+	var tasks []string
+	active := false
+	for _, t := range m.TaskOffsets {
+		active = active || t.Role == model.RoleActive
+		at := fmt.Sprintf("%s_%d %s", t.Subtopology, t.Partition, t.Role)
+		switch o, e := t.ChangelogOffset, t.ChangelogEndOffset; {
+		case o == nil:
+			at += ", offset not reported, end " + text.Thousands(*e)
+		case e == nil:
+			at += " at " + text.Thousands(*o) + ", end not reported"
+		default:
+			at += " at " + text.Thousands(*o) + " of " + text.Thousands(*e)
+		}
+		switch {
+		case t.RestoreLag == nil && t.ChangelogOffset != nil && t.ChangelogEndOffset != nil:
+			at += ", lag unknown"
+		case t.RestoreLag != nil && t.Role != model.RoleActive:
+			at += ", " + text.Thousands(*t.RestoreLag) + " behind"
+		}
+		tasks = append(tasks, at)
+	}
+	lead := "changelogs"
+	switch {
+	case m.RestoreLag != nil:
+		lead = "restore lag " + text.Thousands(*m.RestoreLag)
+	case active:
+		lead = "restore lag unknown"
+	}
+	return lead + " (" + strings.Join(tasks, "; ") + ")"
+}
+
+// GroupRestoreText sums a streams group's restore up: "8,800 changelog records left to
+// restore in 3 active tasks"; "" when no member reported an active task restoring.
+func GroupRestoreText(g *model.Group) string {
+	var tasks int
+	var left int64
+	known := true
+	for i := range g.Members {
+		m := &g.Members[i]
+		n := 0
+		for _, t := range m.TaskOffsets {
+			if t.Role == model.RoleActive {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		tasks += n
+		if m.RestoreLag == nil {
+			known = false
+		} else {
+			left += *m.RestoreLag
+		}
+	}
+	if tasks == 0 {
+		return ""
+	}
+	in := text.Plural(tasks, "active task")
+	if !known {
+		return "changelog records left to restore in " + in + ": unknown (an offset not reported yet)"
+	}
+	return text.Plural(left, "changelog record") + " left to restore in " + in
 }

@@ -161,12 +161,20 @@ func noCommitNote(r plan.Row, assume string) string {
 }
 
 // VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
-// rejected, changed since, or of unknown fate), or "not checked" when the offsets were
-// never read back.
+// rejected, changed since, or of unknown fate), "not checked" when the positions were
+// never read back, and "nothing to verify" when nothing was written (refused). A delete's
+// words are of commits deleted, not offsets written.
 func VerifiedText(p plan.Plan) (verdict, why string) {
+	act, deletes := p.Strategy.Kind.Act(), p.Strategy.Kind.Deletes()
 	switch {
+	case !p.Executed:
+		return "nothing to verify", "nothing was " + act.Done
+	case p.Verified == nil && deletes:
+		return "not checked", "the commits could not be read back"
 	case p.Verified == nil:
 		return "not checked", "the offsets could not be read back"
+	case *p.Verified && deletes:
+		return "yes", "the commits read back are gone, as planned"
 	case *p.Verified:
 		return "yes", "the offsets read back equal the plan"
 	}
@@ -174,15 +182,19 @@ func VerifiedText(p plan.Plan) (verdict, why string) {
 	for _, r := range p.Rows {
 		count[r.Result]++
 	}
+	unknown := "not at the target, and the request got no answer"
+	if deletes {
+		unknown = "still committed, and the request got no answer"
+	}
 	var causes []string
 	for _, c := range []struct {
 		result plan.WriteResult
 		words  string
 	}{
-		{plan.WriteRejected, "rejected by the broker (not written)"},
-		{plan.WriteChanged, "changed by another client since the write"},
+		{plan.WriteRejected, "rejected by the broker (not " + act.Done + ")"},
+		{plan.WriteChanged, "changed by another client since " + act.Noun},
 		{plan.WriteOverwritten, "overwritten by another client while the read-back watched"},
-		{plan.WriteUnknown, "not at the target, and the request got no answer"},
+		{plan.WriteUnknown, unknown},
 	} {
 		if n := count[c.result]; n > 0 {
 			causes = append(causes, text.Plural(n, "partition")+" "+c.words)
@@ -191,8 +203,11 @@ func VerifiedText(p plan.Plan) (verdict, why string) {
 	return "NO", strings.Join(causes, "; ")
 }
 
-// OutcomeMeaning says what a reset's outcome means for the group, in a line.
-func OutcomeMeaning(o plan.ResetOutcome) string {
+// OutcomeMeaning says what the outcome of a plan of kind k means for the group, in a line.
+func OutcomeMeaning(o plan.ResetOutcome, k plan.StrategyKind) string {
+	if k.Deletes() {
+		return deleteOutcomeMeaning(o, k)
+	}
 	switch o {
 	case plan.OutcomeApplied:
 		return "every offset was written and read back equal to the plan"
@@ -208,6 +223,40 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 		return "written, then another client committed over it: stop the consumer that commits for this group, then reset again"
 	}
 	return "unknown outcome"
+}
+
+// deleteOutcomeMeaning is OutcomeMeaning for delete-offsets and delete-group.
+func deleteOutcomeMeaning(o plan.ResetOutcome, k plan.StrategyKind) string {
+	switch o {
+	case plan.OutcomeApplied:
+		if k == plan.DeleteGroup {
+			return "the group was deleted, and every commit with it (read back: none left)"
+		}
+		return "every commit was deleted (read back: none left)"
+	case plan.OutcomeRefused:
+		return "nothing was deleted"
+	case plan.OutcomePartlyApplied:
+		return "some commits were deleted, others refused by the broker or committed again since"
+	case plan.OutcomeFailed:
+		return "what was deleted cannot be told for some partition: compare with the backup"
+	case plan.OutcomeOverwritten:
+		return "deleted, then another client committed again: stop the consumer that commits for this group, then delete again"
+	}
+	return "unknown outcome"
+}
+
+// ResultText is a row's RESULT as screens show it: the row's result, with a delete's
+// "written" (the read-back shows no commit) said as "deleted".
+func ResultText(w plan.WriteResult, k plan.StrategyKind) string {
+	if k.Deletes() {
+		switch w {
+		case plan.WriteWritten:
+			return "deleted"
+		case plan.WriteUnverified:
+			return "deleted-unverified"
+		}
+	}
+	return text.OrDash(string(w))
 }
 
 // deleteNote says where the consumer starts once its commit is deleted: where
@@ -227,10 +276,26 @@ func deleteNote(r plan.Row, assume string) string {
 }
 
 // The words around a plan's equivalent Kafka command (plan.Equivalent), the same in the
-// CLI's plan and the TUI's planner: the heading, the heading of its --from-file file's
-// lines, and the label of each way Kafka's tool differs.
+// CLI's plan and the TUI's planner: the heading of its --from-file file's lines, and the
+// label of each way Kafka's tool differs.
 const (
-	EquivalentHeading     = "Kafka's tool (" + plan.BootstrapPlaceholder + " = the cluster's address):"
 	EquivalentFileHeading = "with " + plan.EquivalentFile + ":"
 	DiffersLabel          = "differs: "
 )
+
+// EquivalentHeading heads a plan's equivalent Kafka command: a reset's dry run and then its
+// write, or a delete, which Kafka's tool cannot dry-run.
+func EquivalentHeading(e *plan.Equivalent) string {
+	if e.DryRunCommand == nil {
+		return "Kafka's tool (it has no dry run of a delete):"
+	}
+	return "Kafka's tool (its dry run, then the write):"
+}
+
+// EquivalentCommands are the commands under EquivalentHeading, in its order.
+func EquivalentCommands(e *plan.Equivalent) []string {
+	if e.DryRunCommand == nil {
+		return []string{e.Command}
+	}
+	return []string{*e.DryRunCommand, e.Command}
+}

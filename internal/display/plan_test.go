@@ -111,6 +111,8 @@ func TestVerifiedText(t *testing.T) {
 			"NO", "1 partition rejected by the broker (not written)"},
 		{"unanswered, read back elsewhere", plan.CommitAnswer{RequestErr: lost}, map[model.TP]int64{tp0: 50, tp1: 12},
 			"NO", "1 partition not at the target, and the request got no answer"},
+		{"every partition rejected: nothing written", plan.CommitAnswer{Rejected: map[model.TP]model.Error{tp0: rejected, tp1: rejected, tp2: rejected}},
+			map[model.TP]int64{tp0: 50, tp1: 10}, "nothing to verify", "nothing was written"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// restore: orders-0 → 7, orders-1 → 12, orders-2 deleted
@@ -121,4 +123,61 @@ func TestVerifiedText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestVerifiedTextOfRefusedPlan: a plan refused before anything was written (never
+// executed) has nothing to verify, never "not checked".
+func TestVerifiedTextOfRefusedPlan(t *testing.T) {
+	p := mustPlan(t, plan.Scope{Topics: []plan.TopicScope{{Topic: "orders"}}}, plan.ToEarliest, "")
+	if verdict, why := VerifiedText(p); verdict != "nothing to verify" || why != "nothing was written" {
+		t.Errorf("verified: %s: %s; want nothing to verify: nothing was written", verdict, why)
+	}
+}
+
+// TestDeleteWords: a delete's result speaks of commits deleted, never of offsets written
+// or of a reset: its verification, its outcome and its rows' RESULT.
+func TestDeleteWords(t *testing.T) {
+	tp0, tp1 := model.TP{Topic: "orders", Partition: 0}, model.TP{Topic: "orders", Partition: 1}
+	for _, k := range []plan.StrategyKind{plan.DeleteOffsets, plan.DeleteGroup} {
+		st := plan.DeleteOffsetsStrategy()
+		scope := plan.Scope{AllTopics: true}
+		if k == plan.DeleteGroup {
+			st, scope = plan.DeleteGroupStrategy(), plan.DeleteGroupScope
+		}
+		p := plan.Make(scope, st, orders())
+		if verdict, why := VerifiedText(p); verdict != "nothing to verify" || why != "nothing was deleted" {
+			t.Errorf("%s not executed: verified %s: %s; want nothing to verify: nothing was deleted", k, verdict, why)
+		}
+		if o := p.ApplyResults(plan.CommitAnswer{}, map[model.TP]int64{}); o != plan.OutcomeApplied {
+			t.Fatalf("%s: outcome %s, want applied", k, o)
+		}
+		if verdict, why := VerifiedText(p); verdict != "yes" || why != "the commits read back are gone, as planned" {
+			t.Errorf("%s: verified %s: %s", k, verdict, why)
+		}
+		words := []string{verifiedLine(p), OutcomeMeaning(plan.OutcomeApplied, k), OutcomeMeaning(plan.OutcomeRefused, k),
+			OutcomeMeaning(plan.OutcomePartlyApplied, k), OutcomeMeaning(plan.OutcomeFailed, k), OutcomeMeaning(plan.OutcomeOverwritten, k),
+			ResultText(p.Rows[0].Result, k)}
+		if got := ResultText(p.Rows[0].Result, k); got != "deleted" {
+			t.Errorf("%s: RESULT %q, want deleted", k, got)
+		}
+		p.ApplyResults(plan.CommitAnswer{}, map[model.TP]int64{tp0: 50, tp1: 10})
+		words = append(words, verifiedLine(p))
+		for _, w := range words {
+			if strings.Contains(w, "written") || strings.Contains(w, "offset") || strings.Contains(w, "reset") {
+				t.Errorf("%s: %q speaks of writing offsets or resetting", k, w)
+			}
+		}
+		if !strings.Contains(OutcomeMeaning(plan.OutcomeApplied, k), "deleted") {
+			t.Errorf("%s: applied means %q; want it deleted", k, OutcomeMeaning(plan.OutcomeApplied, k))
+		}
+	}
+	if got := ResultText(plan.WriteWritten, plan.ToEarliest); got != "written" {
+		t.Errorf("a reset's row: RESULT %q, want written", got)
+	}
+}
+
+// verifiedLine is VerifiedText as the result line shows it.
+func verifiedLine(p plan.Plan) string {
+	verdict, why := VerifiedText(p)
+	return verdict + ": " + why
 }

@@ -50,9 +50,11 @@ func ETAText(st model.ETAState, ms model.Opt[int64]) string {
 // FormatTotalLag is the one rule for writing a group's total lag, with num
 // for the numbers: the number when it is whole, "≥ N" when only a lower bound
 // is known, "-" when the group has partitions and no commit on any (it has no
-// lag to sum; never 0), unknown when nothing is known.
+// lag to sum; never 0) or does not exist (Gone), unknown when nothing is known.
 func FormatTotalLag(g *model.Group, num func(int64) string, unknown string) string {
 	switch {
+	case g.Gone():
+		return "-"
 	case g.TotalLag != nil:
 		return num(*g.TotalLag)
 	case g.TotalLagAtLeast != nil: // ≥ 0 too: what was read shows no lag, the rest is unknown

@@ -26,3 +26,33 @@ func TestFormatTotalLag(t *testing.T) {
 		}
 	}
 }
+
+// RestoreText words each way a member's report of a task can be: both offsets, one of them,
+// or an end below the offset; a standby says how far behind it is; nothing reported says
+// nothing.
+func TestRestoreText(t *testing.T) {
+	task := func(role string, o, e *int64) model.TaskOffsets {
+		r := model.TaskOffsets{Subtopology: "0", Partition: 1, Role: role, ChangelogOffset: o, ChangelogEndOffset: e}
+		if o != nil && e != nil && *e >= *o {
+			r.RestoreLag = model.Ptr(*e - *o)
+		}
+		return r
+	}
+	n := func(v int64) *int64 { return &v }
+	for _, c := range []struct {
+		m    model.Member
+		want string
+	}{
+		{model.Member{TaskOffsets: []model.TaskOffsets{}}, ""},
+		{model.Member{RestoreLag: n(18800), TaskOffsets: []model.TaskOffsets{task(model.RoleActive, n(1200), n(20000))}},
+			"restore lag 18,800 (0_1 active at 1,200 of 20,000)"},
+		{model.Member{TaskOffsets: []model.TaskOffsets{task(model.RoleActive, n(0), nil)}}, "restore lag unknown (0_1 active at 0, end not reported)"},
+		{model.Member{TaskOffsets: []model.TaskOffsets{task(model.RoleActive, nil, n(7))}}, "restore lag unknown (0_1 active, offset not reported, end 7)"},
+		{model.Member{TaskOffsets: []model.TaskOffsets{task(model.RoleActive, n(30), n(20))}}, "restore lag unknown (0_1 active at 30 of 20, lag unknown)"},
+		{model.Member{TaskOffsets: []model.TaskOffsets{task(model.RoleStandby, n(40), n(50))}}, "changelogs (0_1 standby at 40 of 50, 10 behind)"},
+	} {
+		if got := RestoreText(&c.m); got != c.want {
+			t.Errorf("RestoreText = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -90,13 +90,17 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 	}
 	lay, err := c.metadata(ctx, []string{offsetsTopic})
 	if err != nil {
-		return failAll(model.CommitLogFailed, "metadata of "+offsetsTopic+": "+toError(err).Message)
+		e := toError(err)
+		return failAll(model.CommitLogFailed, "the metadata of "+offsetsTopic+" could not be read: "+e.Error())
 	}
 	if e := lay.topicErrs[offsetsTopic]; e != nil {
-		if e.Code != nil && *e.Code == codeName(kerr.TopicAuthorizationFailed.Code) {
+		switch {
+		case e.Code != nil && *e.Code == codeName(kerr.TopicAuthorizationFailed.Code):
 			return failAll(model.CommitLogDenied, deniedReason)
+		case e.Code != nil && *e.Code == codeName(kerr.UnknownTopicOrPartition.Code):
+			return failAll(model.CommitLogFailed, noOffsetsTopicReason)
 		}
-		return failAll(model.CommitLogFailed, e.Message)
+		return failAll(model.CommitLogFailed, offsetsTopic+" could not be read: "+e.Error())
 	}
 	n := lay.partitions[offsetsTopic]
 	if n <= 0 {
@@ -231,6 +235,13 @@ var errCatchUp = errors.New("not read to the end yet: the next snapshot goes on 
 const deniedReason = "the principal may not read " + offsetsTopic + " (TOPIC_AUTHORIZATION_FAILED): " +
 	"commit times and the time a group became Empty are unknown"
 
+// noOffsetsTopicReason is what a group's commit log says on a cluster without
+// __consumer_offsets: Kafka creates it for the first group it coordinates, so a cluster
+// whose groups have commits and no such topic keeps them elsewhere (the demo's in-process
+// brokers keep them in memory).
+const noOffsetsTopicReason = "the cluster has no " + offsetsTopic + " topic to read them from: its metadata answers " +
+	"UNKNOWN_TOPIC_OR_PARTITION, as for the demo's in-process brokers, which keep commits in memory"
+
 // partitionRead is one partition of __consumer_offsets during one read.
 type partitionRead struct {
 	p  int32
@@ -262,7 +273,7 @@ func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRe
 	}
 	b, err := c.broker(leader)
 	if err != nil {
-		stop(model.CommitLogFailed, err.Error())
+		stop(model.CommitLogFailed, fmt.Sprintf("broker %d, the leader of its partition of %s, could not be reached: %v", leader, offsetsTopic, err))
 		return scan
 	}
 	for {
@@ -295,7 +306,8 @@ func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRe
 			if ctx.Err() != nil {
 				stop(model.CommitLogPartial, stoppedReason(ctx))
 			} else {
-				stop(model.CommitLogFailed, brokerErr(err, leader, "fetch "+offsetsTopic).Message)
+				e := brokerErr(err, leader, "fetch "+offsetsTopic)
+				stop(model.CommitLogFailed, e.Error())
 			}
 			return scan
 		}

@@ -146,7 +146,7 @@ func applyAnswer(resp *sarama.FetchResponse, curs []*compactedCursor, lead map[m
 		case blk == nil:
 			e = &model.Error{Kind: model.KindBroker, Message: "read at the commit on a compacted topic: the broker's reply left the partition out"}
 		case blk.Err != sarama.ErrNoError:
-			ke := kerrError(blk.Err, "read at the commit on a compacted topic: "+blk.Err.Error())
+			ke := kerrAt(blk.Err, "read at the commit on a compacted topic")
 			e = &ke
 		}
 		if e != nil {

@@ -93,7 +93,7 @@ func (c *Client) describeConfigsOf(ctx context.Context, b *sarama.Broker, topics
 func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 	if r.ErrorCode != 0 {
 		k := sarama.KError(r.ErrorCode)
-		e := kerrError(k, "describe broker configs (offsets.retention.minutes): "+k.Error())
+		e := kerrAt(k, model.BrokerConfigsWhat)
 		e.Broker = model.Ptr(broker)
 		res.errs = append(res.errs, e)
 		return
@@ -111,14 +111,15 @@ func (res *configResult) addBroker(r *sarama.ResourceResponse, broker int32) {
 }
 
 // topicConfig reads a topic's resource: its retention configs, or its error.
-// A topic without cleanup.policy cannot be classified and says so.
+// A topic without cleanup.policy, or whose policy names one offsettui does not know, cannot
+// be classified and says so; an empty policy (KIP-1161) is read: never deleted by retention.
 func topicConfig(r *sarama.ResourceResponse) model.Topic {
 	t := model.Topic{Topic: r.Name}
 	if r.ErrorCode != 0 {
 		k := sarama.KError(r.ErrorCode)
 		msg := r.ErrorMsg
 		if msg == "" {
-			msg = k.Error()
+			msg = kerrText(k)
 		}
 		t.Error = kerrError(k, "describe configs: "+msg).WithTopic(r.Name)
 		return t
@@ -126,7 +127,7 @@ func topicConfig(r *sarama.ResourceResponse) model.Topic {
 	for _, ce := range r.Configs {
 		switch ce.Name {
 		case "cleanup.policy":
-			t.CleanupPolicy = ce.Value
+			t.CleanupPolicy = model.Ptr(ce.Value)
 		case "retention.ms":
 			if v, err := strconv.ParseInt(ce.Value, 10, 64); err == nil {
 				t.RetentionMs = &v
@@ -145,8 +146,11 @@ func topicConfig(r *sarama.ResourceResponse) model.Topic {
 			t.LocalRetentionBytes = configInt(ce.Value)
 		}
 	}
-	if t.CleanupPolicy == "" {
+	switch {
+	case t.CleanupPolicy == nil:
 		t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: no cleanup.policy returned for %s", r.Name)}).WithTopic(r.Name)
+	case !model.KnownPolicy(*t.CleanupPolicy):
+		t.Error = (&model.Error{Kind: model.KindBroker, Message: fmt.Sprintf("describe configs: cleanup.policy=%s of %s names a policy offsettui does not know", *t.CleanupPolicy, r.Name)}).WithTopic(r.Name)
 	}
 	return t
 }

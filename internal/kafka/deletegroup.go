@@ -11,8 +11,16 @@ import (
 // kafka-consumer-groups --delete does; the broker refuses a group with members
 // (NON_EMPTY_GROUP). tps are the group's commits the delete removes: each is returned
 // rejected when the broker refused the group, with its reason; a group already gone
-// counts as deleted. err is set only when the request as a whole failed.
+// counts as deleted. err is set only when the request as a whole failed. A group deleted is
+// forgotten by this client (remember.go): its next snapshot of all groups leaves it out at
+// once, as a group this client deleted is no group gone missing.
 func (c *Client) DeleteGroup(ctx context.Context, group string, tps []model.TP) (rejected []model.Error, err error) {
+	deleted := false
+	defer func() {
+		if deleted && err == nil {
+			c.seen.forget(group)
+		}
+	}()
 	return c.writeGroup(ctx, group, "delete group", func(ctx context.Context, b *sarama.Broker) ([]model.Error, error) {
 		req := &sarama.DeleteGroupsRequest{Version: 1}
 		req.AddGroup(group)
@@ -21,6 +29,7 @@ func (c *Client) DeleteGroup(ctx context.Context, group string, tps []model.TP) 
 			return nil, err
 		}
 		code, answered := resp.GroupErrorCodes[group]
+		deleted = answered && (code == sarama.ErrNoError || code == sarama.ErrGroupIDNotFound)
 		return rejections(group, tps, func(model.TP) (*model.Error, bool) {
 			switch {
 			case !answered:

@@ -77,6 +77,11 @@ func codeError(code int16, msg string) model.Error {
 // description.
 func kerrError(k sarama.KError, msg string) model.Error { return codeError(int16(k), msg) }
 
+// kerrAt is a protocol error sarama returned while doing what ("metadata"), in Kafka's words
+// ("metadata: Request was for a topic or partition that does not exist on this broker"),
+// never sarama's ("kafka server: …"); its code is the error's Code.
+func kerrAt(k sarama.KError, what string) model.Error { return kerrError(k, what+": "+kerrText(k)) }
+
 // kerrText is Kafka's description of a protocol error sarama returned.
 func kerrText(k sarama.KError) string { return codeText(int16(k)) }
 

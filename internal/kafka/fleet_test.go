@@ -115,9 +115,9 @@ func compareTopics(tb testing.TB, got []model.Topic, want []refTopic) {
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Topic != w.Topic || g.CleanupPolicy != w.CleanupPolicy || !eqPtr(g.RetentionMs, w.RetentionMs) {
+		if g.Topic != w.Topic || g.CleanupPolicy == nil || *g.CleanupPolicy != w.CleanupPolicy || !eqPtr(g.RetentionMs, w.RetentionMs) {
 			tb.Errorf("topic %s: offsettui %s cleanup.policy=%s retention.ms=%v; the reference %s %s %v", w.Topic,
-				g.Topic, g.CleanupPolicy, val(g.RetentionMs), w.Topic, w.CleanupPolicy, val(w.RetentionMs))
+				g.Topic, model.Deref(g.CleanupPolicy), val(g.RetentionMs), w.Topic, w.CleanupPolicy, val(w.RetentionMs))
 		}
 	}
 }

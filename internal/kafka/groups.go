@@ -199,6 +199,14 @@ func applyDescribed[E any](gs []*model.GroupObservation, entries []E, api string
 		if g.DescribeError = describeFailed(g, found, code, msg, api); g.DescribeError != nil {
 			continue
 		}
+		if d.state == "Dead" && g.Listed {
+			// Deleted since ListGroups listed it: DescribeGroups before v6 answers so, with no
+			// error (v6 and the other describe APIs answer GROUP_ID_NOT_FOUND). Measured on
+			// Kafka 4.4.0 and 4.0.0 (internal/kafka/realkafka_gone_test.go).
+			g.DescribeError = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr(codeName(kerr.GroupIDNotFound.Code)),
+				Message: api + ": the group is gone: deleted after ListGroups listed it (its coordinator answers state Dead)"}).WithGroup(g.Group)
+			continue
+		}
 		if g.State == "" {
 			g.State = d.state
 		}

@@ -27,25 +27,36 @@ var errUnsupported = errors.New("the broker does not support this request")
 // kgoRead sends a read to b; kgo sends it again, once, on a fresh connection when its
 // connection drops.
 func (c *Client) kgoRead(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
-	return c.kgoCall(ctx, b, req, true)
+	return c.kgoCall(ctx, b, req, true, true)
+}
+
+// kgoPipelined is kgoRead without waiting for b's turn: kgo pipelines it on b's connection
+// beside the others. For many small reads of one kind (offsets_each.go), where a dropped
+// connection costs each of them one retry.
+func (c *Client) kgoPipelined(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
+	return c.kgoCall(ctx, b, req, true, false)
 }
 
 // kgoWrite sends a write to b once: when its answer is lost, the caller reads back what
 // happened instead of writing again.
 func (c *Client) kgoWrite(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
-	return c.kgoCall(ctx, b, req, false)
+	return c.kgoCall(ctx, b, req, false, true)
 }
 
-func (c *Client) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request, retry bool) (kmsg.Response, error) {
+func (c *Client) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request, retry, turn bool) (kmsg.Response, error) {
 	name := kmsg.NameForKey(req.Key())
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("not asked: %w", deadlineErr(err))
 	}
-	release, err := c.kgoTurn(ctx, b)
-	if err != nil {
+	if turn {
+		release, err := c.kgoTurn(ctx, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not asked: %w", name, err)
+		}
+		defer release()
+	} else if err := c.lostErr(b); err != nil {
 		return nil, fmt.Errorf("%s: not asked: %w", name, err)
 	}
-	defer release()
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	kb := c.kgo.Broker(int(b.ID()))
@@ -91,14 +102,22 @@ func (c *Client) kgoTurn(ctx context.Context, b *sarama.Broker) (release func(),
 		return nil, deadlineErr(ctx.Err())
 	}
 	release = func() { <-turn }
+	if err := c.lostErr(b); err != nil {
+		release()
+		return nil, err
+	}
+	return release, nil
+}
+
+// lostErr says why b is not asked when a failure dropped it in this snapshot; nil otherwise.
+func (c *Client) lostErr(b *sarama.Broker) error {
 	c.mu.Lock()
 	lostErr := c.lost[b.ID()]
 	c.mu.Unlock()
 	if lostErr != nil {
-		release()
-		return nil, fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", b.ID(), lostErr)
+		return fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", b.ID(), lostErr)
 	}
-	return release, nil
+	return nil
 }
 
 // brokerTooOld reports kgo's refusal to send a request the broker's ApiVersions does not

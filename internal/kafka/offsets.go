@@ -97,15 +97,8 @@ func (c *Client) offsetFetch(ctx context.Context, b *sarama.Broker, gs []*model.
 	})
 	resp := f.resp
 	if f.done && f.version < 8 && len(gs) > 1 {
-		c.logf("broker %d negotiated OffsetFetch v%d: one group per request", b.ID(), f.version)
-		// One after another inside the slot this call already holds: taking
-		// more slots here could deadlock with the batches waiting for them.
-		for _, g := range gs {
-			if ctx.Err() != nil {
-				break
-			}
-			c.offsetFetch(ctx, b, []*model.GroupObservation{g})
-		}
+		c.logf("broker %d negotiated OffsetFetch v%d: one group per request, %d at a time", b.ID(), f.version, offsetFetchPipeline)
+		c.offsetFetchEach(ctx, b, gs)
 		return
 	}
 	if err != nil {
@@ -144,7 +137,7 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 	case kerr == sarama.ErrGroupIDNotFound && !g.Listed:
 		return
 	default:
-		e := kerrError(kerr, "fetch committed offsets: "+kerr.Error())
+		e := kerrAt(kerr, "fetch committed offsets")
 		if kerr == sarama.ErrGroupIDNotFound { // listed: it exists, its commits are unknown
 			e.Kind, e.Message = model.KindBroker, "fetch committed offsets: the broker answered GROUP_ID_NOT_FOUND for a group it lists; its commits cannot be read"
 		}
@@ -160,7 +153,7 @@ func applyOffsets(g *model.GroupObservation, kerr sarama.KError, blocks map[stri
 	for topic, ps := range blocks {
 		for p, blk := range ps {
 			if blk.Err != sarama.ErrNoError {
-				e := kerrError(blk.Err, "fetch committed offset: "+blk.Err.Error())
+				e := kerrAt(blk.Err, "fetch committed offset")
 				e.Partition = &p
 				g.Error = e.WithTopic(topic).WithGroup(g.Group)
 				g.Committed = nil

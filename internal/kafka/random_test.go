@@ -738,8 +738,8 @@ func (w *randomWorld) checkTopics(t *testing.T, got []model.Topic, used map[stri
 			t.Errorf("unexpected topic %s", gt.Topic)
 			continue
 		}
-		if gt.Partitions != len(rt.records) || gt.CleanupPolicy != rt.effPolicy() || val(gt.RetentionMs) != any(rt.effRetention()) || gt.Error != nil {
-			t.Errorf("topic %s: partitions %d policy %q retention %v error %v; want %d %q %d", gt.Topic, gt.Partitions, gt.CleanupPolicy,
+		if gt.Partitions != len(rt.records) || gt.CleanupPolicy == nil || *gt.CleanupPolicy != rt.effPolicy() || val(gt.RetentionMs) != any(rt.effRetention()) || gt.Error != nil {
+			t.Errorf("topic %s: partitions %d policy %q retention %v error %v; want %d %q %d", gt.Topic, gt.Partitions, model.Deref(gt.CleanupPolicy),
 				val(gt.RetentionMs), gt.Error, len(rt.records), rt.effPolicy(), rt.effRetention())
 		}
 	}

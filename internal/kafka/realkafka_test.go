@@ -375,7 +375,7 @@ func TestRealKafkaBrokerDefaults(t *testing.T) {
 	if top == nil {
 		t.Fatalf("topic %s not in snapshot", topic)
 	}
-	if top.Error != nil || top.CleanupPolicy != "delete" || val(top.RetentionMs) != int64(604800000) || val(top.RetentionBytes) != int64(-1) || top.Partitions != 1 {
+	if top.Error != nil || model.Deref(top.CleanupPolicy) != "delete" || val(top.RetentionMs) != int64(604800000) || val(top.RetentionBytes) != int64(-1) || top.Partitions != 1 {
 		t.Errorf("topic: %+v (retentionMs %v retentionBytes %v), want delete, 604800000, -1, 1 partition",
 			*top, val(top.RetentionMs), val(top.RetentionBytes))
 	}

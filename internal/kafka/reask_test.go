@@ -165,9 +165,11 @@ func TestLeftOutGroupWhoseCoordinatorFailsIsUnknown(t *testing.T) {
 	}
 }
 
-// TestDeletedGroupGoesAfterItsCoordinatorSaysSoForTenSeconds: a group deleted since the
-// previous snapshot is shown unknown (its coordinator says it does not exist: deleted,
-// or a coordinator that has just moved) until that has held for 10 s, then left out.
+// TestDeletedGroupGoesAfterItsCoordinatorSaysSoForTenSeconds: a group deleted (by another
+// client) since the previous snapshot is shown gone — state Dead, GROUP_ID_NOT_FOUND, no
+// problem, never an error of the broker — until its coordinator has said so for 10 s (a
+// coordinator that has just moved can say so for a moment), then left out. It read as
+// "ERROR broker", lag unknown, counted with the problems.
 func TestDeletedGroupGoesAfterItsCoordinatorSaysSoForTenSeconds(t *testing.T) {
 	k, s := movingWorld(t)
 	var (
@@ -183,11 +185,9 @@ func TestDeletedGroupGoesAfterItsCoordinatorSaysSoForTenSeconds(t *testing.T) {
 	}
 	after := snapshot(t, ctx, cl, model.Query{})
 	g := findGroup(t, after, "b")
-	if g.Error == nil || g.Error.Code == nil || *g.Error.Code != "GROUP_ID_NOT_FOUND" || g.WorstStatus != model.StatusUnknown {
-		t.Fatalf("group b just deleted: error %v worst %s; want unknown with GROUP_ID_NOT_FOUND", g.Error, g.WorstStatus)
-	}
-	if g.Error.IsGroupNotFound() {
-		t.Errorf("group b: %v reads as a group that does not exist; it is unknown until confirmed", g.Error)
+	if g.Error == nil || g.Error.Code == nil || *g.Error.Code != "GROUP_ID_NOT_FOUND" || !g.Gone() || g.State != "Dead" || g.HasProblem() {
+		t.Fatalf("group b just deleted: error %v state %q gone %v problem %v; want gone (Dead, GROUP_ID_NOT_FOUND), no problem",
+			g.Error, g.State, g.Gone(), g.HasProblem())
 	}
 	mu.Lock()
 	now = now.Add(9 * time.Second)
@@ -200,6 +200,22 @@ func TestDeletedGroupGoesAfterItsCoordinatorSaysSoForTenSeconds(t *testing.T) {
 	mu.Unlock()
 	if last := snapshot(t, ctx, cl, model.Query{}); hasGroup(last, "b") || !hasGroup(last, "a") {
 		t.Errorf("11 s on: group b shown %v, a shown %v; want b gone, a kept", hasGroup(last, "b"), hasGroup(last, "a"))
+	}
+}
+
+// TestOwnDeletedGroupLeavesAtOnce: a group this client deleted (delete-group, the TUI's
+// planner) is left out of its next snapshot at once: it is no group gone missing to ask
+// about for 10 s.
+func TestOwnDeletedGroupLeavesAtOnce(t *testing.T) {
+	k, _ := movingWorld(t)
+	cl := newClient(t, k.ListenAddrs(), nil)
+	ctx := context.Background()
+	snapshot(t, ctx, cl, model.Query{})
+	if rejected, err := cl.DeleteGroup(ctx, "b", []model.TP{{Topic: "t", Partition: 0}}); err != nil || len(rejected) > 0 {
+		t.Fatalf("delete b: %v %v", rejected, err)
+	}
+	if s := snapshot(t, ctx, cl, model.Query{}); hasGroup(s, "b") || !hasGroup(s, "a") {
+		t.Errorf("the snapshot after deleting b: b shown %v, a shown %v; want b left out, a kept", hasGroup(s, "b"), hasGroup(s, "a"))
 	}
 }
 

@@ -4,9 +4,10 @@ package kafka
 // long-running server): the groups of its last snapshot of all groups are remembered, and
 // one that ListGroups leaves out of the next (its coordinator moving, or its broker's
 // ListGroups failing) is asked of its coordinator directly (unlisted.go). Until its
-// coordinator has said for goneAfter that the group does not exist, it is shown unknown
-// with the reason, never left out: a coordinator that has just moved can say so of a
-// group committed a moment before the move (unlisted.go).
+// coordinator has said for goneAfter that the group does not exist, it is shown gone (state
+// Dead, a not-found error saying why), never left out silently: a coordinator that has just
+// moved can say so of a group committed a moment before the move (unlisted.go). A group this
+// client deleted itself is forgotten at once (forget).
 
 import (
 	"fmt"
@@ -73,6 +74,15 @@ func (m *groupMemory) goneSince(group string, now time.Time) time.Time {
 	return now
 }
 
+// forget drops group from the memory: this client deleted it, so its absence from the next
+// listing is no group gone missing, and nothing to ask its coordinator about.
+func (m *groupMemory) forget(group string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.types, group)
+	delete(m.gone, group)
+}
+
 // set remembers the groups of a snapshot of all groups in place of the previous ones; a
 // group not said to be gone in it loses its record of since when it was.
 func (m *groupMemory) set(groups []listedGroup, gone map[string]bool) {
@@ -93,8 +103,9 @@ func (m *groupMemory) set(groups []listedGroup, gone map[string]bool) {
 // keepRemembered adds to listed the remembered groups it lacks, as their coordinators
 // describe them (lookup). A group found is added as found; one whose lookup failed with
 // its remembered type, its state unknown and an error that says it was listed a moment
-// ago; one its coordinator does not know likewise, until the coordinator has said so for
-// goneAfter, and then it is left out (deleted). It then remembers the result.
+// ago; one its coordinator does not know as gone (Dead, GROUP_ID_NOT_FOUND: no problem to
+// act on), until the coordinator has said so for goneAfter, and then it is left out
+// (deleted). It then remembers the result.
 func (c *Client) keepRemembered(lookup func([]string) []listedGroup, listed []listedGroup, now time.Time) []listedGroup {
 	gone := map[string]bool{}
 	if missing := c.seen.missing(listed); len(missing) > 0 {
@@ -126,9 +137,13 @@ func (c *Client) keepRemembered(lookup func([]string) []listedGroup, listed []li
 					continue
 				}
 				gone[lg.name] = true
-				lg.findErr = (&model.Error{Kind: model.KindBroker, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: before +
-					fmt.Sprintf("and its coordinator says it does not exist: deleted, or a coordinator that has just moved "+
-						"and not yet caught up (taken as deleted once this lasts %s)", text.HumanDuration(goneAfter))}).WithGroup(lg.name)
+				lg.findErr = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: fmt.Sprintf(
+					"the group is gone: deleted since the previous snapshot, which listed it; its coordinator says it does not exist "+
+						"(a coordinator that has just moved can say so for a moment: it is shown gone until that has lasted %s, then left out)",
+					text.HumanDuration(goneAfter))}).WithGroup(lg.name)
+				lg.state, lg.typ, lg.rawType, lg.coordinator, lg.listed = "Dead", typ, typ, nil, false
+				listed = append(listed, lg)
+				continue
 			}
 			lg.state, lg.typ, lg.rawType, lg.coordinator, lg.listed = "", typ, typ, nil, false
 			listed = append(listed, lg)

@@ -131,7 +131,11 @@ func (c *Client) observeGroups(ctx context.Context, obs *model.Observation, name
 		// not hide its groups (shards.go).
 		list = c.listGroupsSettled
 	}
+	// The brokers' versions are asked beside the listing (versions.go).
+	versions := make(chan model.APIVersions, 1)
+	go func() { versions <- c.clusterVersions(ctx, brokers) }()
 	listed, errs := list(ctx)
+	obs.APIVersions = <-versions
 	obs.ListingErrors = append(obs.ListingErrors, errs...)
 	obs.Errors = append(obs.Errors, obs.ListingErrors...)
 	if len(brokers) == 0 {

@@ -1,8 +1,9 @@
 package kafka
 
 // Streams groups (KIP-1071): described with StreamsGroupDescribe (franz-go's kgo, kgocall.go),
-// which gives the topology and each member's tasks; their committed offsets are ordinary
-// OffsetFetch offsets, read with the other groups' (offsets.go).
+// which gives the topology, each member's tasks and, while a task restores its state stores,
+// the changelog offsets the member last reported (model.StreamsRestore); their committed
+// offsets are ordinary OffsetFetch offsets, read with the other groups' (offsets.go).
 
 import (
 	"context"
@@ -57,12 +58,13 @@ func topology(t *kmsg.StreamsGroupDescribeResponseGroupTopology) *model.Topology
 		slices.Sort(st.StateChangelogTopics)
 		out.Subtopologies = append(out.Subtopologies, st)
 	}
-	slices.SortFunc(out.Subtopologies, func(a, b model.Subtopology) int { return compareIDs(a.ID, b.ID) })
+	slices.SortFunc(out.Subtopologies, func(a, b model.Subtopology) int { return model.CompareSubtopologies(a.ID, b.ID) })
 	return out
 }
 
-// streamsMember is one streams member: its tasks, and as assignments the partitions of the
-// topics its active tasks read (source and repartition source topics of the subtopology).
+// streamsMember is one streams member: its tasks, what it reported of their changelogs
+// (the restore), and as assignments the partitions of the topics its active tasks read
+// (source and repartition source topics of the subtopology).
 func streamsMember(m kmsg.StreamsGroupDescribeResponseGroupMember, t *model.Topology) model.Member {
 	mem := model.Member{
 		MemberRef:   model.MemberRef{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost},
@@ -71,6 +73,7 @@ func streamsMember(m kmsg.StreamsGroupDescribeResponseGroupMember, t *model.Topo
 		Tasks: &model.Tasks{Active: taskIDs(m.Assignment.ActiveTasks), Standby: taskIDs(m.Assignment.StandbyTasks),
 			Warmup: taskIDs(m.Assignment.WarmupTasks)},
 	}
+	mem.TaskOffsets, mem.RestoreLag = model.StreamsRestore(mem.Tasks, taskOffsets(m.TaskOffsets), taskOffsets(m.TaskEndOffsets))
 	reads := map[string][]string{}
 	if t != nil {
 		for _, s := range t.Subtopologies {
@@ -93,6 +96,15 @@ func streamsMember(m kmsg.StreamsGroupDescribeResponseGroupMember, t *model.Topo
 	return sortedMember(mem)
 }
 
+// taskOffsets indexes a member's reported task offsets (or end offsets) by task.
+func taskOffsets(ts []kmsg.TaskOffset) map[model.TaskID]int64 {
+	out := make(map[model.TaskID]int64, len(ts))
+	for _, t := range ts {
+		out[model.TaskID{Subtopology: t.SubtopologyID, Partition: t.Partition}] = t.Offset
+	}
+	return out
+}
+
 func taskIDs(ts []kmsg.TaskIDs) []model.TaskIDs {
 	out := []model.TaskIDs{}
 	for _, t := range ts {
@@ -100,22 +112,8 @@ func taskIDs(ts []kmsg.TaskIDs) []model.TaskIDs {
 		slices.Sort(ps)
 		out = append(out, model.TaskIDs{Subtopology: t.SubtopologyID, Partitions: ps})
 	}
-	slices.SortFunc(out, func(a, b model.TaskIDs) int { return compareIDs(a.Subtopology, b.Subtopology) })
+	slices.SortFunc(out, func(a, b model.TaskIDs) int { return model.CompareSubtopologies(a.Subtopology, b.Subtopology) })
 	return out
-}
-
-// compareIDs orders subtopology ids numerically when they are numbers ("2" before "10").
-func compareIDs(a, b string) int {
-	if len(a) != len(b) {
-		return len(a) - len(b)
-	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func sorted(s []string) []string {

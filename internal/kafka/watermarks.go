@@ -39,7 +39,7 @@ func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, er
 	lay.visible, lay.clusterID, lay.probeDenied = ans.visible, ans.clusterID, ans.probeDenied
 	for _, t := range ans.resp.Topics {
 		if t.Err != sarama.ErrNoError {
-			e := kerrError(t.Err, "metadata: "+t.Err.Error()).WithTopic(t.Name)
+			e := kerrAt(t.Err, "metadata").WithTopic(t.Name)
 			lay.topicErrs[t.Name] = e
 			continue
 		}
@@ -48,7 +48,7 @@ func (c *Client) metadata(ctx context.Context, topics []string) (topicLayout, er
 			tp := model.TP{Topic: t.Name, Partition: p.ID}
 			switch {
 			case p.Err != sarama.ErrNoError && p.Err != sarama.ErrReplicaNotAvailable:
-				lay.errs[tp] = kerrError(p.Err, "metadata: "+p.Err.Error()).WithPartition(tp)
+				lay.errs[tp] = kerrAt(p.Err, "metadata").WithPartition(tp)
 			case p.Leader < 0:
 				lay.errs[tp] = kerrError(sarama.ErrLeaderNotAvailable, "").WithPartition(tp)
 			default:
@@ -226,7 +226,7 @@ func (a offsetsAnswer) apply(leader int32, kind int, results map[model.TP]*model
 			continue
 		}
 		if blk.Err != sarama.ErrNoError {
-			po.Error = kerrError(blk.Err, "list offsets: "+blk.Err.Error()).WithPartition(tp)
+			po.Error = kerrAt(blk.Err, "list offsets").WithPartition(tp)
 			continue
 		}
 		off := blk.Offset

@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 		"internal/mcpserver", "internal/report", "internal/reset", "internal/sampler", "internal/serve", "internal/text", "internal/views",
 		"github.com/IBM/sarama", // wiring only: the only other package that may import it is internal/kafka
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/term",
-		"github.com/muesli/termenv", "github.com/spf13/pflag"},
+		"github.com/muesli/termenv", "github.com/spf13/pflag", "github.com/spf13/cobra", "github.com/cpuguy83/go-md2man/v2"},
 	"internal/contexts": {"go.yaml.in/yaml/v3"},
 	"internal/demo":     {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
 	"internal/kafka": {"internal/kafka/clientconfig", "internal/model", "internal/model/plan", "internal/text",

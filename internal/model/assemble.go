@@ -27,6 +27,8 @@ func Assemble(obs Observation, opt AssembleOptions) Snapshot {
 			TakenAt:                         Stamp{obs.TakenAt},
 			OffsetsRetentionMinutes:         obs.OffsetsRetentionMinutes,
 			OffsetsRetentionCheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs,
+			KafkaVersion:                    KafkaLine(obs.APIVersions),
+			Capabilities:                    ClusterCapabilities(obs.APIVersions),
 		},
 		Groups:   make([]Group, 0, len(obs.Groups)),
 		Topics:   []Topic{},

@@ -16,7 +16,7 @@ func fleetObservation(groups int) Observation {
 	for g := range groups {
 		topic := fmt.Sprintf("t%03d", g/25)
 		if _, ok := obs.Topics[topic]; !ok {
-			obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: "delete", RetentionMs: Ptr(int64(7 * 24 * 3_600_000))}
+			obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: Ptr("delete"), RetentionMs: Ptr(int64(7 * 24 * 3_600_000))}
 			for p := range int32(50) {
 				obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(0)), High: Ptr(int64(6)), LastStable: Ptr(int64(6)), RiskOffset: Ptr(int64(-1))}
 			}

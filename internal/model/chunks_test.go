@@ -31,7 +31,7 @@ func TestAssembleManyGroupsAsAlone(t *testing.T) {
 	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
 	for tn := range 20 {
 		topic := fmt.Sprintf("t%02d", tn)
-		obs.Topics[topic] = Topic{Topic: topic, Partitions: 4, CleanupPolicy: "delete", RetentionMs: Ptr(int64(3_600_000))}
+		obs.Topics[topic] = Topic{Topic: topic, Partitions: 4, CleanupPolicy: Ptr("delete"), RetentionMs: Ptr(int64(3_600_000))}
 		for p := range int32(4) {
 			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(10 * p)), High: Ptr(int64(100 + p)), LastStable: Ptr(int64(100 + p))}
 		}
@@ -66,7 +66,7 @@ func TestTopicFilterTakesOnlyItsRows(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
 	for _, topic := range []string{"a", "b"} {
-		obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: "delete"}
+		obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: Ptr("delete")}
 		for p := range int32(50) {
 			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(0)), High: Ptr(int64(9)), LastStable: Ptr(int64(9))}
 		}

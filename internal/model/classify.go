@@ -144,6 +144,20 @@ func RiskThreshold(t Topic, now time.Time, window time.Duration) (time.Time, boo
 	return now.Add(-time.Duration(*t.RetentionMs) * time.Millisecond).Add(window), true
 }
 
+// KnownPolicy reports whether every name of a cleanup.policy value is one offsettui knows
+// (delete, compact); an empty value, which names none, is known (KIP-1161: never deleted).
+func KnownPolicy(policy string) bool {
+	if strings.TrimSpace(policy) == "" {
+		return true
+	}
+	for _, part := range strings.Split(policy, ",") {
+		if p := strings.TrimSpace(part); p != "delete" && p != "compact" {
+			return false
+		}
+	}
+	return true
+}
+
 // policyHas reports whether the comma-separated policy names want; it runs
 // for every row, so it splits without allocating.
 func policyHas(policy, want string) bool {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ var now = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 func i64(v int64) *int64 { return &v }
 
 func topic(policy string, retentionMs int64) *Topic {
-	return &Topic{Topic: "t", Partitions: 1, CleanupPolicy: policy, RetentionMs: i64(retentionMs), RetentionBytes: i64(-1)}
+	return &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr(policy), RetentionMs: i64(retentionMs), RetentionBytes: i64(-1)}
 }
 
 // TestClassifyBoundaries walks every boundary of docs/statuses.md's status table.
@@ -48,6 +49,9 @@ func TestClassifyBoundaries(t *testing.T) {
 		{"retention -1 is never at-risk", i64(10), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("delete", -1), StatusOK, i64(90), nil, nil},
 		{"no record after the threshold: all at risk", i64(99), PartitionOffsets{Low: i64(10), High: i64(100), RiskOffset: i64(-1)}, topic("delete", week), StatusAtRisk, i64(1), nil, nil},
 		{"risk lookup missing is unknown", i64(20), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("delete", week), StatusUnknown, i64(80), nil, nil},
+		{"empty policy (KIP-1161) is never at-risk", i64(10), offs, topic("", 60000), StatusOK, i64(90), nil, nil},
+		{"empty policy, no risk lookup, is ok", i64(10), PartitionOffsets{Low: i64(10), High: i64(100)}, topic("", 60000), StatusOK, i64(90), nil, nil},
+		{"policy not returned is unknown", i64(20), offs, &Topic{Topic: "t", Partitions: 1, RetentionMs: i64(week)}, StatusUnknown, i64(80), nil, nil},
 		{"topic configs missing is unknown", i64(20), offs, nil, StatusUnknown, i64(80), nil, nil},
 		{"topic config error is unknown", i64(20), offs, &Topic{Topic: "t", Error: &Error{Kind: KindDenied, Message: "no"}}, StatusUnknown, i64(80), nil, nil},
 		{"expired is known without configs", i64(5), offs, nil, StatusExpired, i64(95), i64(5), nil},
@@ -81,7 +85,7 @@ func TestClassifyBoundaries(t *testing.T) {
 func TestAtRiskAroundTheWindowEdge(t *testing.T) {
 	ret := 72 * time.Hour
 	window := 24 * time.Hour
-	top := Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(ret.Milliseconds())}
+	top := Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(ret.Milliseconds())}
 	edge, ok := RiskThreshold(top, now, window)
 	if !ok || !edge.Equal(now.Add(-48*time.Hour)) {
 		t.Fatalf("threshold = %v, %v; want now-48h", edge, ok)
@@ -122,8 +126,8 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 	tp := func(p int32) TP { return TP{"orders", p} }
 	obs := Observation{
 		TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: Ptr(true),
-		Topics: map[string]Topic{"orders": {Topic: "orders", Partitions: 4, CleanupPolicy: "delete", RetentionMs: i64(-1)},
-			"other": {Topic: "other", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1)}},
+		Topics: map[string]Topic{"orders": {Topic: "orders", Partitions: 4, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)},
+			"other": {Topic: "other", Partitions: 2, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{
 			tp(0): {Low: i64(0), High: i64(10)}, tp(1): {Low: i64(5), High: i64(10)},
 			tp(2): {Low: i64(0), High: i64(10)}, tp(3): {Low: i64(0), High: i64(10)},
@@ -174,7 +178,7 @@ func TestAssembleRollupsAndPartitionSet(t *testing.T) {
 func TestSnapshotJSONShape(t *testing.T) {
 	s := Assemble(Observation{TakenAt: time.Date(2026, 11, 29, 8, 53, 36, 123456789, time.FixedZone("x", 3600)), AllTopicsVisible: Ptr(true),
 		Groups:  []GroupObservation{{Group: "g", State: "Empty", Committed: map[TP]int64{{"t", 0}: 1}}},
-		Topics:  map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
+		Topics:  map[string]Topic{"t": {Topic: "t", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{{"t", 0}: {Low: i64(0), High: i64(1)}},
 	}, AssembleOptions{})
 	b, err := json.Marshal(s)
@@ -276,4 +280,87 @@ func TestListedSnapshotClaimsNoOffsets(t *testing.T) {
 	if b, _ := json.Marshal(s); strings.Contains(string(b), "oading") {
 		t.Errorf("the loading mark is written out: %s", b)
 	}
+}
+
+// TestEmptyPolicyHasNoExpiry: a record of a topic whose cleanup.policy is empty (KIP-1161)
+// is never deleted by retention, so a partition behind on it has no expires-in, however
+// old its committed record and however short retention.ms; the same partition on the
+// default policy has one, already passed.
+func TestEmptyPolicyHasNoExpiry(t *testing.T) {
+	old := now.Add(-10 * time.Minute)
+	offs := PartitionOffsets{Low: i64(0), High: i64(600), LastStable: i64(600), RiskOffset: i64(-1)}
+	for _, c := range []struct {
+		policy  string
+		status  Status
+		expires bool
+	}{{"", StatusOK, false}, {"delete", StatusAtRisk, true}} {
+		p := Classify(PartitionInput{Committed: i64(0), Offsets: offs, Topic: topic(c.policy, 60000), CommittedTimestamp: &old, Now: now})
+		if p.Status != c.status || (p.ExpiresInMs != nil) != c.expires || p.Error != nil {
+			t.Errorf("cleanup.policy=%q: status %s, expiresInMs %v, error %v; want %s, expires %v", c.policy, p.Status, text.Num(p.ExpiresInMs), p.Error, c.status, c.expires)
+		}
+	}
+}
+
+// TestTopicPolicyWords: what each cleanup.policy means for retention, and the topic's JSON.
+func TestTopicPolicyWords(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		topic                 Topic
+		known, deletes, never bool
+		json                  string
+	}{
+		{"delete", Topic{Topic: "d", CleanupPolicy: Ptr("delete")}, true, true, false, `"cleanupPolicy":"delete","deletedByRetention":true`},
+		{"compact", Topic{Topic: "c", CleanupPolicy: Ptr("compact")}, true, false, false, `"cleanupPolicy":"compact","deletedByRetention":false`},
+		{"compact,delete", Topic{Topic: "cd", CleanupPolicy: Ptr("compact,delete")}, true, true, false, `"cleanupPolicy":"compact,delete","deletedByRetention":true`},
+		{"empty", Topic{Topic: "e", CleanupPolicy: Ptr("")}, true, false, true, `"cleanupPolicy":"","deletedByRetention":false`},
+		{"not returned", Topic{Topic: "n"}, false, false, false, `"cleanupPolicy":null,"deletedByRetention":null`},
+		{"denied", Topic{Topic: "x", CleanupPolicy: Ptr(""), Error: &Error{Kind: KindDenied, Message: "no"}}, false, false, false, `"cleanupPolicy":"","deletedByRetention":null`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tp := c.topic
+			if tp.ConfigKnown() != c.known || tp.Deletes() != c.deletes || tp.NeverDeleted() != c.never {
+				t.Errorf("known %v deletes %v never %v, want %v %v %v", tp.ConfigKnown(), tp.Deletes(), tp.NeverDeleted(), c.known, c.deletes, c.never)
+			}
+			b, err := json.Marshal(tp)
+			if err != nil || !strings.Contains(string(b), c.json) {
+				t.Errorf("JSON %s (%v), want it to hold %s", b, err, c.json)
+			}
+			var back Topic
+			if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, tp) {
+				t.Errorf("read back %+v (%v), want %+v", back, err, tp)
+			}
+		})
+	}
+}
+
+// TestKnownPolicy: the names Kafka's cleanup.policy takes (and none: KIP-1161) are known;
+// any other name is not, so a topic that carries one stays unknown.
+func TestKnownPolicy(t *testing.T) {
+	for s, want := range map[string]bool{"": true, " ": true, "delete": true, "compact": true, "compact,delete": true,
+		"delete, compact": true, "delete,": false, "archive": false, "delete,archive": false, "Delete": false} {
+		if got := KnownPolicy(s); got != want {
+			t.Errorf("KnownPolicy(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzKnownPolicy: a policy called known either names nothing or names delete or compact,
+// and one that names anything else is never known.
+func FuzzKnownPolicy(f *testing.F) {
+	for _, s := range []string{"", "delete", "compact,delete", " compact , delete ", "delete,", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !KnownPolicy(s) {
+			return
+		}
+		if strings.TrimSpace(s) != "" && !policyHas(s, "delete") && !policyHas(s, "compact") {
+			t.Fatalf("KnownPolicy(%q) but it names neither delete nor compact", s)
+		}
+		for _, part := range strings.Split(s, ",") {
+			if p := strings.TrimSpace(part); strings.TrimSpace(s) != "" && p != "delete" && p != "compact" {
+				t.Fatalf("KnownPolicy(%q) though it names %q", s, p)
+			}
+		}
+	})
 }

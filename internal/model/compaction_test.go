@@ -12,7 +12,7 @@ import (
 // first offset never is; a failed read is unknown, never ok.
 func TestClassifyCompaction(t *testing.T) {
 	drm := int64(1000)
-	compact := &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", RetentionMs: i64(-1), RetentionBytes: i64(-1), DeleteRetentionMs: &drm}
+	compact := &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact"), RetentionMs: i64(-1), RetentionBytes: i64(-1), DeleteRetentionMs: &drm}
 	offs := PartitionOffsets{Low: i64(0), High: i64(59)}
 	fresh := now.Add(-500 * time.Millisecond)
 	old := now.Add(-3 * time.Second)
@@ -38,8 +38,8 @@ func TestClassifyCompaction(t *testing.T) {
 		{"at the first offset: never flagged", 0, compact, read(12, old, 4), false, []string{}, StatusOK, false, false},
 		{"read failed: unknown, never ok", 20, compact, &CompactedRead{Error: &Error{Kind: KindTimeout, Message: "slow"}}, false, []string{}, StatusUnknown, true, false},
 		{"not read (budget): unknown flag, status kept", 20, compact, &CompactedRead{NotRead: "not read: --fetch-budget"}, false, []string{}, StatusOK, true, false},
-		{"no delete.retention.ms: unknown when nothing removed", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact"}, read(0, old, 39), false, []string{}, StatusOK, true, false},
-		{"a delete-only topic has none", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}, read(12, old, 4), false, nil, StatusOK, false, true},
+		{"no delete.retention.ms: unknown when nothing removed", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact")}, read(0, old, 39), false, []string{}, StatusOK, true, false},
+		{"a delete-only topic has none", 20, &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)}, read(12, old, 4), false, nil, StatusOK, false, true},
 		{"caught up has none", 59, compact, read(0, old, 0), false, nil, StatusOK, false, true},
 	}
 	for _, c := range cases {
@@ -79,7 +79,7 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 	drm := int64(1000)
 	ts := now.Add(-2 * time.Second)
 	p := Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
-		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now, CommittedTimestamp: &ts,
+		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact"), DeleteRetentionMs: &drm}, Now: now, CommittedTimestamp: &ts,
 		Compacted: &CompactedRead{Gap: 12, GapComplete: true, NextStoredAt: &ts, Stored: 4, StoredComplete: true}})
 	cp := p.Compaction()
 	if *p.Lag != 39 || *cp.NextStored != 32 || *cp.Removed != 12 || *cp.StoredRecords != 4 || *cp.TimeLagFrom != 32 ||
@@ -88,7 +88,7 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 	}
 	// A read that stopped short: lower bounds, no exact numbers.
 	p = Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
-		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: &drm}, Now: now,
+		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact"), DeleteRetentionMs: &drm}, Now: now,
 		Compacted: &CompactedRead{Gap: 5, Stored: 0}})
 	cp = p.Compaction()
 	if cp.NextStored != nil || cp.Removed != nil || *cp.RemovedAtLeast != 5 || cp.StoredRecords != nil || *cp.StoredRecordsAtLeast != 0 || !cp.MayMissDeletes {

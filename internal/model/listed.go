@@ -16,6 +16,7 @@ func ListedSnapshot(obs Observation) Snapshot {
 			Bootstrap: obs.Bootstrap, ID: obs.ClusterID, AllTopicsVisible: obs.AllTopicsVisible,
 			Brokers: obs.Brokers, TakenAt: Stamp{obs.TakenAt}, OffsetsRetentionMinutes: obs.OffsetsRetentionMinutes,
 			OffsetsRetentionCheckIntervalMs: obs.OffsetsRetentionCheckIntervalMs,
+			KafkaVersion:                    KafkaLine(obs.APIVersions), Capabilities: ClusterCapabilities(obs.APIVersions),
 		},
 		Groups:  make([]Group, 0, len(obs.Groups)),
 		Topics:  []Topic{},

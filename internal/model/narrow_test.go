@@ -16,14 +16,14 @@ import (
 func narrowFleet(visible bool) Observation {
 	day := 24 * time.Hour
 	a0, a1, b0, b1, c0 := TP{"a", 0}, TP{"a", 1}, TP{"b", 0}, TP{"b", 1}, TP{"c", 0}
-	ret := func(ms int64) Topic { return Topic{CleanupPolicy: "delete", RetentionMs: i64(ms)} }
+	ret := func(ms int64) Topic { return Topic{CleanupPolicy: Ptr("delete"), RetentionMs: i64(ms)} }
 	topics := map[string]Topic{}
 	for name, t := range map[string]Topic{"a": ret(7 * day.Milliseconds()), "b": ret(-1), "c": ret(-1), "lonely": ret(-1)} {
 		t.Topic, t.Partitions = name, 2
 		topics[name] = t
 	}
 	c := topics["c"]
-	c.Partitions, c.CleanupPolicy, c.RetentionMs = 1, "", nil
+	c.Partitions, c.CleanupPolicy, c.RetentionMs = 1, nil, nil
 	c.Error = (&Error{Kind: KindDenied, Code: Ptr("TOPIC_AUTHORIZATION_FAILED"), Message: "describe configs"}).WithTopic("c")
 	topics["c"] = c
 	offErr := (&Error{Kind: KindBroker, Code: Ptr("NOT_LEADER_OR_FOLLOWER"), Message: "list offsets"}).WithPartition(b1)

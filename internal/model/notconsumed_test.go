@@ -16,8 +16,8 @@ func TestAssembleNotConsumed(t *testing.T) {
 		Subscription: &Subscription{Topics: []string{"active"}}}
 	obs := Observation{
 		TakenAt: now, AllTopicsVisible: Ptr(true),
-		Topics: map[string]Topic{"active": {Topic: "active", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1)},
-			"stale": {Topic: "stale", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1)}},
+		Topics: map[string]Topic{"active": {Topic: "active", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)},
+			"stale": {Topic: "stale", Partitions: 2, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)}},
 		Offsets: map[TP]PartitionOffsets{
 			active: {Low: i64(0), High: i64(10)},
 			stale:  {Low: i64(80), High: i64(100)}, {"stale", 1}: {Low: i64(0), High: i64(5)},

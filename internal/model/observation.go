@@ -12,7 +12,10 @@ type Observation struct {
 	Brokers   int
 	// AllTopicsVisible: see Cluster.AllTopicsVisible.
 	AllTopicsVisible *bool
-	TakenAt          time.Time
+	// APIVersions are the cluster's request versions (capabilities.go); nil when no broker
+	// answered ApiVersions.
+	APIVersions APIVersions
+	TakenAt     time.Time
 	// RiskWindow is the window the risk offsets were looked up for.
 	RiskWindow              time.Duration
 	OffsetsRetentionMinutes *int64

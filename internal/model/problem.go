@@ -9,6 +9,11 @@ import "cmp"
 // and describe's order all ask it, so they cannot disagree.
 func (g *Group) HasProblem() bool { return g.Urgency() > UrgencyNone }
 
+// Gone reports whether the group does not exist: its coordinator says so (not-found,
+// GROUP_ID_NOT_FOUND) and no commit of it was read — deleted since it was listed, or never
+// created. There is nothing to act on (no problem), and screens say GONE, not ERROR.
+func (g *Group) Gone() bool { return g.Error.IsGroupNotFound() && len(g.Partitions) == 0 }
+
 // PredictedLoss is the group's predicted loss (docs/timeaxis.md), or nil.
 func (g *Group) PredictedLoss() *GroupLoss {
 	if g.Time == nil {

@@ -6,7 +6,7 @@ import "testing"
 // start is ok and read from remote storage; one at or above the local start is not; the
 // local start unknown says nothing.
 func TestReadsRemote(t *testing.T) {
-	tiered := &Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1), RemoteStorage: Ptr(true)}
+	tiered := &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1), RemoteStorage: Ptr(true)}
 	cases := []struct {
 		committed int64
 		localLow  *int64

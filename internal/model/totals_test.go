@@ -14,7 +14,7 @@ import (
 func TestTotalLagIsNeverAPartialSum(t *testing.T) {
 	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
 	tp := func(p int32) TP { return TP{"orders", p} }
-	topic := Topic{Topic: "orders", Partitions: 3, CleanupPolicy: "delete", RetentionMs: Ptr(int64(-1))}
+	topic := Topic{Topic: "orders", Partitions: 3, CleanupPolicy: Ptr("delete"), RetentionMs: Ptr(int64(-1))}
 	stalled := Error{Kind: KindTimeout, Message: "list offsets: i/o timeout"}
 	base := func() Observation {
 		return Observation{TakenAt: now, AllTopicsVisible: Ptr(true),

@@ -111,6 +111,12 @@ type Cluster struct {
 	// ACLs may hide topics from it (Kafka's OffsetFetch then leaves their commits
 	// out without a word), null when it could not be determined.
 	AllTopicsVisible *bool `json:"allTopicsVisible"`
+	// KafkaVersion is the Kafka version line of docs/kafka.md the brokers' ApiVersions place
+	// them on ("3.8-3.9"); null before 2.8 or when not known (capabilities.go).
+	KafkaVersion *string `json:"kafkaVersion"`
+	// Capabilities are what the brokers cannot be asked and what follows; [] when nothing is
+	// missing, null when their ApiVersions could not be read.
+	Capabilities []Capability `json:"capabilities"`
 }
 
 // Group is one group (of any type, model.Type*) with its classified partitions and rollups.
@@ -210,6 +216,12 @@ type Member struct {
 	// ProcessID and Tasks are set for streams members only.
 	ProcessID *string `json:"processId"`
 	Tasks     *Tasks  `json:"tasks"`
+	// RestoreLag and TaskOffsets are a streams member's restore (restore.go): the records
+	// its active tasks still restore from their changelogs (null when the broker sent no
+	// offsets for them), and what it reported per task ([] when nothing). Null for other
+	// members.
+	RestoreLag  *int64        `json:"restoreLag"`
+	TaskOffsets []TaskOffsets `json:"taskOffsets"`
 }
 
 // Assignment lists the partitions of one topic assigned to a member.
@@ -292,13 +304,17 @@ func (p *GroupPartition) TP() TP { return TP{p.Topic, p.Partition} }
 // NotConsumed reports whether no member of the group subscribes to the partition's topic.
 func (p *GroupPartition) NotConsumed() bool { return p.Subscribed != nil && !*p.Subscribed }
 
-// Topic is a topic's size and the configs that decide what retention deletes.
+// Topic is a topic's size and the configs that decide what retention deletes. Its JSON
+// (topic_json.go) adds deletedByRetention.
 type Topic struct {
-	Topic          string `json:"topic"`
-	Partitions     int    `json:"partitions"`
-	CleanupPolicy  string `json:"cleanupPolicy"`
-	RetentionMs    *int64 `json:"retentionMs"`
-	RetentionBytes *int64 `json:"retentionBytes"`
+	Topic      string `json:"topic"`
+	Partitions int    `json:"partitions"`
+	// CleanupPolicy is cleanup.policy as the broker returned it: "delete", "compact",
+	// "compact,delete", or "" (Kafka 4.2+, KIP-1161: neither, the log is never deleted by
+	// retention); nil when it was not read.
+	CleanupPolicy  *string `json:"cleanupPolicy"`
+	RetentionMs    *int64  `json:"retentionMs"`
+	RetentionBytes *int64  `json:"retentionBytes"`
 	// DeleteRetentionMs is delete.retention.ms: how long the cleaner keeps a tombstone
 	// (a null value) after a pass first retained it.
 	DeleteRetentionMs *int64 `json:"deleteRetentionMs"`
@@ -317,13 +333,35 @@ type Topic struct {
 func (t *Topic) Tiered() bool { return t.RemoteStorage != nil && *t.RemoteStorage }
 
 // Deletes reports whether the cleanup policy includes delete (retention by time or size).
-func (t *Topic) Deletes() bool { return policyHas(t.CleanupPolicy, "delete") }
+func (t *Topic) Deletes() bool {
+	return t.CleanupPolicy != nil && policyHas(*t.CleanupPolicy, "delete")
+}
 
 // Compacts reports whether the cleanup policy includes compact.
-func (t *Topic) Compacts() bool { return policyHas(t.CleanupPolicy, "compact") }
+func (t *Topic) Compacts() bool {
+	return t.CleanupPolicy != nil && policyHas(*t.CleanupPolicy, "compact")
+}
 
 // ConfigKnown reports whether the topic's configs were read.
-func (t *Topic) ConfigKnown() bool { return t.Error == nil && t.CleanupPolicy != "" }
+func (t *Topic) ConfigKnown() bool { return t.Error == nil && t.CleanupPolicy != nil }
+
+// NeverDeletedText is how a topic whose cleanup.policy is empty is described everywhere.
+const NeverDeletedText = "never deleted (cleanup.policy empty)"
+
+// NeverDeleted reports whether the topic's policy is known and neither deletes nor compacts
+// (cleanup.policy empty, KIP-1161): retention deletes nothing from its log, whatever
+// retention.ms and retention.bytes say (a tiered topic's local segments still go by
+// local.retention.*, and stay readable from remote storage).
+func (t *Topic) NeverDeleted() bool { return t.ConfigKnown() && !t.Deletes() && !t.Compacts() }
+
+// DeletedByRetention says whether retention.ms and retention.bytes delete the topic's
+// records (its cleanup.policy has delete); nil when the policy is not known.
+func (t *Topic) DeletedByRetention() *bool {
+	if !t.ConfigKnown() {
+		return nil
+	}
+	return Ptr(t.Deletes())
+}
 
 // Ptr returns a pointer to v; handy for the many optional numbers.
 func Ptr[T any](v T) *T { return &v }

@@ -43,6 +43,8 @@ const (
 // Urgency returns the group's urgency.
 func (g *Group) Urgency() Urgency {
 	switch {
+	case g.Gone():
+		return UrgencyNone // it does not exist: nothing to act on
 	case g.LosingNow:
 		return UrgencyLosing
 	case g.Counts[StatusAtRisk] > 0 || g.CommitsExpiring():

@@ -1,8 +1,10 @@
 package realkafka
 
 // The brokers CI runs (scripts/kafka.sh roles): main (Kafka 4.4.0, OFFSETTUI_IT_BOOTSTRAP),
-// oldest (the oldest 4.x the project supports, 4.0.0, OFFSETTUI_IT_OLDEST_*) and timers (4.4.0
-// with short commit expiry, a fast log cleaner and tiered storage, OFFSETTUI_IT_TIMERS_*).
+// oldest (the oldest 4.x the project supports, 4.0.0, OFFSETTUI_IT_OLDEST_*), timers (4.4.0
+// with short commit expiry, a fast log cleaner and tiered storage, OFFSETTUI_IT_TIMERS_*), and
+// the version matrix: v28 (2.8.2 with ZooKeeper), v37 (3.7.2) and v39 (3.9.1), PLAINTEXT only
+// (OFFSETTUI_IT_V28_* …).
 
 import (
 	"fmt"
@@ -15,10 +17,10 @@ import (
 // Broker is one real broker of CI: where it listens and the jars of its version (Kafka's
 // Java tools and clients, and test/kafka/Shapes.java compiled against them).
 type Broker struct {
-	Role     string // "main", "oldest" or "timers" (scripts/kafka.sh OFFSETTUI_KAFKA_ROLE)
+	Role     string // "main", "oldest", "timers", "v28", "v37" or "v39" (scripts/kafka.sh OFFSETTUI_KAFKA_ROLE)
 	Version  string // Kafka version, e.g. "4.4.0"
 	Addr     string // PLAINTEXT listener (principal ANONYMOUS, a super user)
-	SASLAddr string // SASL_PLAINTEXT listener, ACLs enforced (users admin, alice, bob)
+	SASLAddr string // SASL_PLAINTEXT listener, ACLs enforced (users admin, alice, bob); "" on the matrix's brokers
 	Lib      string // the version's jar dir
 	Shapes   string // the compiled test/kafka/Shapes.java (a class dir)
 }
@@ -36,6 +38,16 @@ var roleEnv = map[string]struct{ bootstrap, sasl, version, lib, shapes, start st
 	"timers": {"OFFSETTUI_IT_TIMERS_BOOTSTRAP", "OFFSETTUI_IT_TIMERS_SASL_BOOTSTRAP", "OFFSETTUI_IT_TIMERS_KAFKA_VERSION",
 		"OFFSETTUI_IT_TIMERS_KAFKA_LIB", "OFFSETTUI_IT_TIMERS_SHAPES",
 		`OFFSETTUI_KAFKA_ROLE=timers scripts/kafka.sh start && eval "$(OFFSETTUI_KAFKA_ROLE=timers scripts/kafka.sh env)"`},
+	"v28": matrixEnv("v28"),
+	"v37": matrixEnv("v37"),
+	"v39": matrixEnv("v39"),
+}
+
+// matrixEnv: the names a matrix role's env exports (no SASL listener).
+func matrixEnv(role string) struct{ bootstrap, sasl, version, lib, shapes, start string } {
+	p := "OFFSETTUI_IT_" + strings.ToUpper(role) + "_"
+	return struct{ bootstrap, sasl, version, lib, shapes, start string }{p + "BOOTSTRAP", "", p + "KAFKA_VERSION", p + "KAFKA_LIB", p + "SHAPES",
+		fmt.Sprintf(`OFFSETTUI_KAFKA_ROLE=%[1]s scripts/kafka.sh start && eval "$(OFFSETTUI_KAFKA_ROLE=%[1]s scripts/kafka.sh env)"`, role)}
 }
 
 var (
@@ -83,6 +95,9 @@ func roleBroker(t testing.TB, role string) Broker {
 		name string
 		dst  *string
 	}{{e.sasl, &b.SASLAddr}, {e.version, &b.Version}, {e.lib, &b.Lib}, {e.shapes, &b.Shapes}} {
+		if v.name == "" {
+			continue // a value this role does not have
+		}
 		*v.dst = strings.TrimSpace(os.Getenv(v.name))
 		if *v.dst == "" {
 			t.Fatalf("%s is not set beside %s: restart the %s broker with this checkout's scripts/kafka.sh (%s)", v.name, e.bootstrap, role, e.start)
@@ -122,6 +137,27 @@ func EachVersion(t *testing.T, f func(t *testing.T, b Broker)) {
 			name = "kafka-" + v
 		}
 		t.Run(name, func(t *testing.T) {
+			f(t, roleBroker(t, role))
+		})
+	}
+}
+
+// MatrixRoles are the brokers of the version matrix, newest first: every Kafka line CI runs
+// (4.4.0, 4.0.0, 3.9.1, 3.7.2, 2.8.2 with ZooKeeper).
+var MatrixRoles = []string{"main", "oldest", "v39", "v37", "v28"}
+
+// EachMatrixVersion runs f as a parallel subtest on every broker of the version matrix,
+// named "kafka-<version>". A broker that is not running is skipped, naming its role and how
+// to start it (or fails under OFFSETTUI_REQUIRE_KAFKA=1), as in Main.
+func EachMatrixVersion(t *testing.T, f func(t *testing.T, b Broker)) {
+	t.Helper()
+	for _, role := range MatrixRoles {
+		name := role
+		if v := strings.TrimSpace(os.Getenv(roleEnv[role].version)); v != "" {
+			name = "kafka-" + v
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			f(t, roleBroker(t, role))
 		})
 	}

@@ -83,32 +83,42 @@ func (b Broker) Expiry(t testing.TB) ExpiryShape {
 // offsets.retention.check.interval.ms (DescribeConfigs).
 func offsetsRetention(t testing.TB, s *Seed) (retention, check time.Duration) {
 	t.Helper()
+	get := func(name string) int64 {
+		v, ok := s.BrokerConfig(name)
+		if !ok {
+			t.Fatalf("the broker does not describe %s", name)
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("broker config %s=%q: %v", name, v, err)
+		}
+		return n
+	}
+	return time.Duration(get("offsets.retention.minutes")) * time.Minute,
+		time.Duration(get("offsets.retention.check.interval.ms")) * time.Millisecond
+}
+
+// BrokerConfig returns the broker's value of a config (DescribeConfigs); false when the broker
+// does not describe it (an internal config left at its default is not described).
+func (s *Seed) BrokerConfig(name string) (string, bool) {
+	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	brokers, err := s.Adm.BrokerMetadata(ctx)
 	if err != nil {
-		t.Fatalf("broker metadata: %v", err)
+		s.t.Fatalf("broker metadata: %v", err)
 	}
 	// Naming the broker: with no id, DescribeConfigs answers the cluster's dynamic defaults only.
 	rc, err := s.Adm.DescribeBrokerConfigs(ctx, brokers.Brokers.NodeIDs()...)
 	if err != nil {
-		t.Fatalf("describe broker configs: %v", err)
+		s.t.Fatalf("describe broker configs: %v", err)
 	}
-	get := func(name string) int64 {
-		for _, r := range rc {
-			for _, c := range r.Configs {
-				if c.Key == name && c.Value != nil {
-					n, err := strconv.ParseInt(*c.Value, 10, 64)
-					if err != nil {
-						t.Fatalf("broker config %s=%q: %v", name, *c.Value, err)
-					}
-					return n
-				}
+	for _, r := range rc {
+		for _, c := range r.Configs {
+			if c.Key == name && c.Value != nil {
+				return *c.Value, true
 			}
 		}
-		t.Fatalf("the broker does not describe %s", name)
-		return 0
 	}
-	return time.Duration(get("offsets.retention.minutes")) * time.Minute,
-		time.Duration(get("offsets.retention.check.interval.ms")) * time.Millisecond
+	return "", false
 }

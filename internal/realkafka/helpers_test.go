@@ -65,3 +65,17 @@ func committedWith(t testing.TB, cl *kgo.Client, group string) map[model.TP]int6
 // toolTimeout is kafka-consumer-groups' --timeout (ms) in these tests: its default, 5 s, is
 // too short for a JVM tool on a loaded 2-core machine.
 const toolTimeout = "30000"
+
+// TestTableRowsOnOneLine: Kafka 3.9.1's --reset-offsets --dry-run prints its header and rows
+// without line breaks (measured); they read as the rows they are.
+func TestTableRowsOnOneLine(t *testing.T) {
+	out := "\nGROUP                          TOPIC                          PARTITION  NEW-OFFSET     g           t                 1          0              g           t                 0          5              "
+	rows := realkafka.TableRows(out, "GROUP", "TOPIC", "PARTITION", "NEW-OFFSET")
+	if len(rows) != 2 || rows[0]["PARTITION"] != "1" || rows[1]["NEW-OFFSET"] != "5" || rows[1]["GROUP"] != "g" {
+		t.Errorf("rows %v", rows)
+	}
+	lined := "\nGROUP TOPIC PARTITION NEW-OFFSET\ng t 1 0\ng t 0 5\n"
+	if rows := realkafka.TableRows(lined, "GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"); len(rows) != 2 || rows[1]["NEW-OFFSET"] != "5" {
+		t.Errorf("rows %v", rows)
+	}
+}

@@ -23,12 +23,12 @@ import (
 // Event is one line Shapes printed: what it did and when (epoch ms right after the broker
 // answered). Offsets and Positions are keyed "topic/partition" on the wire; use Committed.
 type Event struct {
-	Event     string           `json:"event"` // produced, transaction, commit, assigned, subscribed, left, closed
+	Event     string           `json:"event"` // produced, transaction, commit, assigned, subscribed, left, closed, tool
 	AtMs      int64            `json:"atMs"`
 	Group     string           `json:"group"`
 	Topic     string           `json:"topic"`
 	Partition int32            `json:"partition"`
-	Index     int64            `json:"index"` // transaction number
+	Index     int64            `json:"index"` // transaction number; a tool run's place in RunTools
 	Batch     int64            `json:"batch"`
 	First     int64            `json:"first"` // first and last offset written (produced, transaction)
 	Last      int64            `json:"last"`
@@ -36,6 +36,10 @@ type Event struct {
 	Style     string           `json:"style"` // consume's commit style
 	Offsets   map[string]int64 `json:"offsets"`
 	Positions map[string]int64 `json:"positions"`
+	// Exit, Stdout and Stderr are a tool run's (tools: RunTools).
+	Exit   int    `json:"exit"`
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
 }
 
 // At is the event's time.

@@ -3,6 +3,7 @@ package realkafka
 // Reading the tables Kafka's group tools print.
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +13,9 @@ import (
 
 // TableRows returns the rows of every table in out whose header names all cols,
 // as maps from column name to value. Only lines with exactly the header's number of
-// fields are rows, so "Error:"/"Warn:" lines, notes and blank lines are left out.
+// fields are rows, so "Error:"/"Warn:" lines, notes and blank lines are left out. Kafka
+// 3.9's kafka-consumer-groups --reset-offsets prints its header and rows on one line (no line
+// breaks): the fields after such a header are read as rows of the header's width.
 func TableRows(out string, cols ...string) []map[string]string {
 	var header []string
 	var rows []map[string]string
@@ -22,7 +25,18 @@ func TableRows(out string, cols ...string) []map[string]string {
 			continue
 		}
 		if hasAll(f, cols) {
-			header = f
+			n := 0
+			for n < len(f) && columnName.MatchString(f[n]) {
+				n++
+			}
+			header = f[:n]
+			for rest := f[n:]; len(rest) >= n && n > 0; rest = rest[n:] {
+				row := make(map[string]string, n)
+				for i, h := range header {
+					row[h] = rest[i]
+				}
+				rows = append(rows, row)
+			}
 			continue
 		}
 		if header == nil || len(f) != len(header) || strings.HasSuffix(f[0], ":") {
@@ -36,6 +50,9 @@ func TableRows(out string, cols ...string) []map[string]string {
 	}
 	return rows
 }
+
+// columnName is a column of the group tools' tables (GROUP, NEW-OFFSET, CONSUMER-ID).
+var columnName = regexp.MustCompile(`^[A-Z][A-Z-]*$`)
 
 func hasAll(fields, cols []string) bool {
 	for _, c := range cols {

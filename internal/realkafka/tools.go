@@ -71,7 +71,9 @@ func RunToolEnv(t testing.TB, env []string, main string, args ...string) (stdout
 // broker's jars) and returns its stdout, stderr and exit code.
 func runJava(t testing.TB, classpath string, env []string, main string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// A JVM start alone took 46 s on the 2-core machine at a load of 40 (the version matrix's
+	// tools, beside other work): 90 s killed tools that were answering.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var cmd *exec.Cmd
 	if classpath == "" {
@@ -128,6 +130,59 @@ func mustTool(t testing.TB, classpath, main string, args ...string) string {
 				t.Logf("%s %s stderr:\n%s", main, strings.Join(args, " "), s)
 			}
 		})
+	}
+	return out
+}
+
+// ToolMains are the main classes of Kafka's group tools, by the name of the script that runs
+// each (bin/kafka-consumer-groups.sh …).
+var ToolMains = map[string]string{
+	"kafka-consumer-groups.sh": ConsumerGroupCommand,
+	"kafka-share-groups.sh":    ShareGroupCommand,
+	"kafka-streams-groups.sh":  StreamsGroupCommand,
+}
+
+// ToolRun is one run of a Kafka CLI main class with its arguments.
+type ToolRun struct {
+	Main string
+	Args []string
+}
+
+// ToolResult is what a tool run wrote and the code it exited with. Kafka's tools exit 0 on
+// many errors: read what they printed.
+type ToolResult struct {
+	Stdout, Stderr string
+	Exit           int
+}
+
+// RunTools runs Kafka CLI main classes of this broker's version one after another in one JVM
+// (test/kafka/Shapes.java's tools), so a test pays one JVM start (seconds on a loaded
+// machine) for all of them, and returns what each wrote, in order. An argument may not hold
+// a newline nor be empty (the file that passes them is one argument a line).
+func (b Broker) RunTools(t testing.TB, runs []ToolRun) []ToolResult {
+	t.Helper()
+	var file strings.Builder
+	for _, r := range runs {
+		for _, a := range append([]string{r.Main}, r.Args...) {
+			if a == "" || strings.ContainsAny(a, "\r\n") {
+				t.Fatalf("RunTools: argument %q of %s cannot be passed (empty, or a line break)", a, r.Main)
+			}
+			file.WriteString(a + "\n")
+		}
+		file.WriteString("\n")
+	}
+	path := filepath.Join(t.TempDir(), "tools.txt")
+	if err := os.WriteFile(path, []byte(file.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out []ToolResult
+	for _, e := range b.RunShape(t, "tools", "--file", path) {
+		if e.Event == "tool" {
+			out = append(out, ToolResult{Stdout: e.Stdout, Stderr: e.Stderr, Exit: e.Exit})
+		}
+	}
+	if len(out) != len(runs) {
+		t.Fatalf("RunTools: %d results for %d runs", len(out), len(runs))
 	}
 	return out
 }

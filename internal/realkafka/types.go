@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -190,6 +191,9 @@ func (s *Seed) ShareStarts(group string) map[model.TP]int64 {
 	return out
 }
 
+// AtLeast reports whether b's Kafka version is major.minor or newer.
+func (b Broker) AtLeast(major, minor int) bool { return versionAtLeast(b.Version, major, minor) }
+
 // NeedShareWrites skips the test, naming b's Kafka version, when b cannot write share-group
 // start offsets: Kafka 4.0 has no share groups, 4.1 advertises AlterShareGroupOffsets and
 // writes nothing.
@@ -222,11 +226,24 @@ func ShareConsumer(t testing.TB, addr, group, topic string) (stop func()) {
 // out; stop (also run when the test ends) sends SIGTERM, on which it leaves the group.
 func StreamsApp(t testing.TB, addr, appID, in, out string) (stop func()) {
 	t.Helper()
+	return streamsApp(t, addr, appID, in, out, t.TempDir())
+}
+
+// StreamsStoreApp starts the same application counting the input's records per key in the
+// state store store (changelog appID-store-changelog); a restore of the store pauses pause
+// after each batch of at most 100 records.
+func StreamsStoreApp(t testing.TB, addr, appID, in, out, store string, pause time.Duration) (stop func()) {
+	t.Helper()
+	return streamsApp(t, addr, appID, in, out, t.TempDir(), store, strconv.FormatInt(pause.Milliseconds(), 10))
+}
+
+func streamsApp(t testing.TB, args ...string) (stop func()) {
+	t.Helper()
 	src := os.Getenv(envStreamsApp)
 	if src == "" {
 		t.Fatalf("%s must be set to run the streams application (%s)", envStreamsApp, startBrokerHint)
 	}
-	return background(t, "StreamsApp", src, addr, appID, in, out, t.TempDir())
+	return background(t, "StreamsApp", src, args...)
 }
 
 // background starts a Kafka CLI main class (or a Java source file) that runs until stopped.

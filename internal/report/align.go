@@ -18,6 +18,11 @@ type aligned struct {
 	width []int // per column
 	cols  int
 	out   []byte // the block as written, reused
+	// hide, limit and cut are fit's layout, per column: a column hidden, or shortened to at
+	// most limit runes (0: whole) as cut says. They are empty unless fit ran.
+	hide  []bool
+	limit []int
+	cut   []cut
 }
 
 // start begins a block of rows of cols cells.
@@ -25,6 +30,7 @@ func (a *aligned) start(cols int) {
 	a.text, a.ends, a.runes = a.text[:0], a.ends[:0], a.runes[:0]
 	a.cols = cols
 	a.width = append(a.width[:0], make([]int, cols)...)
+	a.hide, a.limit, a.cut = a.hide[:0], a.limit[:0], a.cut[:0]
 }
 
 // add appends a cell.
@@ -64,18 +70,19 @@ const padding = 2
 
 var spaces = []byte("                                                                ")
 
-// writeTo writes the block's rows, each ending in a newline, in one write.
+// writeTo writes the block's rows, each ending in a newline, in one write. After fit, the
+// hidden columns are left out, the limited ones shortened, and the first row (the titles)
+// ends in "…" when a column was hidden.
 func (a *aligned) writeTo(w sink) error {
+	if len(a.hide) > 0 {
+		return a.writeFitted(w)
+	}
 	out, from := a.out[:0], 0
 	for i, end := range a.ends {
 		out = append(out, a.text[from:end]...)
 		from = end
 		if col := i % a.cols; col < a.cols-1 {
-			for pad := a.width[col] + padding - a.runes[i]; pad > 0; {
-				n := min(pad, len(spaces))
-				out = append(out, spaces[:n]...)
-				pad -= n
-			}
+			out = appendSpaces(out, a.width[col]+padding-a.runes[i])
 		} else {
 			out = append(out, '\n')
 		}
@@ -83,4 +90,13 @@ func (a *aligned) writeTo(w sink) error {
 	a.out = out
 	_, err := w.Write(out)
 	return err
+}
+
+func appendSpaces(out []byte, n int) []byte {
+	for n > 0 {
+		k := min(n, len(spaces))
+		out = append(out, spaces[:k]...)
+		n -= k
+	}
+	return out
 }

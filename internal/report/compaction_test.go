@@ -20,7 +20,7 @@ func TestCompactedRowsSayWhatTheyMeasure(t *testing.T) {
 	next := now.Add(-3 * time.Second)
 	obs := model.Observation{
 		Bootstrap: "k1:9092", Brokers: 1, TakenAt: now, AllTopicsVisible: model.Ptr(true),
-		Topics: map[string]model.Topic{"ledger": {Topic: "ledger", Partitions: 1, CleanupPolicy: "compact",
+		Topics: map[string]model.Topic{"ledger": {Topic: "ledger", Partitions: 1, CleanupPolicy: model.Ptr("compact"),
 			RetentionMs: i64(-1), RetentionBytes: i64(-1), DeleteRetentionMs: i64(1000)}},
 		Offsets:             map[model.TP]model.PartitionOffsets{tp: {Low: i64(0), High: i64(59)}},
 		CommittedTimestamps: map[model.TPO]time.Time{{TP: tp, Offset: 20}: next, {TP: tp, Offset: 0}: next},

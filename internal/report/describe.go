@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
@@ -24,24 +26,38 @@ import (
 // ETA and EVALUATION, and one with a baseline adds what changed since.
 // The columns are aligned per group, so each group's block leaves (through a
 // buffer) as soon as it is written, before the next group is rendered.
-func Describe(w io.Writer, s model.Snapshot) error {
+func Describe(w io.Writer, s model.Snapshot) error { return DescribeFit(w, s, 0) }
+
+// DescribeFit is Describe with each group's rows fitted to width runes (0: whole), for a
+// terminal that shows the table in place (describe --watch): columns are hidden by a written
+// priority and long values shortened (fit.go), a header that lost columns ends in "…", and
+// the last line names the columns hidden.
+func DescribeFit(w io.Writer, s model.Snapshot, width int) error {
 	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
+	if h := display.CapabilitiesHeading(s.Cluster); h != "" {
+		fmt.Fprintln(tw, h)
+		for _, l := range display.CapabilityLines(s.Cluster) {
+			fmt.Fprintf(tw, "  %s\n", l)
+		}
+	}
 	if v := s.Cluster.AllTopicsVisible; v == nil || !*v {
 		fmt.Fprintf(tw, "%s\n", HiddenTopicsNote(s))
 	}
 	if len(s.Groups) == 0 {
 		fmt.Fprintln(tw, "\nno groups matched")
 	}
-	describeGroups(tw, s)
+	hidden := describeGroups(tw, s, width)
 	if b := s.Baseline; b != nil && len(b.GoneGroups) > 0 {
 		fmt.Fprintf(tw, "\ngone since the baseline: %s\n", strings.Join(b.GoneGroups, ", "))
 	}
 	sep := "\n"
 	for i := range s.Topics {
-		if lr := display.LocalRetentionText(&s.Topics[i]); lr != "" {
-			fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, lr)
-			sep = ""
+		for _, line := range []string{display.NeverDeletedLine(&s.Topics[i]), display.LocalRetentionText(&s.Topics[i])} {
+			if line != "" {
+				fmt.Fprintf(tw, "%stopic %s: %s\n", sep, s.Topics[i].Topic, line)
+				sep = ""
+			}
 		}
 	}
 	if len(s.Errors) > 0 {
@@ -50,36 +66,58 @@ func Describe(w io.Writer, s model.Snapshot) error {
 			fmt.Fprintf(tw, "  %s\n", e.Error())
 		}
 	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(tw, "\n%s hidden to fit %d columns (…): %s; a wider terminal shows them\n",
+			text.Plural(len(hidden), "column"), width, strings.Join(hidden, ", "))
+	}
 	return tw.Flush() // a bufio.Writer keeps its first error and returns it here
 }
 
-// describeGroups writes each group's block; many groups are written in chunks on every
-// core (inChunks).
-func describeGroups(tw *bufio.Writer, s model.Snapshot) {
+// describeGroups writes each group's block, its rows fitted to width (0: whole), and
+// returns the titles of the columns hidden in any; many groups are written in chunks on
+// every core (inChunks).
+func describeGroups(tw *bufio.Writer, s model.Snapshot, width int) []string {
 	timed, based := s.Window != nil, s.Baseline != nil
+	var (
+		mu     sync.Mutex
+		hidden []string
+	)
+	note := func(titles []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, t := range titles {
+			if !slices.Contains(hidden, t) {
+				hidden = append(hidden, t)
+			}
+		}
+	}
 	if len(s.Groups) < 2*groupChunk {
 		var rows aligned
 		for i := range s.Groups {
-			describeGroup(tw, &rows, &s.Groups[i], s.Cluster, timed, based)
+			note(describeGroup(tw, &rows, &s.Groups[i], s.Cluster, timed, based, width))
 		}
-		return
+		return hidden
 	}
 	_ = inChunks(len(s.Groups), func(buf *bytes.Buffer, from, to int) error {
 		var rows aligned
 		for i := from; i < to; i++ {
-			describeGroup(buf, &rows, &s.Groups[i], s.Cluster, timed, based)
+			note(describeGroup(buf, &rows, &s.Groups[i], s.Cluster, timed, based, width))
 		}
 		return nil
 	}, func(b []byte) error {
 		_, err := tw.Write(b)
 		return err // a bufio.Writer keeps its first error: Describe's Flush returns it
 	})
+	return hidden
 }
 
 // clusterLine is the first line: the cluster, when, and over which window.
 func clusterLine(s model.Snapshot) string {
 	line := fmt.Sprintf("cluster %s · %s · taken %s · %s", s.Cluster.Bootstrap, text.Plural(s.Cluster.Brokers, "broker"),
 		s.Cluster.TakenAt.UTC().Format(model.StampLayout), text.Plural(len(s.Groups), "group"))
+	if v := s.Cluster.KafkaVersion; v != nil {
+		line += " · Kafka " + *v
+	}
 	if w := s.Window; w != nil {
 		line += fmt.Sprintf(" · rates over %s (%s)", text.HumanDuration(w.To.Sub(w.From.Time)), WindowCount(w))
 	}
@@ -96,12 +134,13 @@ func clusterLine(s model.Snapshot) string {
 // notFoundWhy says why a group named with --group is said not to exist.
 const notFoundWhy = "no broker lists it, and it has no committed offsets"
 
-// describeGroup writes one group's heading, its rows and its errors.
-func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool) {
+// describeGroup writes one group's heading, its rows (fitted to width, 0: whole) and its
+// errors, and returns the titles of the columns the width hid.
+func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool, width int) (hidden []string) {
 	at := cl.TakenAt.Time
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error.IsGroupNotFound() {
-		return // the heading says it all; the errors at the end name it again
+		return nil // the heading says it all; the errors at the end name it again
 	}
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
@@ -129,7 +168,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 	}
 	if len(g.Partitions) == 0 {
 		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, cl.AllTopicsVisible))
-		return
+		return nil
 	}
 	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
 	if timed {
@@ -170,6 +209,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 			rows.addAll([]string{"-", "-", "-"})
 		}
 	}
+	hidden = rows.fit(head, width)
 	_ = rows.writeTo(tw) // an error stays in tw
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
@@ -182,6 +222,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 			}
 		}
 	}
+	return hidden
 }
 
 // timeCells are CONSUME, PRODUCE, LAG/S, ETA and EVALUATION.
@@ -235,7 +276,7 @@ func groupHeading(g model.Group) string {
 }
 
 // typeLines says what a group's type adds: a share group's reset config and that its start
-// offsets never expire; a streams group's topology and each member's tasks.
+// offsets never expire; a streams group's topology, its restore and each member's tasks.
 func typeLines(g model.Group) []string {
 	var out []string
 	switch g.Type {
@@ -250,12 +291,20 @@ func typeLines(g model.Group) []string {
 			out = append(out, "topology: none reported")
 			break
 		}
+		if r := display.GroupRestoreText(&g); r != "" {
+			out = append(out, "RESTORING: "+r)
+		}
 		for _, st := range g.Topology.Subtopologies {
 			out = append(out, fmt.Sprintf("subtopology %s (topology epoch %d): reads %s", st.ID, g.Topology.Epoch,
 				text.OrDash(strings.Join(append(append([]string{}, st.SourceTopics...), st.RepartitionSourceTopics...), ","))))
 		}
-		for _, m := range g.Members {
-			out = append(out, fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks))))
+		for i := range g.Members {
+			m := &g.Members[i]
+			line := fmt.Sprintf("member %s process %s: %s", m.MemberID, text.OrDash(model.Deref(m.ProcessID)), text.OrDash(display.TasksText(m.Tasks)))
+			if r := display.RestoreText(m); r != "" {
+				line += " · " + r
+			}
+			out = append(out, line)
 		}
 	}
 	return out

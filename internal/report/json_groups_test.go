@@ -45,7 +45,7 @@ func TestDescribeInChunks(t *testing.T) {
 		bw := bufio.NewWriter(&want)
 		var rows aligned
 		for i := range s.Groups {
-			describeGroup(bw, &rows, &s.Groups[i], s.Cluster, false, false)
+			describeGroup(bw, &rows, &s.Groups[i], s.Cluster, false, false, 0)
 		}
 		if err := bw.Flush(); err != nil {
 			t.Fatal(err)

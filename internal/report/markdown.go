@@ -47,7 +47,11 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 			if c := g.Committer; c != nil {
 				members += " + a committer outside the group: " + cell(plan.CommitterText(c))
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", cell(code(g.Group)), cell(g.State), members, TotalLagText(g), eta, ev,
+			state := g.State
+			if g.Gone() { // no problem: nothing of it is left to lose
+				state = "does not exist (gone)"
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", cell(code(g.Group)), cell(state), members, TotalLagText(g), eta, ev,
 				display.CommitTTL(g, s.Cluster.TakenAt.Time))
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // counts active alone, and a line says why and when Kafka deletes the commit.
 func TestDescribeNotConsumed(t *testing.T) {
 	active, stale := model.TP{Topic: "active", Partition: 0}, model.TP{Topic: "stale", Partition: 0}
-	unlimited := model.Topic{CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1), Partitions: 1}
+	unlimited := model.Topic{CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1), Partitions: 1}
 	ta, ts := unlimited, unlimited
 	ta.Topic, ts.Topic = "active", "stale"
 	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
@@ -48,7 +48,7 @@ func TestDescribeNotConsumed(t *testing.T) {
 func TestDescribeMarkers(t *testing.T) {
 	tp := model.TP{Topic: "txn", Partition: 0}
 	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
-		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
+		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: i64(0), High: i64(12), LastStable: i64(12)}},
 		Markers: map[model.TPO]model.TransactionMarkers{{TP: tp, Offset: 5}: {ControlRecords: 2, AbortedRecords: 5}},
 		Groups:  []model.GroupObservation{{Group: "r", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{tp: 5}}},

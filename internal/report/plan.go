@@ -134,8 +134,8 @@ func planTypeLines(typ string, k plan.StrategyKind) []string {
 // OutcomeLine is the last line of an executed reset's table: the outcome's word
 // and what it means ("outcome:  applied: every offset was written and read back
 // equal to the plan").
-func OutcomeLine(o plan.ResetOutcome) string {
-	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o))
+func OutcomeLine(o plan.ResetOutcome, k plan.StrategyKind) string {
+	return fmt.Sprintf("outcome:  %s: %s", o, display.OutcomeMeaning(o, k))
 }
 
 // writeEquivalent writes the Kafka command that does what the plan does, its file and
@@ -144,7 +144,10 @@ func writeEquivalent(w io.Writer, e *plan.Equivalent) {
 	if e == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n  %s\n", display.EquivalentHeading, e.Command)
+	fmt.Fprintf(w, "\n%s\n", display.EquivalentHeading(e))
+	for _, c := range display.EquivalentCommands(e) {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
 	if e.CSV != "" {
 		fmt.Fprintf(w, "  %s\n", display.EquivalentFileHeading)
 		for _, l := range strings.Split(strings.TrimSuffix(e.CSV, "\n"), "\n") {

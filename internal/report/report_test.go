@@ -45,8 +45,8 @@ func snapshot() model.Snapshot {
 		Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: &visible,
 		OffsetsRetentionCheckIntervalMs: i64(600000), RiskWindow: 24 * time.Hour,
 		Topics: map[string]model.Topic{
-			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
-			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(-1), RetentionBytes: i64(-1)},
+			"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(604800000), RetentionBytes: i64(-1)},
+			"orders": {Topic: "orders", Partitions: 2, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)},
 		},
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: i64(30), High: i64(40), RiskOffset: i64(30)},
@@ -92,7 +92,8 @@ func TestPlanGolden(t *testing.T) {
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: i64(30), High: i64(40)},
 			{Topic: "orders", Partition: 0}: {Low: i64(0), High: i64(1234)},
-		}}
+		},
+		Tool: plan.ToolConnection{Bootstrap: "kafka-1:9092,kafka-2:9092"}}
 	p := plan.Make(sc, st, in)
 	var b bytes.Buffer
 	if err := Plan(&b, p, nil); err != nil {
@@ -217,5 +218,21 @@ func TestPlanSaysWhenItWasRead(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestMarkdownGoneGroup: a group that does not exist is no problem; the report's table of
+// the others says it does not exist.
+func TestMarkdownGoneGroup(t *testing.T) {
+	s := snapshot()
+	s.Groups = append(s.Groups, model.Group{Group: "deleted", State: "Dead", Members: []model.Member{},
+		Error: (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"), Message: "gone"}).WithGroup("deleted")})
+	var b bytes.Buffer
+	if err := Markdown(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "| `deleted` | does not exist (gone) | 0 | - |") || !strings.Contains(out, "| groups | 4, 3 with problems |") {
+		t.Errorf("the gone group is not a row of the groups without problems saying it does not exist:\n%s", out)
 	}
 }

@@ -23,9 +23,9 @@ func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 		obs := model.Observation{
 			Bootstrap: "k1:9092", Brokers: 3, TakenAt: now, OffsetsRetentionMinutes: i64(10080), AllTopicsVisible: model.Ptr(true),
 			Topics: map[string]model.Topic{
-				"events":   {Topic: "events", Partitions: 1, CleanupPolicy: "delete", RetentionMs: i64(3_600_000), RetentionBytes: i64(-1)},
-				"orders":   {Topic: "orders", Partitions: 2, CleanupPolicy: "delete", RetentionMs: i64(259_200_000), RetentionBytes: i64(-1)},
-				"payments": {Topic: "payments", Partitions: 1, CleanupPolicy: "compact", RetentionMs: i64(-1), RetentionBytes: i64(-1)},
+				"events":   {Topic: "events", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(3_600_000), RetentionBytes: i64(-1)},
+				"orders":   {Topic: "orders", Partitions: 2, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(259_200_000), RetentionBytes: i64(-1)},
+				"payments": {Topic: "payments", Partitions: 1, CleanupPolicy: model.Ptr("compact"), RetentionMs: i64(-1), RetentionBytes: i64(-1)},
 			},
 			Offsets: map[model.TP]model.PartitionOffsets{
 				{Topic: "events", Partition: 0}:   {Low: i64(0), High: i64(3000 + 30*k), RiskOffset: i64(2000)},

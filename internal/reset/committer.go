@@ -80,6 +80,7 @@ func (s *Service) observeBefore(ctx context.Context, res *Result) (refuse []plan
 	if !s.watches(p) || p.AllowCommitter {
 		return nil, true
 	}
+	act := p.Strategy.Kind.Act()
 	start := time.Now()
 	moves, _, err := s.watch(ctx, p.Group, plan.PhaseObserve, nil, nil)
 	if err == nil {
@@ -87,8 +88,8 @@ func (s *Service) observeBefore(ctx context.Context, res *Result) (refuse []plan
 	}
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockDrift,
-			Message: "could not watch the group's commits before the write: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: the group's commits could not be watched before the write")
+			Message: "could not watch the group's commits before " + act.Noun + ": " + err.Error()})
+		res.Notes = append(res.Notes, "nothing "+act.Done+": the group's commits could not be watched before "+act.Noun)
 		return nil, false
 	}
 	seen := append(moves, historySeen(ctx, s.Cluster, p.Group, p.Type, start)...)
@@ -99,7 +100,7 @@ func (s *Service) observeBefore(ctx context.Context, res *Result) (refuse []plan
 	if len(moves) > 0 {
 		return []plan.Blocker{plan.MovedBlocker(p.Group, len(moves), s.Observe)}, true
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("watched the group's commits for %s before the write: none moved", text.HumanDuration(s.Observe)))
+	res.Notes = append(res.Notes, fmt.Sprintf("watched the group's commits for %s before %s: none moved", text.HumanDuration(s.Observe), act.Noun))
 	return nil, true
 }
 
@@ -111,7 +112,7 @@ func refuseCommitter(res *Result, refuse []plan.Blocker) bool {
 		return false
 	}
 	res.Plan.Blockers = append(refuse, res.Plan.Blockers...)
-	res.Notes = append(res.Notes, "nothing written: a client outside the group commits for it")
+	res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": a client outside the group commits for it")
 	return true
 }
 
@@ -140,14 +141,18 @@ func (s *Service) watchAfter(ctx context.Context, res *Result, readBack map[mode
 	}
 	_, last, err := s.watch(ctx, p.Group, plan.PhaseWatch, readBack, func(now map[model.TP]int64) bool { return len(changedFrom(now)) > 0 })
 	changed := changedFrom(last)
+	after, none, unknown := "after "+p.Strategy.Kind.Act().Noun, "nothing overwrote it", "an overwrite"
+	if p.Strategy.Kind.Deletes() {
+		none, unknown = "nothing committed again", "a commit"
+	}
 	switch {
 	case len(changed) > 0:
 	case err != nil:
-		res.Notes = append(res.Notes, "the watch after the write stopped early ("+err.Error()+"): an overwrite after that is not known")
+		res.Notes = append(res.Notes, "the watch "+after+" stopped early ("+err.Error()+"): "+unknown+" after that is not known")
 	case ctx.Err() != nil:
-		res.Notes = append(res.Notes, "the watch after the write was cut short: an overwrite after that is not known")
+		res.Notes = append(res.Notes, "the watch "+after+" was cut short: "+unknown+" after that is not known")
 	default:
-		res.Notes = append(res.Notes, fmt.Sprintf("watched the group's commits for %s after the write: nothing overwrote it", text.HumanDuration(s.Observe)))
+		res.Notes = append(res.Notes, fmt.Sprintf("watched the group's commits for %s %s: %s", text.HumanDuration(s.Observe), after, none))
 	}
 	return changed
 }

@@ -101,12 +101,12 @@ func (s *Service) cancelled(ctx context.Context, res *Result, p plan.Plan) bool 
 func (s *Service) precheck(res *Result) bool {
 	switch {
 	case !res.Plan.Executable():
-		res.Notes = append(res.Notes, "nothing written: the plan has blockers")
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": the plan has blockers")
 		return false
 	case s.ReadOnly:
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockReadOnly,
 			Message: "read-only mode (--read-only, OFFSETTUI_READ_ONLY or a read-only context) refuses every write"})
-		res.Notes = append(res.Notes, "nothing written: read-only")
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": read-only")
 		return false
 	}
 	return true
@@ -115,25 +115,27 @@ func (s *Service) precheck(res *Result) bool {
 // reread re-reads state, members and commits right before the commit and brings
 // the plan up to date; drift refuses.
 func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
-	in, now, err := s.recheck(ctx, res.Plan)
+	p := res.Plan
+	in, now, err := s.recheck(ctx, p)
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockDrift,
 			Message: "could not re-read the group before the commit: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: the state could not be re-read")
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state could not be re-read")
 		return in, false
 	}
 	res.Plan = now
 	if !res.Plan.Executable() {
-		res.Notes = append(res.Notes, "nothing written: the state changed since the plan")
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state changed since the plan")
 		return in, false
 	}
 	return in, true
 }
 
 // Recheck reads p's group again and returns p as its write would find it now
-// (plan.Plan.Refresh), and the group's commits as read: its blockers say what would refuse it — the group's state, its commits
-// moved since the plan, another cluster for a plan file's plan. Nothing is written: offsettui
-// apply shows it beside the plan, and Execute checks again right before its write.
+// (plan.Plan.Refresh), and the group's commits as read: its blockers say what would refuse
+// it — the group's state, its commits moved since the plan, another cluster for a plan
+// file's plan. Nothing is written: offsettui apply shows it beside the plan, and Execute
+// checks again right before its write.
 func (s *Service) Recheck(ctx context.Context, p plan.Plan) (now plan.Plan, committed map[model.TP]int64, err error) {
 	in, now, err := s.recheck(ctx, p)
 	return now, in.Committed, err
@@ -168,8 +170,8 @@ func (s *Service) prepare(res *Result, clusterID *string) (string, bool) {
 	}
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockBackupFailed,
-			Message: "nothing written: " + err.Error()})
-		res.Notes = append(res.Notes, "nothing written: "+err.Error())
+			Message: "nothing " + p.Strategy.Kind.Act().Done + ": " + err.Error()})
+		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": "+err.Error())
 		return "", false
 	}
 	res.Plan.Backup = &backup
@@ -231,12 +233,12 @@ func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[mode
 		res.Outcome = res.Plan.ApplyOverwrites(overwritten)
 	}
 	for _, r := range res.Plan.Rows {
-		if n := r.ResultNote(); n != "" {
+		if n := r.ResultNote(res.Plan.Strategy.Kind); n != "" {
 			res.Notes = append(res.Notes, n)
 		}
 	}
 	for _, e := range res.Plan.Rejected {
-		res.Notes = append(res.Notes, "not written: "+e.Error())
+		res.Notes = append(res.Notes, "not "+res.Plan.Strategy.Kind.Act().Done+": "+e.Error())
 	}
 	switch {
 	case res.Outcome == plan.OutcomeRefused:
@@ -245,7 +247,7 @@ func (s *Service) conclude(res *Result, ans plan.CommitAnswer, readBack map[mode
 		if ans.RequestErr == nil && len(ans.Rejected) > 0 && strings.Contains(firstRejection(ans), "not sent:") {
 			why = "the request was never sent"
 		}
-		res.Notes = append(res.Notes, "nothing written: "+why)
+		res.Notes = append(res.Notes, "nothing "+res.Plan.Strategy.Kind.Act().Done+": "+why)
 		if err := removeBackup(backup); err != nil {
 			res.Notes = append(res.Notes, "the unused backup "+backup+" could not be removed: "+err.Error())
 		}

@@ -54,6 +54,10 @@ type Service struct {
 	BackupDir string
 	// UndoCommand renders the command that restores a backup.
 	UndoCommand func(group, backup string) string
+	// Tool says how Kafka's tool reaches the cluster, for each plan's equivalent command
+	// (plan.KafkaEquivalent); asked when a plan is made, as UndoCommand names the same
+	// address. Nil: the command names a placeholder.
+	Tool func() plan.ToolConnection
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// User names who ran the reset in the audit log (default: the OS user).
@@ -95,20 +99,21 @@ func (s *Service) now() time.Time {
 // write (offsettui mcp plans with one, docs/api.md).
 type Planner struct {
 	Cluster Reader
-	// Now, ReadOnly, AssumeReset, AllowNewGroup, RiskWindow and AllowCommitter are the
-	// Service's fields of the same names.
+	// Now, ReadOnly, AssumeReset, AllowNewGroup, RiskWindow, AllowCommitter and Tool are
+	// the Service's fields of the same names.
 	Now            func() time.Time
 	ReadOnly       bool
 	AssumeReset    string
 	AllowNewGroup  bool
 	RiskWindow     time.Duration
 	AllowCommitter bool
+	Tool           func() plan.ToolConnection
 }
 
 // planner is the service's Planner: the same settings on the same cluster.
 func (s *Service) planner() *Planner {
 	return &Planner{Cluster: s.Cluster, Now: s.Now, ReadOnly: s.ReadOnly, AssumeReset: s.AssumeReset,
-		AllowNewGroup: s.AllowNewGroup, RiskWindow: s.RiskWindow, AllowCommitter: s.AllowCommitter}
+		AllowNewGroup: s.AllowNewGroup, RiskWindow: s.RiskWindow, AllowCommitter: s.AllowCommitter, Tool: s.Tool}
 }
 
 func (s *Planner) now() time.Time {
@@ -242,6 +247,9 @@ func (s *Planner) read(ctx context.Context, group string, topics []string, st pl
 	}
 	in.ReadAt = s.now()
 	in.ReadOnly = s.ReadOnly
+	if s.Tool != nil {
+		in.Tool = s.Tool()
+	}
 	in.AssumeReset = s.AssumeReset
 	switch {
 	case st.Kind == plan.FromGroup:

@@ -41,7 +41,7 @@ func apiFleet(at time.Time) model.Snapshot {
 		group("audit", 0, part("orders", 0, 100, 100, model.StatusOK)))
 	s.Groups[0].Partitions[0].SetLost(model.Ptr(int64(10)))
 	s.Groups[0].Partitions[0].Low = model.Ptr(int64(100))
-	s.Topics = []model.Topic{{Topic: "orders", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1)),
+	s.Topics = []model.Topic{{Topic: "orders", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)),
 		RetentionBytes: model.Ptr(int64(-1))}}
 	s.Cluster.AllTopicsVisible = model.Ptr(true)
 	return s

@@ -62,6 +62,12 @@ func labels(pairs ...*dto.LabelPair) []*dto.LabelPair {
 func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 	s := seriesSet{}
 	c := pair(&lCluster, cluster)
+	if v.kafkaVersion != "" {
+		s.add(mKafkaVersion, 1, labels(c, pair(&lKafkaVersion, v.kafkaVersion)))
+	}
+	for _, cp := range v.capabilities {
+		s.add(mCapabilityMissing, 1, labels(c, pair(&lMissing, cp.Missing), pair(&lAPI, cp.API)))
+	}
 	for i := range v.groups {
 		g := &v.groups[i]
 		gp, tp := pair(&lGroup, g.name), pair(&lType, g.typ)
@@ -102,6 +108,10 @@ func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 		}
 		if g.members.OK {
 			s.add(mGroupMembers, float64(g.members.V), base)
+		}
+		for _, r := range g.restores {
+			s.add(mStreamsRestoreLag, float64(r.lag), labels(c, gp, tp, pair(&lMember, r.member), pair(&lSubtopology, r.subtopology),
+				pair(&lPartition, strconv.FormatInt(int64(r.partition), 10)), pair(&lRole, r.role)))
 		}
 		for j := range g.parts {
 			partitionSeries(s, c, gp, tp, &g.parts[j])

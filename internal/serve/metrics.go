@@ -34,6 +34,10 @@ var (
 		"Groups in the last snapshot.")
 	mLeftOut = gauge("offsettui_partition_series_left_out",
 		"Partitions that are not ok but got no offsettui_partition_* series because of --max-partition-series (the least severe are left out).")
+	mKafkaVersion = gauge("offsettui_kafka_version_info",
+		"1, with the Kafka version line of docs/kafka.md the brokers' ApiVersions place them on (kafka_version, e.g. 3.8-3.9; before-2.8); absent when no broker answered ApiVersions.")
+	mCapabilityMissing = gauge("offsettui_capability_missing_info",
+		"1 for each question the brokers cannot be asked (missing: the capability's id of docs/json.md; api: the request), by their ApiVersions; none when nothing is missing.")
 )
 
 // Per group.
@@ -70,6 +74,8 @@ var (
 		"1 for the group's state as the broker reports it (Stable, Empty, ...); absent when unknown.")
 	mGroupMembers = gauge("offsettui_group_members",
 		"The group's members; absent when the group could not be described.")
+	mStreamsRestoreLag = gauge("offsettui_streams_restore_lag_records",
+		"Records a streams task still restores from its changelogs (the changelog end offsets minus the offsets its member last reported), by member, subtopology, partition and role; absent when the broker sends none for the task (it runs, or the broker does not send them).")
 )
 
 // Per partition that is not ok (docs/metrics.md says which).
@@ -94,25 +100,32 @@ var (
 
 // allMetrics lists every metric, in the order /metrics writes them.
 var allMetrics = []*metric{
-	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
+	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut, mKafkaVersion, mCapabilityMissing,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
 	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLosingNow, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
+	mStreamsRestoreLag,
 	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartDeadline, mPartEvaluation,
 }
 
 // Label names, each kept once so that every label pair can point at it.
 var (
-	lBasis      = "basis"
-	lCluster    = "cluster"
-	lEvaluation = "evaluation"
-	lGroup      = "group"
-	lKind       = "kind"
-	lPartition  = "partition"
-	lReason     = "reason"
-	lState      = "state"
-	lStatus     = "status"
-	lTopic      = "topic"
-	lType       = "type"
+	lAPI          = "api"
+	lBasis        = "basis"
+	lCluster      = "cluster"
+	lEvaluation   = "evaluation"
+	lGroup        = "group"
+	lKafkaVersion = "kafka_version"
+	lKind         = "kind"
+	lMember       = "member"
+	lMissing      = "missing"
+	lPartition    = "partition"
+	lReason       = "reason"
+	lRole         = "role"
+	lState        = "state"
+	lSubtopology  = "subtopology"
+	lStatus       = "status"
+	lTopic        = "topic"
+	lType         = "type"
 )
 
 // family is one metric's series of one cluster, in the form /metrics writes.

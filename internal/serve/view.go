@@ -20,6 +20,10 @@ type clusterView struct {
 	itemErrors [len(errorKinds)]int
 	// leftOut is how many partitions that are not ok got no series (the cap).
 	leftOut int
+	// kafkaVersion is the brokers' version line ("before-2.8" when older), "" when their
+	// versions are not known; capabilities what they cannot be asked.
+	kafkaVersion string
+	capabilities []model.Capability
 }
 
 // errorKinds are the kinds of model.Error, in the order itemErrors counts them.
@@ -45,6 +49,15 @@ type groupView struct {
 	counts     [numStatuses]int
 	evaluation model.Evaluation
 	parts      []partView
+	// restores are a streams group's tasks with a restore lag.
+	restores []restoreView
+}
+
+// restoreView is one streams task a member reported a restore lag for.
+type restoreView struct {
+	member, subtopology, role string
+	partition                 int32
+	lag                       int64
 }
 
 // numStatuses is how many statuses there are: model.Status runs from
@@ -78,7 +91,13 @@ type partView struct {
 // most maxParts of them, the most severe first; the others are counted in
 // leftOut.
 func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clusterView {
-	v := &clusterView{groups: make([]groupView, len(s.Groups))}
+	v := &clusterView{groups: make([]groupView, len(s.Groups)), capabilities: s.Cluster.Capabilities}
+	if s.Cluster.Capabilities != nil {
+		v.kafkaVersion = "before-2.8"
+		if l := s.Cluster.KafkaVersion; l != nil {
+			v.kafkaVersion = *l
+		}
+	}
 	for i := range s.Errors {
 		if k := slices.Index(errorKinds[:], s.Errors[i].Kind); k >= 0 {
 			v.itemErrors[k]++
@@ -150,6 +169,15 @@ func groupOf(g *model.Group, takenAt time.Time) groupView {
 	gv.commitsExpire, gv.commitsExpireBasis = commitsExpire(g, takenAt)
 	if g.Members != nil {
 		gv.members = model.Some(len(g.Members))
+	}
+	for i := range g.Members {
+		m := &g.Members[i]
+		for _, t := range m.TaskOffsets {
+			if t.RestoreLag != nil {
+				gv.restores = append(gv.restores, restoreView{member: m.MemberID, subtopology: t.Subtopology, role: t.Role,
+					partition: t.Partition, lag: *t.RestoreLag})
+			}
+		}
 	}
 	for i := range g.Partitions {
 		if st := g.Partitions[i].Status; int(st) < len(gv.counts) {

@@ -92,6 +92,69 @@ func RateNum(v float64) string {
 	}
 }
 
+// ShortenMiddle cuts plain text s to w cells (as width measures them) by replacing its
+// middle with …, keeping a little more of the end, where names tend to differ
+// ("payments-settlement-…-consumer-v2-a"), so names that differ only at their ends stay
+// apart. Below 3 cells it keeps the start.
+func ShortenMiddle(s string, w int, width func(string) int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	runes := []rune(s)
+	if w <= 2 {
+		var b strings.Builder
+		used := 0
+		for _, r := range runes {
+			if used+width(string(r)) > w-1 {
+				break
+			}
+			b.WriteRune(r)
+			used += width(string(r))
+		}
+		return b.String() + "…"
+	}
+	tail := w - 1 - (w-1)*2/5
+	end, used := len(runes), 0
+	for end > 0 {
+		rw := width(string(runes[end-1]))
+		if used+rw > tail {
+			break
+		}
+		end--
+		used += rw
+	}
+	head := w - 1 - used // what the tail did not use goes to the head
+	var b strings.Builder
+	used = 0
+	for _, r := range runes[:end] {
+		rw := width(string(r))
+		if used+rw > head {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	return b.String() + "…" + string(runes[end:])
+}
+
+// RateStep is the step RateNum shows v at: 1 from 10 up ("105"), 0.1 from 1 ("2.5"), the
+// second significant digit below ("0.39": 0.01).
+func RateStep(v float64) float64 {
+	a := math.Abs(v)
+	switch {
+	case a >= 10:
+		return 1
+	case a >= 1:
+		return 0.1
+	case a == 0:
+		return 0
+	}
+	return math.Pow(10, math.Floor(math.Log10(a))-1)
+}
+
 // FormatRate renders offsets per second in the unit that reads best:
 // "105/s", "2.5/s", "0.39/s", "0/s", and per hour or per day below 0.01/s
 // ("0.072/h", "1.2/d").

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -29,6 +30,12 @@ var headerItems = []func(m *app) string{
 			return "? brokers"
 		}
 		return text.Plural(m.snap.Cluster.Brokers, "broker")
+	},
+	func(m *app) string {
+		if m.snap == nil {
+			return ""
+		}
+		return display.KafkaLineText(m.snap.Cluster)
 	},
 	func(m *app) string { return m.age },
 }
@@ -68,10 +75,12 @@ func (m *app) footerView() string {
 }
 
 // keyBar is the line of keys within the width. A narrow terminal drops the
-// global r and : first, then the screen's keys from the last, and ? and q
-// last of all; "…" marks that keys were dropped (? lists them all).
+// global r and : first, then the screen's keys from the last but its first
+// actionKeys (ShortHelp lists them most important first), then q and esc, then
+// those actions, and ? last of all; "…" marks that keys were dropped (? lists
+// them all).
 func (m *app) keyBar() string {
-	keys := m.shortHelp()
+	keys := slices.DeleteFunc(m.shortHelp(), func(b key.Binding) bool { return !b.Enabled() }) // they never show
 	h := m.help
 	h.Width = 0 // measured here, never cut inside an item
 	dropped := false
@@ -88,18 +97,38 @@ func (m *app) keyBar() string {
 	return truncate(ellipsis, m.width)
 }
 
-// dropKey removes the key a narrow key bar can spare most: : and r, then the
-// screen's last, then q, then ?.
+// actionKeys is how many of a screen's keys (the first of its ShortHelp: R and
+// space on a group, enter on the list) a narrow key bar keeps before q and esc.
+const actionKeys = 2
+
+// dropKey removes the key a narrow key bar can spare most: : and r; the screen's
+// last key beyond its first actionKeys; q; esc; the screen's last; ? last of all.
 func dropKey(keys []key.Binding, g globalKeys) []key.Binding {
+	drop := func(i int) []key.Binding { return slices.Delete(slices.Clone(keys), i, i+1) }
+	index := func(k key.Binding) int {
+		return slices.IndexFunc(keys, func(b key.Binding) bool { return sameKey(b, k) })
+	}
 	for _, spare := range []key.Binding{g.Command, g.Refresh} {
-		if i := slices.IndexFunc(keys, func(b key.Binding) bool { return sameKey(b, spare) }); i >= 0 {
-			return slices.Delete(slices.Clone(keys), i, i+1)
+		if i := index(spare); i >= 0 {
+			return drop(i)
 		}
 	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if !sameKey(keys[i], g.Help) && !sameKey(keys[i], g.Quit) {
-			return slices.Delete(slices.Clone(keys), i, i+1)
+	var screen []int // the screen's own keys, in order
+	for i, b := range keys {
+		if !sameKey(b, g.Help) && !sameKey(b, g.Quit) && !sameKey(b, g.Back) {
+			screen = append(screen, i)
 		}
+	}
+	if len(screen) > actionKeys {
+		return drop(screen[len(screen)-1])
+	}
+	for _, spare := range []key.Binding{g.Quit, g.Back} {
+		if i := index(spare); i >= 0 {
+			return drop(i)
+		}
+	}
+	if len(screen) > 0 {
+		return drop(screen[len(screen)-1])
 	}
 	return keys[:len(keys)-1]
 }

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -82,6 +84,18 @@ func (m *app) runCommand(line string) tea.Cmd {
 	return nil
 }
 
+// maxNamedMatches bounds how many groups :group names when several match.
+const maxNamedMatches = 5
+
+// namesList is names sorted, the first n joined with commas, and "+k more" for the rest.
+func namesList(names []string, n int) string {
+	names = slices.Sorted(slices.Values(names))
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(", +%d more", len(names)-n)
+}
+
 // commandUsage is how help names a command: ":group NAME".
 func commandUsage(c command) string {
 	u := ":" + c.names[0]
@@ -118,7 +132,8 @@ func (m *app) openGroupNamed(name string) tea.Cmd {
 		return nil
 	case 1:
 	default:
-		m.setFlash(text.Plural(len(found), "group") + " contain " + name + ": type the whole name, or /" + name + " filters them")
+		m.setFlash(text.Plural(len(found), "group") + " match " + name + ": " + namesList(found, maxNamedMatches) +
+			" — type the whole name, or /" + name + " filters them")
 		return nil
 	}
 	for len(m.stack) > 1 {

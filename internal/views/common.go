@@ -56,6 +56,9 @@ type screen interface {
 	// Notes are lines the help screen shows under the screen's keys (what
 	// the filter matches); nil for none.
 	Notes() []string
+	// Columns are the columns of the screen's table, each with its meaning
+	// (columnhelp.go), for the help screen; nil for none.
+	Columns() []columnNote
 	// SetSize gives the screen the body area, chrome already subtracted.
 	SetSize(width, height int)
 	// Crumb is the screen's name in the header crumbs ("groups", "fanout").

@@ -250,6 +250,9 @@ func (s *contextsScreen) Capturing() bool { return false }
 // ID implements screen.
 func (s *contextsScreen) ID() int { return s.id }
 
+// Columns implements screen.
+func (s *contextsScreen) Columns() []columnNote { return nil }
+
 // Notes implements screen.
 func (s *contextsScreen) Notes() []string {
 	return []string{"* marks the context in use; a context chosen here is reached with its own settings"}

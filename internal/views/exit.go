@@ -22,7 +22,7 @@ func ExitNotes(m tea.Model) string {
 	b.WriteString("offsettui: " + text.Plural(len(a.executed), "plan") + " executed in this session:\n")
 	for _, r := range a.executed {
 		p := r.Plan
-		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome) + "), " + resolvedText(p.Strategy) + "\n")
+		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome, p.Strategy.Kind) + "), " + resolvedText(p.Strategy) + "\n")
 		if p.Backup != nil {
 			b.WriteString("    backup: " + *p.Backup + "\n")
 		}

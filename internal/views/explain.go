@@ -44,7 +44,14 @@ func TopicLine(name string, t *model.Topic) string {
 	if t.Error != nil {
 		return "topic " + name + ": configs could not be read: " + t.Error.Error()
 	}
-	parts := []string{"topic " + name, "cleanup.policy " + text.OrDash(t.CleanupPolicy)}
+	if t.NeverDeleted() {
+		parts := []string{"topic " + name, "cleanup.policy empty", display.NeverDeletedLine(t)}
+		if lr := display.LocalRetentionText(t); lr != "" {
+			parts = append(parts, lr)
+		}
+		return strings.Join(parts, " · ")
+	}
+	parts := []string{"topic " + name, "cleanup.policy " + text.OrDash(model.Deref(t.CleanupPolicy))}
 	if t.Deletes() {
 		parts = append(parts, "retention.ms "+retentionMs(t.RetentionMs))
 		if t.RetentionBytes != nil && *t.RetentionBytes >= 0 {

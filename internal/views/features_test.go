@@ -106,7 +106,8 @@ func TestCommandGroup(t *testing.T) {
 		t.Fatalf(":g r11 opens r11-trace from the list: top %q, %d screens", hs.m.top().Crumb(), len(hs.m.stack))
 	}
 	for cmd, want := range map[string]string{
-		"group svc":    "2 groups contain svc",
+		"group svc":    "2 groups match svc: new-svc, ship-svc — type the whole name, or /svc filters them",
+		"group e":      "5 groups match e: audit-export, ledger, new-svc, r11-trace, replay — type",
 		"group nosuch": "no group named nosuch",
 		"group":        "usage: :group NAME",
 		"groups now":   ":groups takes no argument",
@@ -115,6 +116,22 @@ func TestCommandGroup(t *testing.T) {
 		hs.send(keyRunes(":")).typeText(cmd).send(keyType(tea.KeyEnter))
 		if v := hs.view(); !strings.Contains(v, want) {
 			t.Errorf(":%s: the status line lacks %q:\n%s", cmd, want, v)
+		}
+	}
+}
+
+// TestNamesList: the groups :group names when several match, sorted, at most five, and
+// how many more.
+func TestNamesList(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"mail-out", "mail-in"}, "mail-in, mail-out"},
+		{[]string{"g", "f", "e", "d", "c", "b", "a"}, "a, b, c, d, e, +2 more"},
+	} {
+		if got := namesList(tc.names, maxNamedMatches); got != tc.want {
+			t.Errorf("namesList(%v) = %q, want %q", tc.names, got, tc.want)
 		}
 	}
 }

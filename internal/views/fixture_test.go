@@ -32,7 +32,7 @@ func fixtureTopics() map[string]fixtureTopic {
 		return func(start time.Time, k int64) time.Time { return start.Add(-first + time.Duration(k)*every) }
 	}
 	t := func(name string, parts int, policy string, ret time.Duration) model.Topic {
-		return model.Topic{Topic: name, Partitions: parts, CleanupPolicy: policy,
+		return model.Topic{Topic: name, Partitions: parts, CleanupPolicy: model.Ptr(policy),
 			RetentionMs: model.Ptr(ret.Milliseconds()), RetentionBytes: model.Ptr[int64](-1)}
 	}
 	return map[string]fixtureTopic{

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // ellipsis marks text cut to fit.
@@ -128,40 +130,11 @@ func gauge(low, committed, high *int64, width int) string {
 	return " [" + strings.Repeat("=", pos) + "|" + strings.Repeat("·", inner-1-pos) + "] "
 }
 
-// shortenMiddle cuts plain text s to w cells by replacing its middle with …,
-// keeping a little more of the end, where names tend to differ
-// ("payments-settlement-…-consumer-v2-a").
+// shortenMiddle cuts plain text s to w cells by replacing its middle with …
+// (text.ShortenMiddle), cells measured as the terminal draws them.
 func shortenMiddle(s string, w int) string {
-	if w <= 0 {
-		return ""
+	if w <= 2 && ansi.StringWidth(s) > w {
+		return ansi.Truncate(s, max(w, 0), ellipsis)
 	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	if w <= 2 {
-		return ansi.Truncate(s, w, ellipsis)
-	}
-	tail := w - 1 - (w-1)*2/5
-	runes := []rune(s)
-	end, used := len(runes), 0
-	for end > 0 {
-		rw := ansi.StringWidth(string(runes[end-1]))
-		if used+rw > tail {
-			break
-		}
-		end--
-		used += rw
-	}
-	head := w - 1 - used // what the tail did not use goes to the head
-	var b strings.Builder
-	used = 0
-	for _, r := range runes[:end] {
-		rw := ansi.StringWidth(string(r))
-		if used+rw > head {
-			break
-		}
-		b.WriteRune(r)
-		used += rw
-	}
-	return b.String() + ellipsis + string(runes[end:])
+	return text.ShortenMiddle(s, w, ansi.StringWidth)
 }

@@ -110,6 +110,16 @@ func (s *groupScreen) Cancel() bool { return false }
 // Group implements screen.
 func (s *groupScreen) Group() string { return s.name }
 
+// Columns implements screen.
+func (s *groupScreen) Columns() []columnNote {
+	var ps []model.GroupPartition
+	typ := ""
+	if s.g != nil {
+		ps, typ = s.g.Partitions, s.g.Type
+	}
+	return columnNotes(partitionColumns(ps, typ, false, true), partitionColumnHelp) // the time axis' too
+}
+
 // Notes implements screen: what the filter matches.
 func (s *groupScreen) Notes() []string {
 	return filterHelp("a partition's topic, topic-partition (orders-5), consumer or host")
@@ -335,7 +345,8 @@ func (s *groupScreen) ShortHelp() []key.Binding {
 	if s.input.Focused() {
 		return []key.Binding{s.keys.FilterApply, s.keys.FilterCancel}
 	}
-	return []key.Binding{s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Mark, s.keys.Plan, s.keys.Report}
+	// Most important first: a narrow key bar keeps the first two (app_view.go's keyBar).
+	return []key.Binding{s.keys.Plan, s.keys.Mark, s.keys.Filter, s.keys.ClearFilter, s.keys.Problems, s.keys.SortNext, s.keys.Report}
 }
 
 // FullHelp implements help.KeyMap.

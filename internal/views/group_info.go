@@ -71,9 +71,15 @@ func (s *groupScreen) infoLines() []string {
 		if m.Tasks != nil {
 			line += st.muted.Render("  tasks " + text.OrDash(display.TasksText(m.Tasks)))
 		}
+		if r := display.RestoreText(&m); r != "" {
+			line += "  " + r
+		}
 		lines = append(lines, line)
 	}
-	if g.Error != nil {
+	switch {
+	case g.Gone():
+		lines = append(lines, st.muted.Render(goneBadge)+"  "+g.Error.Message)
+	case g.Error != nil:
 		lines = append(lines, st.err.Render("ERROR  "+g.Error.Error()+"; "+TryNext(g.Error.Kind)))
 	}
 	if len(s.marked) > 0 {
@@ -94,7 +100,7 @@ func (s *groupScreen) infoLines() []string {
 
 // typeInfo is what a group's type adds to its description: a share group's
 // share.auto.offset.reset and that its start offsets never expire; a streams
-// group's topology.
+// group's restore and topology.
 func typeInfo(st *styles, g *model.Group) []string {
 	switch g.Type {
 	case model.TypeShare:
@@ -109,6 +115,9 @@ func typeInfo(st *styles, g *model.Group) []string {
 			return []string{st.section.Render("STREAMS") + st.muted.Render("  no topology reported")}
 		}
 		var out []string
+		if r := display.GroupRestoreText(g); r != "" {
+			out = append(out, st.notice.Render("RESTORING")+"  "+r)
+		}
 		for _, sub := range g.Topology.Subtopologies {
 			reads := append(append([]string{}, sub.SourceTopics...), sub.RepartitionSourceTopics...)
 			out = append(out, st.section.Render("STREAMS")+fmt.Sprintf("  subtopology %s reads %s", sub.ID, text.OrDash(strings.Join(reads, ", ")))+

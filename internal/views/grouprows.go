@@ -298,13 +298,20 @@ func loadingCells(st *styles, g *model.Group, cells []cell) {
 	}
 }
 
+// goneBadge is the status of a group that does not exist (model.Group.Gone).
+const goneBadge = "GONE"
+
 // trendSpark is how many refreshes the sparkline shows.
 const trendSpark = 6
 
 // statusCounts writes "EXPIRED 1  MISSING 2" worst first within w cells,
 // dropping whole badges that do not fit (and saying so with …). OK is only
-// listed when nothing is wrong. A group that could not be read says ERROR.
+// listed when nothing is wrong. A group that could not be read says ERROR; one that
+// does not exist (deleted since it was listed) GONE.
 func statusCounts(st *styles, g *model.Group, w int) string {
+	if g.Gone() {
+		return st.muted.Render(goneBadge)
+	}
 	var parts []string
 	if g.Error != nil {
 		parts = append(parts, st.err.Render("ERROR "+string(g.Error.Kind)))

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/text"
 )
@@ -94,9 +95,20 @@ func (s *groupsScreen) Cancel() bool { return false }
 // Group implements screen.
 func (s *groupsScreen) Group() string { return "" }
 
+// Columns implements screen.
+func (s *groupsScreen) Columns() []columnNote {
+	return columnNotes(groupColumns(s.rows, true), groupsColumnHelp) // the time axis' too: they come with the second refresh
+}
+
 // Notes implements screen: the urgency order and what the filter matches.
 func (s *groupsScreen) Notes() []string {
-	return append([]string{urgencyNote}, filterHelp("a group's name or its topics' names")...)
+	notes := append([]string{urgencyNote}, filterHelp("a group's name or its topics' names")...)
+	if s.snap != nil {
+		if h := display.CapabilitiesHeading(s.snap.Cluster); h != "" {
+			notes = append(notes, h+" "+strings.Join(display.CapabilityLines(s.snap.Cluster), "; "))
+		}
+	}
+	return notes
 }
 
 // urgencyNote explains the default sort, the title count and p (model.Urgency;

@@ -26,6 +26,7 @@ type helpScreen struct {
 	global []key.Binding
 	cmds   []command
 	notes  []string
+	cols   []columnNote
 
 	width, height int
 	lines         []string
@@ -37,7 +38,7 @@ func newHelpScreen(c *common, below screen, g globalKeys, cmds []command) *helpS
 		c: c, id: c.nextID(), keys: newHelpKeys(), list: newListKeys(), crumb: below.Crumb(), groups: below.FullHelp(),
 		global: []key.Binding{g.Back, g.Help, described(g.Command, "a command (see commands)"), described(g.Refresh, "refresh now"), g.Quit,
 			described(g.ForceQuit, "quit (not while a reset is written)")},
-		cmds: cmds, notes: below.Notes(),
+		cmds: cmds, notes: below.Notes(), cols: below.Columns(),
 	}
 }
 
@@ -46,6 +47,9 @@ func (s *helpScreen) ID() int { return s.id }
 
 // Notes implements screen.
 func (s *helpScreen) Notes() []string { return nil }
+
+// Columns implements screen.
+func (s *helpScreen) Columns() []columnNote { return nil }
 
 // Back implements screen: esc closes the help.
 func (s *helpScreen) Back() bool { return false }
@@ -118,6 +122,9 @@ func (s *helpScreen) render() string {
 	blocks = append(blocks, s.keyBlock("everywhere", s.global), s.commandBlock())
 	if n := s.filterBlock(); n != "" {
 		blocks = append(blocks, n)
+	}
+	if c := s.columnBlock(); c != "" {
+		blocks = append(blocks, c)
 	}
 	blocks = append(blocks, s.legend())
 	return columnsOf(blocks, s.width)
@@ -212,6 +219,28 @@ func (s *helpScreen) commandBlock() string {
 	}
 	for _, c := range s.cmds {
 		lines = append(lines, "  "+st.helpKey.Render(pad(commandUsage(c), w, false))+"  "+c.help)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// columnBlock is every column of the screen's table with its meaning, the columns a
+// narrow terminal hides too.
+func (s *helpScreen) columnBlock() string {
+	if len(s.cols) == 0 {
+		return ""
+	}
+	w := 0
+	for _, c := range s.cols {
+		w = max(w, ansi.StringWidth(c.title))
+	}
+	lines := []string{s.c.styles.section.Render("columns: " + s.crumb)}
+	indent := strings.Repeat(" ", 2+w+2)
+	for _, c := range s.cols {
+		wrapped := strings.Split(ansi.Wrap(c.meaning, helpTextWidth, ""), "\n")
+		lines = append(lines, "  "+s.c.styles.helpKey.Render(pad(c.title, w, false))+"  "+wrapped[0])
+		for _, l := range wrapped[1:] {
+			lines = append(lines, indent+l)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -13,7 +13,7 @@ func TestMarkersOnScreen(t *testing.T) {
 	tp := model.TP{Topic: "txn", Partition: 0}
 	snap := model.Assemble(model.Observation{
 		Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true),
-		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}},
+		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: c(0), High: c(60), LastStable: c(60)}},
 		Markers: map[model.TPO]model.TransactionMarkers{{TP: tp, Offset: 59}: {ControlRecords: 1}},
 		Groups:  []model.GroupObservation{{Group: "txn-reader", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{tp: 59}}},

@@ -55,12 +55,27 @@ func TestNeverCommittedLagIsNotZero(t *testing.T) {
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	tp := model.TP{Topic: "outbox", Partition: 0}
 	s := model.Assemble(model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true),
-		Topics:  map[string]model.Topic{"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1))}},
+		Topics:  map[string]model.Topic{"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: model.Ptr(int64(30)), High: model.Ptr(int64(40))}},
 		Groups: []model.GroupObservation{{Group: "new-svc", State: "Stable", Committed: map[model.TP]int64{},
 			Members: []model.Member{{MemberRef: model.MemberRef{MemberID: "m"}, Assignments: []model.Assignment{{Topic: "outbox", Partitions: []int32{0}}}}}}},
 	}, model.AssembleOptions{})
 	if got := lagCellText(&s.Groups[0]); got != "-" {
 		t.Errorf("LAG of a group that never committed: %q, want -", got)
+	}
+}
+
+// TestNarrowKeyBarKeepsTheScreensActions: a narrow key bar keeps a group screen's R and
+// space (its actions) before the generic keys; at 80 columns R was dropped while q stayed.
+func TestNarrowKeyBarKeepsTheScreensActions(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 15}, {40, 15}} {
+		w, h := size[0], size[1]
+		hs, _ := plannerHarness(t, w, h, &fakeResetter{}, false)
+		hs.openGroup("replay")
+		lines := strings.Split(ansi.Strip(hs.view()), "\n")
+		keys := lines[len(lines)-1]
+		if !strings.HasPrefix(strings.TrimPrefix(keys, "esc back • "), "R plan a reset • space mark") || !strings.Contains(keys, "? help") {
+			t.Errorf("%d×%d: the key line %q does not keep R and space first, and ?", w, h, keys)
+		}
 	}
 }

@@ -18,8 +18,8 @@ func staleSnapshot() model.Snapshot {
 	return model.Assemble(model.Observation{
 		Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true), OffsetsRetentionMinutes: model.Ptr(int64(10080)),
 		Topics: map[string]model.Topic{
-			"active": {Topic: "active", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))},
-			"stale":  {Topic: "stale", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}},
+			"active": {Topic: "active", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))},
+			"stale":  {Topic: "stale", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{active: {Low: c(0), High: c(10), LastStable: c(10)}, stale: {Low: c(80), High: c(100), LastStable: c(100)}},
 		Groups: []model.GroupObservation{{Group: "svc", Type: model.TypeClassic, State: "Stable", ProtocolType: "consumer", Protocol: "range",
 			Members: []model.Member{m}, Committed: map[model.TP]int64{active: 7, stale: 20}}},

@@ -206,6 +206,18 @@ func (s *plannerScreen) Cancel() bool {
 // Group implements screen.
 func (s *plannerScreen) Group() string { return s.group }
 
+// Columns implements screen.
+func (s *plannerScreen) Columns() []columnNote {
+	p := &plan.Plan{} // no plan yet: a consumer group's columns
+	switch {
+	case s.result != nil:
+		p = &s.result.Plan
+	case s.plan != nil:
+		p = s.plan
+	}
+	return columnNotes(planColumns(p), planColumnHelp)
+}
+
 // Notes implements screen.
 func (s *plannerScreen) Notes() []string {
 	return []string{"No key writes alone: enter arms a plan without blockers, the exact group name typed confirms, " +

@@ -138,7 +138,8 @@ func appliedResult(p plan.Plan) plan.ResetResult {
 func fixturePlanInput(group string, st plan.Strategy) plan.Input {
 	snap := fixtureSnapshot(fixtureNow, false)
 	in := plan.Input{Group: group, Committed: map[model.TP]int64{}, Partitions: map[string]int{}, AllTopicsVisible: model.Ptr(true),
-		Offsets: map[model.TP]model.PartitionOffsets{}, TimeOffsets: map[model.TP]int64{}}
+		Offsets: map[model.TP]model.PartitionOffsets{}, TimeOffsets: map[model.TP]int64{},
+		Tool: plan.ToolConnection{Bootstrap: "127.0.0.1:39092"}} // the address appliedResult's undo names
 	for _, t := range snap.Topics {
 		in.Partitions[t.Topic] = t.Partitions
 	}

@@ -30,32 +30,38 @@ func (h *harness) confirmWith(name string) *harness {
 	return h.send(keyType(tea.KeyEnter)).typeText(name).send(keyType(tea.KeyEnter))
 }
 
-// joinedCommand reads the Kafka command back from the plan screen: the lines under the
-// heading, their continuations joined, as a shell reads a paste of them.
-func joinedCommand(view string) string {
+// joinedCommands reads the Kafka commands back from the plan screen: the lines under the
+// heading, each command's continuations joined, as a shell reads a paste of them.
+func joinedCommands(view string) []string {
 	lines := strings.Split(ansi.Strip(view), "\n")
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Kafka's tool (") })
 	if i < 0 {
-		return ""
+		return nil
 	}
 	for i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), "kafka-") {
 		i++ // the heading, wrapped
 	}
-	var cmd []string
-	for _, l := range lines[i:] {
-		l = strings.TrimSpace(l)
-		cmd = append(cmd, strings.TrimSuffix(l, " \\"))
-		if !strings.HasSuffix(l, "\\") {
-			break
+	var cmds []string
+	for i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "kafka-") {
+		var cmd []string
+		for ; i < len(lines); i++ {
+			l := strings.TrimSpace(lines[i])
+			cmd = append(cmd, strings.TrimSuffix(l, " \\"))
+			if !strings.HasSuffix(l, "\\") {
+				i++
+				break
+			}
 		}
+		cmds = append(cmds, strings.Join(cmd, " "))
 	}
-	return strings.Join(cmd, " ")
+	return cmds
 }
 
 // TestPlannerDeleteOffsets: without marks, delete-offsets plans the selected row's topic
 // (orders, every commit of replay on it); with marks, the marked partitions. The plan shows
 // Kafka's command; a wrong name executes nothing; the exact name executes the plan the
-// screen showed, and the result has each row written, the backup and the undo.
+// screen showed, and the result has each row deleted (never "written": a delete speaks of
+// deleting), the backup and the undo.
 func TestPlannerDeleteOffsets(t *testing.T) {
 	rs := &fakeResetter{result: writtenResult}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
@@ -72,8 +78,8 @@ func TestPlannerDeleteOffsets(t *testing.T) {
 			t.Errorf("the plan lacks %q:\n%s", w, v)
 		}
 	}
-	if cmd := joinedCommand(v); cmd != "kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --delete-offsets --group replay --topic orders:0,1,2,3,4,5" {
-		t.Errorf("Kafka's command on screen: %q", cmd)
+	if cmd := joinedCommands(v); !slices.Equal(cmd, []string{"kafka-consumer-groups.sh --bootstrap-server 127.0.0.1:39092 --delete-offsets --group replay --topic orders:0,1,2,3,4,5"}) {
+		t.Errorf("Kafka's command on screen: %q, want the delete alone (it has no dry run)", cmd)
 	}
 	hs.confirmWith("replay-")
 	if _, ex := rs.calls(); len(ex) != 0 || hs.planner().phase != phaseArmed || !strings.Contains(hs.view(), "is not the group name") {
@@ -87,10 +93,14 @@ func TestPlannerDeleteOffsets(t *testing.T) {
 	}
 	v = ansi.Strip(hs.view())
 	for _, w := range []string{"Delete-offsets of replay · APPLIED", "backup    /home/oncall/.local/state/offsettui/replay-",
-		"put the previous offsets back with this command:", "--group replay --restore", "RESULT", "(delete) written"} {
+		"put the previous offsets back with this command:", "--group replay --restore", "RESULT", "(delete) deleted",
+		"APPLIED: every commit was deleted", "verified  yes: the commits read back are gone"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the result lacks %q:\n%s", w, v)
 		}
+	}
+	if strings.Contains(v, "written") || strings.Contains(v, "every offset") {
+		t.Errorf("the result of a delete speaks of writing offsets:\n%s", v)
 	}
 
 	// Marks make the scope: the marked partitions only.
@@ -132,7 +142,7 @@ func TestPlannerDeleteGroup(t *testing.T) {
 		t.Errorf("→ on delete-group's scope planned %+v", got.scope)
 	}
 	v := hs.view()
-	if !strings.Contains(v, "the whole group: every commit it has ▸") || joinedCommand(v) != "kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --delete --group ledger" {
+	if !strings.Contains(v, "the whole group: every commit it has ▸") || !slices.Equal(joinedCommands(v), []string{"kafka-consumer-groups.sh --bootstrap-server 127.0.0.1:39092 --delete --group ledger"}) {
 		t.Errorf("delete-group plan:\n%s", v)
 	}
 	hs.confirmWith("ledger")
@@ -183,8 +193,9 @@ func TestPlannerFromGroup(t *testing.T) {
 			t.Errorf("the copy's plan lacks %q:\n%s", w, v)
 		}
 	}
-	if cmd := joinedCommand(v); cmd != "kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --reset-offsets --group audit-export --from-file offsets.csv --execute" {
-		t.Errorf("Kafka's command: %q", cmd)
+	const copyCmd = "kafka-consumer-groups.sh --bootstrap-server 127.0.0.1:39092 --reset-offsets --group audit-export --from-file offsets.csv"
+	if cmd := joinedCommands(v); !slices.Equal(cmd, []string{copyCmd + " --dry-run", copyCmd + " --execute"}) {
+		t.Errorf("Kafka's commands: %q, want its dry run and the write", cmd)
 	}
 
 	// The group itself, typed whole: refused where it is typed, never planned.
@@ -288,7 +299,8 @@ func TestPlannerDeleteRefusedPerPartition(t *testing.T) {
 	if n := strings.Count(v, "GROUP_SUBSCRIBED_TO_TOPIC"); n < 6 {
 		t.Errorf("%d refusals name GROUP_SUBSCRIBED_TO_TOPIC, want one per partition:\n%s", n, v)
 	}
-	for _, w := range []string{"Delete-offsets of billing · REFUSED", "REFUSED: nothing was written", "none written", "the plan, not executed"} {
+	for _, w := range []string{"Delete-offsets of billing · REFUSED", "REFUSED: nothing was deleted", "verified  nothing to verify: nothing was deleted",
+		"none written", "the plan, not executed"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the refused result lacks %q:\n%s", w, v)
 		}
@@ -320,16 +332,16 @@ func TestGoldenPlannerFromGroupSource(t *testing.T) {
 	goldenView(t, hs, 120, 40)
 }
 
-// The Kafka command on the plan screen is whole at every width: joined as a shell joins
-// its continuation lines, it is the command the CLI prints.
+// The Kafka commands on the plan screen are whole at every width: joined as a shell joins
+// their continuation lines, they are the dry run and the command the CLI prints.
 func TestPlannerKafkaCommandAtEveryWidth(t *testing.T) {
 	for _, w := range []int{40, 60, 80, 120, 200} {
 		rs := &fakeResetter{}
 		hs, _ := plannerHarness(t, w, 60, rs, false)
 		hs.openGroup("billing").send(keyRunes("R"), keyRunes("l"), keyType(tea.KeyTab)).typeText("1")
 		p := hs.planner().plan
-		if p == nil || p.KafkaEquivalent == nil {
-			t.Fatalf("%d: no plan", w)
+		if p == nil || p.KafkaEquivalent == nil || p.KafkaEquivalent.DryRunCommand == nil {
+			t.Fatalf("%d: no plan, or no dry run", w)
 		}
 		checkFits(t, hs.view(), w, 60)
 		body := strings.Join(hs.planner().body, "\n") // the whole plan, scrolled or not
@@ -338,11 +350,12 @@ func TestPlannerKafkaCommandAtEveryWidth(t *testing.T) {
 				t.Errorf("%d columns: a line of the plan is %d wide: %q", w, ansi.StringWidth(l), l)
 			}
 		}
-		if got := joinedCommand(body); got != p.KafkaEquivalent.Command {
-			t.Errorf("%d columns: the command reads back as\n%q\nwant\n%q\n%s", w, got, p.KafkaEquivalent.Command, body)
+		want := []string{*p.KafkaEquivalent.DryRunCommand, p.KafkaEquivalent.Command}
+		if got := joinedCommands(body); !slices.Equal(got, want) {
+			t.Errorf("%d columns: the commands read back as\n%q\nwant\n%q\n%s", w, got, want, body)
 		}
 		flat := strings.Join(strings.Fields(ansi.Strip(body)), " ")
-		if !strings.Contains(flat, "Kafka's tool (BOOTSTRAP = the cluster's address):") ||
+		if !strings.Contains(flat, "Kafka's tool (its dry run, then the write):") ||
 			!strings.Contains(flat, "differs: Kafka's tool writes no backup and no audit line, does not re-read") {
 			t.Errorf("%d columns: where Kafka's tool differs is not said:\n%s", w, body)
 		}

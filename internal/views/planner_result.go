@@ -30,7 +30,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	case plan.OutcomePartlyApplied:
 		badge = st.atRisk
 	}
-	what := display.OutcomeMeaning(res.Outcome)
+	what := display.OutcomeMeaning(res.Outcome, p.Strategy.Kind)
 	title, detail, _ := strings.Cut(resultTitle(p), " · ")
 	if detail != "" {
 		detail = " · " + detail
@@ -66,7 +66,7 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		}
 	}
 	if len(p.Rejected) > 0 {
-		body = append(body, "", field("rejected", st.expired.Render(text.Plural(len(p.Rejected), "partition")+", not written:")))
+		body = append(body, "", field("rejected", st.expired.Render(text.Plural(len(p.Rejected), "partition")+", not "+p.Strategy.Kind.Act().Done+":")))
 		for _, e := range p.Rejected {
 			body = append(body, wrapLines("  "+e.Error(), s.width, "    ", 3)...)
 		}

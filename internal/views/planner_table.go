@@ -71,7 +71,7 @@ func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string, 
 	cols := layoutColumns(planColumns(p), s.width)
 	hidden = hiddenNote(cols)
 	for _, r := range p.Rows {
-		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
+		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r, p.Strategy.Kind)))
 		if n := display.NoteFor(r, p.Type, p.AssumeReset); n != "" {
 			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
 		}
@@ -79,7 +79,7 @@ func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string, 
 	return renderHeader(cols, s.width, st.colHeader, -1, ""), lines, hidden
 }
 
-func (s *plannerScreen) planCells(r plan.Row) []cell {
+func (s *plannerScreen) planCells(r plan.Row, k plan.StrategyKind) []cell {
 	st := s.c.styles
 	cells := make([]cell, ptCount)
 	cells[ptTopic] = cell{text: r.Topic}
@@ -88,7 +88,7 @@ func (s *plannerScreen) planCells(r plan.Row) []cell {
 	cells[ptCommitted] = cell{text: text.OptThousands(r.Committed)}
 	cells[ptArrow] = cell{text: "→"}
 	cells[ptTarget] = cell{text: display.TargetText(r)}
-	cells[ptResult] = s.resultCell(r.Result)
+	cells[ptResult] = s.resultCell(r.Result, k)
 	cells[ptHigh] = cell{text: text.OptThousands(r.High)}
 	reason := display.ReasonText(r)
 	cells[ptReason] = cell{text: reason}
@@ -116,8 +116,8 @@ func (s *plannerScreen) planCells(r plan.Row) []cell {
 }
 
 // resultCell is a row's RESULT: what the execution did to it, in words that stand without
-// colour (a refusal reads "rejected", never like a deletion).
-func (s *plannerScreen) resultCell(w plan.WriteResult) cell {
+// colour (a refusal reads "rejected", never like a deletion; a delete's row reads "deleted").
+func (s *plannerScreen) resultCell(w plan.WriteResult, k plan.StrategyKind) cell {
 	st := s.c.styles
 	style := &st.atRisk
 	switch w {
@@ -128,7 +128,7 @@ func (s *plannerScreen) resultCell(w plan.WriteResult) cell {
 	case plan.WriteUntouched, "":
 		style = &st.muted
 	}
-	return cell{text: text.OrDash(string(w)), style: style}
+	return cell{text: display.ResultText(w, k), style: style}
 }
 
 // ShortHelp implements help.KeyMap.
@@ -155,6 +155,8 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 	if s.holding {
 		return []key.Binding{described(s.keys.Disarm, "leave the name field")}
 	}
+	// Most important first: a narrow key bar keeps the first two (app_view.go's keyBar); the
+	// screen itself says what enter does.
 	b := []key.Binding{s.keys.NextField}
 	switch {
 	case s.choosingSource():

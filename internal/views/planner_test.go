@@ -345,11 +345,14 @@ func TestPlannerRefusedResult(t *testing.T) {
 	hs, _ := plannerHarness(t, 80, 24, rs, false)
 	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc").send(keyType(tea.KeyEnter))
 	v := hs.view()
-	for _, want := range []string{"REFUSED: nothing was written", "not checked", "[drift] committed offset of shipments-0 changed from 3 to 4",
-		"nothing written: the state changed since the plan", "none written"} {
+	for _, want := range []string{"REFUSED: nothing was written", "verified  nothing to verify: nothing was written",
+		"[drift] committed offset of shipments-0 changed from 3 to 4", "nothing written: the state changed since the plan", "none written"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("refused result lacks %q:\n%s", want, v)
 		}
+	}
+	if strings.Contains(v, "not checked") {
+		t.Errorf("a refused result says its verification was not checked; nothing was written to check:\n%s", v)
 	}
 	checkFits(t, v, 80, 24)
 }

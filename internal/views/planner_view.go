@@ -333,7 +333,7 @@ func (s *plannerScreen) actionLines() []string {
 	case s.phase == phaseExecuting && s.cancelling:
 		action = st.notice.Render("CANCELLING") + "  nothing written; waiting for the watch to stop"
 	case s.phase == phaseExecuting:
-		action = st.notice.Render("EXECUTING") + "  " + executingText(s.progress)
+		action = st.notice.Render("EXECUTING") + "  " + executingText(s.progress, s.kindNow())
 	case s.phase == phaseArmed:
 		action = st.notice.Render("ARMED") + "  type " + st.title.Render(s.group) + ": " + s.confirm.View() +
 			st.muted.Render("  enter executes, esc disarms")
@@ -367,17 +367,26 @@ func (s *plannerScreen) actionLines() []string {
 	return []string{flash, action}
 }
 
-// executingText says where an execution stands: watching the group's commits before the
-// write, with its countdown; writing; or watching for an overwrite after it.
-func executingText(p *plan.Progress) string {
+// executingText says where an execution of a plan of kind k stands: watching the group's
+// commits before the write (or delete), with its countdown; writing; or watching for an
+// overwrite after it.
+func executingText(p *plan.Progress, k plan.StrategyKind) string {
+	act := k.Act()
 	switch {
 	case p == nil || p.Left <= 0:
+		if k.Deletes() {
+			return "re-reading the group, writing the backup, deleting, reading back…"
+		}
 		return "re-reading the group, writing the backup, committing, reading back…"
 	case p.Phase == plan.PhaseObserve:
-		return "watching — nothing written yet (esc cancels) · for a consumer committing from outside the group: " +
+		return "watching — nothing " + act.Done + " yet (esc cancels) · for a consumer committing from outside the group: " +
 			text.HumanDuration(p.Left.Round(time.Second)) + " left"
 	}
-	return "written and read back; watching for an overwrite by a consumer outside the group: " +
+	what := "an overwrite"
+	if k.Deletes() {
+		what = "a new commit"
+	}
+	return act.Done + " and read back; watching for " + what + " by a consumer outside the group: " +
 		text.HumanDuration(p.Left.Round(time.Second)) + " left"
 }
 

@@ -22,7 +22,7 @@ func trafficSnapshot(k int64) model.Snapshot {
 	start := fixtureNow.Add(-40 * time.Second)
 	now := start.Add(time.Duration(k) * 10 * time.Second)
 	topic := func(name string, ret time.Duration) model.Topic {
-		return model.Topic{Topic: name, Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(ret.Milliseconds()), RetentionBytes: model.Ptr[int64](-1)}
+		return model.Topic{Topic: name, Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(ret.Milliseconds()), RetentionBytes: model.Ptr[int64](-1)}
 	}
 	tp := func(t string) model.TP { return model.TP{Topic: t} }
 	events := 6000 + 30*k

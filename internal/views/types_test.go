@@ -23,7 +23,7 @@ func typesSnapshot() model.Snapshot {
 		Assignments: []model.Assignment{{Topic: "clicks", Partitions: []int32{0, 1}}}, ProcessID: model.Ptr("5ce4866f-140e"),
 		Tasks: &model.Tasks{Active: []model.TaskIDs{{Subtopology: "0", Partitions: []int32{0, 1}}}, Standby: []model.TaskIDs{}, Warmup: []model.TaskIDs{}}}
 	obs := model.Observation{Bootstrap: "127.0.0.1:39092", Brokers: 3, TakenAt: now, AllTopicsVisible: model.Ptr(true),
-		Topics: map[string]model.Topic{"outbox": topics["outbox"].Topic, "clicks": {Topic: "clicks", Partitions: 2, CleanupPolicy: "delete",
+		Topics: map[string]model.Topic{"outbox": topics["outbox"].Topic, "clicks": {Topic: "clicks", Partitions: 2, CleanupPolicy: model.Ptr("delete"),
 			RetentionMs: model.Ptr(week.Milliseconds()), RetentionBytes: model.Ptr[int64](-1)}},
 		Offsets: map[model.TP]model.PartitionOffsets{
 			{Topic: "outbox", Partition: 0}: {Low: c(30), High: c(40), RiskOffset: c(30)},

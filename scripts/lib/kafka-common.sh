@@ -19,8 +19,14 @@ case "$ROLE" in
   main) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19092 ENV_PREFIX=OFFSETTUI_IT_ ;;
   oldest) DEFAULT_VERSION=4.0.0 DEFAULT_PORT=19112 ENV_PREFIX=OFFSETTUI_IT_OLDEST_ ;;
   timers) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19132 ENV_PREFIX=OFFSETTUI_IT_TIMERS_ ;;
-  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest or timers, got '$ROLE'" >&2; exit 2 ;;
+  # The version matrix (scripts/lib/kafka-matrix.sh): older lines, PLAINTEXT only.
+  v28) DEFAULT_VERSION=2.8.2 DEFAULT_PORT=19152 ENV_PREFIX=OFFSETTUI_IT_V28_ ;;
+  v37) DEFAULT_VERSION=3.7.2 DEFAULT_PORT=19172 ENV_PREFIX=OFFSETTUI_IT_V37_ ;;
+  v39) DEFAULT_VERSION=3.9.1 DEFAULT_PORT=19192 ENV_PREFIX=OFFSETTUI_IT_V39_ ;;
+  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest, timers, v28, v37 or v39, got '$ROLE'" >&2; exit 2 ;;
 esac
+# matrix_role: the roles of the version matrix (one PLAINTEXT listener; 2.8.2 with ZooKeeper).
+matrix_role() { [[ "$ROLE" == v28 || "$ROLE" == v37 || "$ROLE" == v39 ]]; }
 VERSION="${OFFSETTUI_KAFKA_VERSION:-$DEFAULT_VERSION}"
 HOST=127.0.0.1
 CACHE_HOME="${OFFSETTUI_KAFKA_HOME:-${HOME:-/tmp}/.cache/offsettui-kafka}"
@@ -154,15 +160,15 @@ run_tool() {
   "${tool_cmd[@]}"
 }
 
-# live_pid PIDFILE CONFIG: the pid in PIDFILE, if that process is alive and is a kafka.Kafka
-# started with CONFIG (a recycled pid is never taken for our broker).
+# live_pid PIDFILE CONFIG [MAIN]: the pid in PIDFILE, if that process is alive and is a MAIN
+# (default kafka.Kafka) started with CONFIG (a recycled pid is never taken for our broker).
 live_pid() {
   local pid
   [[ -f "$1" ]] || return 1
   pid="$(cat "$1" 2>/dev/null || true)"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $2" || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "${3:-kafka.Kafka} $2" || return 1
   echo "$pid"
 }
 
@@ -212,14 +218,22 @@ features_args() {
 # background, logging into DIR, and write DIR/broker.pid. setsid: the broker must outlive this
 # script (and the shell that ran it).
 launch_broker() {
-  local dir="$1" classpath="$2" launcher=()
+  local dir="$1" classpath="$2"
   shift 2
+  launch_java "$dir" broker "$classpath" kafka.Kafka "$dir/server.properties" "$@"
+}
+
+# launch_java DIR NAME CLASSPATH MAIN CONFIG JVM-ARGS...: start MAIN on CONFIG in the background,
+# logging into DIR (server.log, NAME.out), and write DIR/NAME.pid.
+launch_java() {
+  local dir="$1" name="$2" classpath="$3" main="$4" config="$5" launcher=()
+  shift 5
   command -v setsid >/dev/null 2>&1 && launcher=(setsid)
   "${launcher[@]}" "$JAVA" -XX:+UseG1GC -Djava.awt.headless=true "$@" \
     -Dlog4j2.configurationFile="$BROKER_LOG4J" -Dkafka.logs.dir="$dir" \
-    -cp "$classpath" kafka.Kafka "$dir/server.properties" \
-    </dev/null >>"$dir/broker.out" 2>&1 &
-  echo $! >"$dir/broker.pid"
+    -cp "$classpath" "$main" "$config" \
+    </dev/null >>"$dir/$name.out" 2>&1 &
+  echo $! >"$dir/$name.pid"
 }
 
 # show_logs DIR: the first errors and the last lines of a broker's logs, on stderr.

@@ -2,7 +2,7 @@
 # tiered-storage shim. Sourced by scripts/kafka.sh after kafka-common.sh; never run.
 
 # timers_config: the broker settings of the timers role, for the shapes that need time to pass
-# (commit expiry, compaction, tiered storage). Topic-level settings (delete.retention.ms,
+# (commit expiry, compaction, tiered storage, a Streams task restoring). Topic-level settings (delete.retention.ms,
 # min.cleanable.dirty.ratio, segment.ms, local.retention.ms, remote.storage.enable) are the
 # tests' own; these are the broker-only ones.
 timers_config() {
@@ -14,6 +14,10 @@ offsets.retention.minutes=1
 offsets.retention.check.interval.ms=2000
 # The log cleaner looks for work every 500 ms (default 15 s).
 log.cleaner.backoff.ms=500
+# Streams members report their tasks' changelog offsets and end offsets (the restore lag in
+# StreamsGroupDescribe) every second while a task restores, instead of every 60 s (at least 15 s).
+group.streams.task.offset.interval.ms=1000
+group.streams.min.task.offset.interval.ms=1000
 # Tiered storage (KIP-405) on Kafka's LocalTieredStorage (kafka-storage's test jar; see
 # test/kafka/tiered-pom.xml and the shim in test/kafka/shim): "remote" segments are files under
 # the state dir. The remote log manager copies and expires every second; its metadata topic

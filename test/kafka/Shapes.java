@@ -34,6 +34,17 @@
 //                 a classic member that commits N on S, then subscribes to A only and stays
 //                 (Stable), committing A's position every MS
 //   admin-commit  --group G --offsets T:P=O[,T:P=O...]   Admin.alterConsumerGroupOffsets
+//   tools         --file F   Kafka's CLI tools run one after another in this JVM (one JVM start
+//                 for many commands): F holds commands separated by blank lines, each a main
+//                 class and then one argument a line, as the tool's script passes them; each
+//                 prints {"event":"tool","index":I,"exit":N,"stdout":…,"stderr":…} with what the
+//                 tool wrote and the code it exited with (Exit.exit, or 1 when main threw)
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -88,6 +99,7 @@ public class Shapes {
             case "committer" -> s.committer();
             case "stale" -> s.stale();
             case "admin-commit" -> s.adminCommit();
+            case "tools" -> s.tools();
             default -> die("unknown sub-command " + args[0]);
         }
         System.out.flush();
@@ -499,5 +511,89 @@ public class Shapes {
             a.alterConsumerGroupOffsets(group, commit).all().get();
         }
         emit("commit", "group", group, "offsets", new Raw(offsetsJSON(offs)));
+    }
+
+    // ToolExit ends a tool's main where its JVM would have exited (Exit.exit, Exit.halt).
+    static final class ToolExit extends RuntimeException {
+        ToolExit(int code) {
+            super("exit " + code, null, false, false);
+        }
+    }
+
+    // interceptExits sends Kafka's Exit.exit and Exit.halt to onExit, which must throw: the class
+    // is org.apache.kafka.common.utils.Exit up to 4.3 and ...utils.internals.Exit from 4.4 on.
+    static void interceptExits(java.util.function.IntConsumer onExit) throws Exception {
+        Class<?> exitClass;
+        try {
+            exitClass = Class.forName("org.apache.kafka.common.utils.internals.Exit");
+        } catch (ClassNotFoundException e) {
+            exitClass = Class.forName("org.apache.kafka.common.utils.Exit");
+        }
+        Class<?> procedure = Class.forName(exitClass.getName() + "$Procedure");
+        Object end = java.lang.reflect.Proxy.newProxyInstance(procedure.getClassLoader(), new Class<?>[] {procedure},
+            (proxy, m, args) -> switch (m.getName()) {
+                case "execute" -> {
+                    onExit.accept((Integer) args[0]);
+                    yield null;
+                }
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "equals" -> proxy == args[0];
+                default -> "ToolExit";
+            });
+        exitClass.getMethod("setExitProcedure", procedure).invoke(null, end);
+        exitClass.getMethod("setHaltProcedure", procedure).invoke(null, end);
+    }
+
+    void tools() throws Exception {
+        List<List<String>> cmds = new ArrayList<>();
+        List<String> cur = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(opt("file")), StandardCharsets.UTF_8)) {
+            if (!line.isEmpty()) {
+                cur.add(line);
+            } else if (!cur.isEmpty()) {
+                cmds.add(cur);
+                cur = new ArrayList<>();
+            }
+        }
+        if (!cur.isEmpty()) {
+            cmds.add(cur);
+        }
+        int[] exit = {0};
+        boolean[] exited = {false};
+        interceptExits(code -> {
+            if (!exited[0]) {
+                exited[0] = true;
+                exit[0] = code;
+            }
+            throw new ToolExit(code);
+        });
+        PrintStream out = System.out, err = System.err;
+        for (int i = 0; i < cmds.size(); i++) {
+            List<String> c = cmds.get(i);
+            ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+            exit[0] = 0;
+            exited[0] = false;
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            try {
+                Class.forName(c.get(0)).getMethod("main", String[].class)
+                    .invoke(null, (Object) c.subList(1, c.size()).toArray(new String[0]));
+            } catch (InvocationTargetException x) {
+                if (!(x.getCause() instanceof ToolExit)) {
+                    x.getCause().printStackTrace();
+                    if (!exited[0]) {
+                        exit[0] = 1;
+                    }
+                }
+            } finally {
+                System.out.flush();
+                System.err.flush();
+                System.setOut(out);
+                System.setErr(err);
+            }
+            emit("tool", "index", i, "exit", exit[0], "stdout", o.toString(StandardCharsets.UTF_8),
+                "stderr", e.toString(StandardCharsets.UTF_8));
+        }
+        System.exit(0);
     }
 }

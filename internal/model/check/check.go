@@ -248,6 +248,7 @@ func Check(s model.Snapshot, group string, opts Options) Result {
 	p.namedTopics(opts.Topics, topics, checked)
 	p.snapshotErrors(s.Errors, checked, notFound, group, len(opts.Topics) > 0)
 	r.groupNotes(g, s.Cluster.OffsetsRetentionMinutes, p)
+	r.capabilities(s.Cluster, g, p)
 	r.finish()
 	return r
 }

@@ -17,7 +17,7 @@ const day = 24 * time.Hour
 // ckTopic is a topic with cleanup.policy=delete, retention.ms ms and
 // retention.bytes bytes.
 func ckTopic(name string, ms, bytes int64) model.Topic {
-	return model.Topic{Topic: name, Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(ms), RetentionBytes: model.Ptr(bytes)}
+	return model.Topic{Topic: name, Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(ms), RetentionBytes: model.Ptr(bytes)}
 }
 
 var week = ckTopic("t", (7 * day).Milliseconds(), -1)
@@ -102,7 +102,7 @@ func TestCheck(t *testing.T) {
 		summary  []string // substrings of the verdict line
 	}{
 		{name: "all pass", snap: one(ok), verdict: VerdictPass, reasons: []string{}, notes: []string{CodeRetentionCovers},
-			summary: []string{"PASS g: 1 partition proven (retention 7d covers the 0s recovery window)"}},
+			summary: []string{"PASS g: 1 partition proven (retention 7d)"}},
 		{name: "all pass at high", snap: one(ckPart(0, 3, 10, model.Ptr(int64(10)), model.StatusOK)), verdict: VerdictPass, reasons: []string{}},
 		{name: "expired", snap: one(ckPart(0, 30, 40, model.Ptr(int64(12)), model.StatusExpired)), verdict: VerdictFail,
 			reasons: []string{CodeExpired}, notes: []string{CodeOnRestart, CodeRetentionCovers},
@@ -148,10 +148,18 @@ func TestCheck(t *testing.T) {
 			verdict: VerdictFail, reasons: []string{CodeSizeRetention}},
 		{name: "retention.bytes without window", snap: one(ok, ckTopic("t", (7*day).Milliseconds(), 1<<20)), verdict: VerdictPass,
 			reasons: []string{}, notes: []string{CodeRetentionCovers, CodeSizeNote}},
-		{name: "compacted", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", RetentionMs: model.Ptr(int64(1000)), RetentionBytes: model.Ptr(int64(-1))}),
+		{name: "compacted", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr("compact"), RetentionMs: model.Ptr(int64(1000)), RetentionBytes: model.Ptr(int64(-1))}),
 			opts: Options{RecoveryWindow: 30 * day}, verdict: VerdictPass, reasons: []string{}, notes: []string{CodeCompacted},
 			summary: []string{"compacted (cleanup.policy=compact): retention does not delete by time"}},
-		{name: "compact,delete too short", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact,delete", RetentionMs: model.Ptr(day.Milliseconds()), RetentionBytes: model.Ptr(int64(-1))}),
+		{name: "empty policy (KIP-1161) with a short retention.ms", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr(""), RetentionMs: model.Ptr(int64(60000)), RetentionBytes: model.Ptr(int64(1 << 20))}),
+			opts: Options{RecoveryWindow: 30 * day}, verdict: VerdictPass, reasons: []string{}, notes: []string{CodeInfinite},
+			summary: []string{"PASS g: 1 partition proven (never deleted (cleanup.policy empty): retention deletes nothing"}},
+		{name: "empty policy on a tiered topic", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr(""), RetentionMs: model.Ptr(int64(60000)), RetentionBytes: model.Ptr(int64(-1)), RemoteStorage: model.Ptr(true)}),
+			opts: Options{RecoveryWindow: day}, verdict: VerdictPass, reasons: []string{}, notes: []string{CodeInfinite},
+			summary: []string{"local segments still go by local.retention.*"}},
+		{name: "policy not returned", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, RetentionMs: model.Ptr(int64(60000)), RetentionBytes: model.Ptr(int64(-1))}),
+			verdict: VerdictIncomplete, reasons: []string{CodeTopicConfig}},
+		{name: "compact,delete too short", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr("compact,delete"), RetentionMs: model.Ptr(day.Milliseconds()), RetentionBytes: model.Ptr(int64(-1))}),
 			opts: Options{RecoveryWindow: 2 * day}, verdict: VerdictFail, reasons: []string{CodeRetentionShort}, notes: []string{CodeCompacted}},
 		{name: "unknown status", snap: one(model.GroupPartition{Topic: "t", Partition: 0, Low: model.Ptr(int64(0)), High: model.Ptr(int64(9)), Committed: model.Ptr(int64(3)), Status: model.StatusUnknown}),
 			verdict: VerdictIncomplete, reasons: []string{CodeUnknown}, summary: []string{"INCOMPLETE g: 1 of 1 partitions could not be proven (t-0 unknown: status unknown"}},
@@ -159,7 +167,7 @@ func TestCheck(t *testing.T) {
 			verdict: VerdictIncomplete, reasons: []string{CodeUnknown}, summary: []string{"TOPIC_AUTHORIZATION_FAILED"}},
 		{name: "topic config denied", snap: cfgErr, verdict: VerdictIncomplete, reasons: []string{CodeTopicConfig}},
 		{name: "topic config absent", snap: ckSnap([]model.GroupPartition{ok}), verdict: VerdictIncomplete, reasons: []string{CodeTopicConfig}},
-		{name: "retention.bytes not returned", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(1000))}),
+		{name: "retention.bytes not returned", snap: one(ok, model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(1000))}),
 			verdict: VerdictIncomplete, reasons: []string{CodeTopicConfig}},
 		{name: "2 outranks 1", snap: twoAndOne, verdict: VerdictIncomplete, reasons: []string{CodeExpired},
 			summary: []string{"INCOMPLETE g: 1 of 2 partitions could not be proven, 1 fail (t-1 unknown: cannot read"}},
@@ -177,11 +185,11 @@ func TestCheck(t *testing.T) {
 		{name: "--topic partition not in snapshot", snap: short, opts: Options{Topics: []string{"t"}}, verdict: VerdictIncomplete,
 			reasons: []string{}, problems: []string{CodeUnreadable}, summary: []string{"partition t-1 is missing from the snapshot"}},
 		{name: "--topic keeps only its topics", snap: otherTopic, opts: Options{Topics: []string{"u"}}, verdict: VerdictPass,
-			reasons: []string{}, summary: []string{"PASS g: 1 partition proven (retention 1d covers"}},
+			reasons: []string{}, summary: []string{"PASS g: 1 partition proven (retention 1d)"}},
 		{name: "pass names each topic's retention", snap: ckSnap([]model.GroupPartition{ok,
 			{Topic: "u", Partition: 0, Low: model.Ptr(int64(0)), High: model.Ptr(int64(5)), Committed: model.Ptr(int64(5)), Status: model.StatusOK}},
 			week, ckTopic("u", day.Milliseconds(), -1)), verdict: VerdictPass, reasons: []string{},
-			summary: []string{"PASS g: 2 partitions proven (t: retention 7d covers the 0s recovery window; u: retention 1d covers the 0s recovery window)"}},
+			summary: []string{"PASS g: 2 partitions proven (t: retention 7d; u: retention 1d)"}},
 		{name: "several topics say which", snap: otherTopic, verdict: VerdictFail, reasons: []string{CodeExpired},
 			summary: []string{"FAIL g: 1 of 2 partitions fail"}},
 	}

@@ -12,7 +12,7 @@ import (
 // fails (exit 1) with the numbers, passes with a note when the consumer does not care
 // about deletes, and one whose read could not tell is incomplete.
 func TestCheckMissedDeletes(t *testing.T) {
-	compact := model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: "compact", DeleteRetentionMs: model.Ptr(int64(1000))}
+	compact := model.Topic{Topic: "t", Partitions: 1, CleanupPolicy: model.Ptr("compact"), DeleteRetentionMs: model.Ptr(int64(1000))}
 	flagged := ckPart(0, 0, 59, model.Ptr(int64(20)), model.StatusOK)
 	flagged.SetCompaction(&model.Compaction{NextStored: model.Ptr(int64(32)), Removed: model.Ptr(int64(12)), StoredRecords: model.Ptr(int64(4)),
 		DeleteRetentionMs: model.Ptr(int64(1000)), MayMissDeletes: true, Why: []string{model.CompactionWhyRemoved}})

@@ -22,7 +22,7 @@ func TestCheckTimeToLoss(t *testing.T) {
 		return model.Snapshot{
 			Cluster: model.Cluster{TakenAt: model.Stamp{Time: ckNow}},
 			Groups:  []model.Group{{Group: "audit", State: "Empty", Members: []model.Member{}, Partitions: []model.GroupPartition{p}}},
-			Topics: []model.Topic{{Topic: "events", Partitions: 1, CleanupPolicy: "delete", RetentionMs: model.Ptr(int64(3_600_000)),
+			Topics: []model.Topic{{Topic: "events", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(3_600_000)),
 				RetentionBytes: model.Ptr(int64(-1))}},
 		}
 	}

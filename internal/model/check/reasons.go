@@ -181,7 +181,15 @@ func recordRange(n, from, to int64) string {
 
 // checkRetention judges what the topic's retention can delete.
 func checkRetention(p *Partition, t model.Topic, window time.Duration) {
-	compacted := "compacted (cleanup.policy=" + t.CleanupPolicy + ")"
+	if t.NeverDeleted() {
+		msg := model.NeverDeletedText + ": retention deletes nothing, whatever retention.ms and retention.bytes say, so any recovery window is covered"
+		if t.Tiered() {
+			msg += " (local segments still go by local.retention.*; the consumer reads them from remote storage)"
+		}
+		p.note(CodeInfinite, msg)
+		return
+	}
+	compacted := "compacted (cleanup.policy=" + model.Deref(t.CleanupPolicy) + ")"
 	if !t.Deletes() {
 		p.note(CodeCompacted, compacted+": retention does not delete by time, so any recovery window is covered; compaction keeps only the latest record of each key")
 		return
@@ -204,7 +212,7 @@ func checkRetention(p *Partition, t model.Topic, window time.Duration) {
 			p.add(VerdictFail, CodeRetentionShort, fmt.Sprintf("retention %s (retention.ms=%d) is shorter than the %s recovery window: a consumer down that long loses records",
 				text.HumanDuration(ret), ms, humanWindow(window)), nil)
 		} else {
-			p.note(CodeRetentionCovers, fmt.Sprintf("retention %s covers the %s recovery window", text.HumanDuration(ret), humanWindow(window)))
+			p.note(CodeRetentionCovers, retentionCovers(ret, window))
 		}
 	}
 	if bytes > 0 {
@@ -215,6 +223,15 @@ func checkRetention(p *Partition, t model.Topic, window time.Duration) {
 			p.note(CodeSizeNote, fmt.Sprintf("size-based retention (retention.bytes=%d) can also delete records; at-risk judges time only", bytes))
 		}
 	}
+}
+
+// retentionCovers is the note of a retention that covers the recovery window, or only the
+// retention when no window was given (--recovery-window 0: there is nothing it covers).
+func retentionCovers(ret, window time.Duration) string {
+	if window <= 0 {
+		return "retention " + text.HumanDuration(ret)
+	}
+	return fmt.Sprintf("retention %s covers the %s recovery window", text.HumanDuration(ret), humanWindow(window))
 }
 
 func humanWindow(d time.Duration) string {

@@ -135,7 +135,7 @@ func TestApplyOverwrites(t *testing.T) {
 	if r := p.Rows[0]; r.Result != WriteOverwritten || *r.ReadBack != 60 || p.Rows[1].Result != WriteWritten || *p.Verified {
 		t.Errorf("rows %s %d, %s; verified %v", r.Result, *r.ReadBack, p.Rows[1].Result, *p.Verified)
 	}
-	if n := p.Rows[0].ResultNote(); !strings.Contains(n, "overwritten with 60 by a client outside the group: stop the consumer that commits for this group") {
+	if n := p.Rows[0].ResultNote(p.Strategy.Kind); !strings.Contains(n, "overwritten with 60 by a client outside the group: stop the consumer that commits for this group") {
 		t.Errorf("note %q", n)
 	}
 	p = mk(CommitAnswer{}, map[model.TP]int64{tp0: 45, tp1: 45})

@@ -30,20 +30,30 @@ func guardBlockers(in Input, k StrategyKind) []Blocker {
 		return bs // the broker refuses what the live group subscribes to, per partition
 	}
 	if len(in.Members) > 0 || !inactive {
-		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in)})
+		bs = append(bs, Blocker{Kind: BlockGroupNotEmpty, Message: notEmptyMessage(in, k)})
 	} else if in.Committer != nil && !in.AllowCommitter {
 		bs = append(bs, CommitterBlocker(in.Group, in.Committer))
 	}
 	return bs
 }
 
-func notEmptyMessage(in Input) string {
+// notEmptyMessage refuses a plan of kind k on a group that is not inactive, in the words of
+// Kafka's tool for a reset ("Assignments can only be reset if …") and in the same form for
+// the deletes, which reset nothing.
+func notEmptyMessage(in Input, k StrategyKind) string {
 	state := in.State
 	if state == "" {
 		state = "unknown"
 	}
+	what := "Assignments can only be reset if the group '%s' is inactive"
+	switch k {
+	case DeleteGroup:
+		what = "The group '%s' can only be deleted if it is inactive"
+	case DeleteOffsets:
+		what = "Offsets can only be deleted if the group '%s' is inactive"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.", in.Group, state)
+	fmt.Fprintf(&b, what+", but the current state is %s.", in.Group, state)
 	if len(in.Members) == 0 {
 		b.WriteString(" No members are listed; offsettui needs state Empty (a consumer-protocol group can look Dead to DescribeGroups while it runs).")
 		return b.String()

@@ -70,6 +70,9 @@ type Input struct {
 	AssumeReset string
 	// ClusterID is the id the brokers report (nil when not read).
 	ClusterID *string
+	// Tool is how Kafka's tool reaches the cluster, for the plan's equivalent command
+	// (kafkacmd.go).
+	Tool ToolConnection
 	// AllTopicsVisible is whether the principal may describe every topic (nil:
 	// not known). When not true, --all-topics may miss the group's commits on
 	// hidden topics, and is refused.
@@ -347,7 +350,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	}
 	p.Totals = totals(p.Rows)
 	p.setForwardNote()
-	p.KafkaEquivalent = KafkaEquivalent(p)
+	p.KafkaEquivalent = KafkaEquivalent(p, in.Tool)
 	return p
 }
 

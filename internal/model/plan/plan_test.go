@@ -290,6 +290,7 @@ func TestPlanJSON(t *testing.T) {
 		Committed:  map[model.TP]int64{{Topic: "shipments", Partition: 0}: 5},
 		Partitions: map[string]int{"shipments": 1},
 		Offsets:    map[model.TP]model.PartitionOffsets{{Topic: "shipments", Partition: 0}: {Low: model.Ptr(int64(0)), High: model.Ptr(int64(9))}},
+		Tool:       ToolConnection{Bootstrap: "kafka:9092"},
 	}
 	p := Make(Scope{Topics: []TopicScope{{Topic: "shipments"}}}, mustStrategy(t, ShiftBy, "-3"), in)
 	b, err := json.Marshal(p)
@@ -302,7 +303,8 @@ func TestPlanJSON(t *testing.T) {
 		`"localLow":null,"readsRemote":false,"resetStart":null,"result":null,"readBack":null}],` +
 		`"totals":{"duplicates":3,"skipped":0,"alreadyLost":0,"partitions":1},"blockers":[],"notes":[],` +
 		`"backup":null,"undo":null,"verified":null,"rejected":[],"committer":null,"allowCommitter":false,` +
-		`"kafkaEquivalent":{"command":"kafka-consumer-groups.sh --bootstrap-server BOOTSTRAP --reset-offsets --group ship-svc --shift-by -3 --topic shipments:0 --execute",` +
+		`"kafkaEquivalent":{"command":"kafka-consumer-groups.sh --bootstrap-server kafka:9092 --reset-offsets --group ship-svc --shift-by -3 --topic shipments:0 --execute",` +
+		`"dryRunCommand":"kafka-consumer-groups.sh --bootstrap-server kafka:9092 --reset-offsets --group ship-svc --shift-by -3 --topic shipments:0 --dry-run",` +
 		`"csv":"","differs":["` + noGuards + `"]},"readAt":"2026-11-29T08:53:36.000Z","readBackAt":null}`
 	if string(b) != want {
 		t.Errorf("plan JSON\n got %s\nwant %s", b, want)

@@ -180,16 +180,21 @@ func rowResult(r Row, ans CommitAnswer, readOK bool) WriteResult {
 }
 
 // ResultNote explains a row's result in words, or "" when the result says it.
-func (r Row) ResultNote() string {
+// The row is of a plan of kind k: a delete's note speaks of deleting.
+func (r Row) ResultNote(k StrategyKind) string {
+	done, again, what := k.Act().Done, "reset again", "the offsets"
+	if k.Deletes() {
+		again, what = "delete again", "the commits"
+	}
 	switch r.Result {
 	case WriteChanged:
-		return fmt.Sprintf("%s: written, then changed to %s before the read-back: a consumer of the group or another client committed since", r.TP(), fmtOpt(r.ReadBack))
+		return fmt.Sprintf("%s: %s, then changed to %s before the read-back: a consumer of the group or another client committed since", r.TP(), done, fmtOpt(r.ReadBack))
 	case WriteUnknown:
 		return fmt.Sprintf("%s: the request got no answer and the read-back shows %s: it may still be applied; read the group again", r.TP(), fmtOpt(r.ReadBack))
 	case WriteUnverified:
-		return fmt.Sprintf("%s: acknowledged by the broker, but the offsets could not be read back", r.TP())
+		return fmt.Sprintf("%s: acknowledged by the broker, but %s could not be read back", r.TP(), what)
 	case WriteOverwritten:
-		return fmt.Sprintf("%s: written and read back, then overwritten with %s by a client outside the group: stop the consumer that commits for this group, then reset again", r.TP(), fmtOpt(r.ReadBack))
+		return fmt.Sprintf("%s: %s and read back, then overwritten with %s by a client outside the group: stop the consumer that commits for this group, then %s", r.TP(), done, fmtOpt(r.ReadBack), again)
 	}
 	return ""
 }

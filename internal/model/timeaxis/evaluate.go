@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/text"
 )
 
 // Sample is one reading of a group partition: when it was taken (Unix
@@ -100,16 +101,38 @@ func EvaluatePartition(in PartitionSeries, opt Options) model.PartitionTime {
 	}
 	still := standsStill(ss, opt.stallAfter())
 	pt.Evaluation = evaluate(ss, sc, still, in.Members)
-	pt.ETA, pt.ETAMs = eta(last.lag(), pt.Evaluation, lagRate, lOK)
+	pace := pOK && lOK && keepsPace(lagRate, produce)
+	pt.ETA, pt.ETAMs = eta(last.lag(), pt.Evaluation, lagRate, lOK, pace)
 	if in.NextExpiresInMs != nil && in.TimeLagMs != nil {
 		if pt.Evaluation == model.EvalStalled || pt.Evaluation == model.EvalStopped {
-			consume, cOK = 0, true // standing still: the rate now is zero
+			consume, cOK, pace = 0, true, false // standing still: the rate now is zero
+		}
+		if pace && cOK {
+			// The lag does not grow: arrivals are taken at the consume rate, so only the
+			// backlog's own records can expire before they are read (a consumer that keeps
+			// pace further behind than the retention still loses them), never the records
+			// of a far future at a difference of rates within their precision.
+			produce = consume
 		}
 		if pOK && cOK {
 			pt.Loss = predictLoss(last.lag(), consume, produce, *in.NextExpiresInMs, *in.TimeLagMs)
 		}
 	}
 	return pt
+}
+
+// keepsPace reports whether a lag changing at lagRate, on a partition produced to at
+// produce, neither grows nor falls within the precision of the rates (docs/timeaxis.md):
+// by less than 1% of the produce rate, or than half the step the produce rate is shown at
+// (0.5/s at 20/s). Such a group has no ETA (it never catches up, nor falls behind) and no
+// time to loss from the rates' difference: dividing by a difference that small gave
+// "LOSS-IN 9391d15h". A partition nothing is produced to does not keep pace: its commit
+// stands still (stalled, stopped) or it catches up.
+func keepsPace(lagRate, produce float64) bool {
+	if produce <= 0 {
+		return false
+	}
+	return math.Abs(lagRate) < max(produce/100, text.RateStep(produce)/2)
 }
 
 // scan is what one pass over the samples finds. Segments start at the first
@@ -199,8 +222,9 @@ func evaluate(ss []Sample, sc scan, still, members bool) model.Evaluation {
 }
 
 // eta mirrors the evaluation for stalled, stopped and rewound partitions and
-// otherwise divides the lag by how fast it falls.
-func eta(lag int64, ev model.Evaluation, lagRate float64, lagRateOK bool) (model.ETAState, model.Opt[int64]) {
+// otherwise divides the lag by how fast it falls; a partition that keeps pace (the lag
+// neither grows nor falls) has none.
+func eta(lag int64, ev model.Evaluation, lagRate float64, lagRateOK, pace bool) (model.ETAState, model.Opt[int64]) {
 	gaining := lagRateOK && lagRate < 0
 	in := func() model.Opt[int64] {
 		if !gaining {
@@ -217,7 +241,7 @@ func eta(lag int64, ev model.Evaluation, lagRate float64, lagRateOK bool) (model
 		return model.ETAStalled, model.Opt[int64]{}
 	case ev == model.EvalStopped:
 		return model.ETAStopped, model.Opt[int64]{}
-	case !lagRateOK:
+	case !lagRateOK, pace:
 		return model.ETANone, model.Opt[int64]{}
 	case gaining:
 		return model.ETACatchingUp, in()

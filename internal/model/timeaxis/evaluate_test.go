@@ -42,9 +42,18 @@ func TestEvaluatePartition(t *testing.T) {
 		{"losing: lag grows 10/s → never, warn",
 			series(sec, [2]int64{0, 100}, [2]int64{40, 150}, [2]int64{80, 200}), true, false,
 			model.PartitionTime{ConsumeRate: optF(40), ProduceRate: optF(50), LagRate: optF(10), ETA: model.ETANever, Evaluation: model.EvalWarn}},
-		{"flat: consumes exactly what arrives → never, warn (lag did not fall)",
+		{"flat: consumes exactly what arrives → keeps pace: no ETA, warn (lag did not fall)",
 			series(sec, [2]int64{0, 100}, [2]int64{50, 150}, [2]int64{100, 200}), true, false,
-			model.PartitionTime{ConsumeRate: optF(50), ProduceRate: optF(50), LagRate: optF(0), ETA: model.ETANever, Evaluation: model.EvalWarn}},
+			model.PartitionTime{ConsumeRate: optF(50), ProduceRate: optF(50), LagRate: optF(0), ETA: model.ETANone, Evaluation: model.EvalWarn}},
+		{"keeps pace: 19.92/s consumed, 20/s produced, the lag grows 0.08/s (under 0.5/s, the step 20/s is shown at) → no ETA",
+			series(37500*time.Millisecond, [2]int64{994, 1000}, [2]int64{1741, 1750}, [2]int64{2488, 2500}), true, false,
+			model.PartitionTime{ConsumeRate: optF(19.92), ProduceRate: optF(20), LagRate: optF(0.08), ETA: model.ETANone, Evaluation: model.EvalWarn}},
+		{"falls behind: 19/s consumed, 20/s produced (5%) → never",
+			series(sec, [2]int64{0, 100}, [2]int64{19, 120}, [2]int64{38, 140}), true, false,
+			model.PartitionTime{ConsumeRate: optF(19), ProduceRate: optF(20), LagRate: optF(1), ETA: model.ETANever, Evaluation: model.EvalWarn}},
+		{"catches up slowly: 1,010/s consumed, 1,000/s produced (1%, above the step of 1/s) → an ETA",
+			series(sec, [2]int64{0, 20000}, [2]int64{1010, 21000}, [2]int64{2020, 22000}), true, false,
+			model.PartitionTime{ConsumeRate: optF(1010), ProduceRate: optF(1000), LagRate: optF(-10), ETA: model.ETACatchingUp, ETAMs: optI(1998000), Evaluation: model.EvalOK}},
 		{"stalled: members, commit still with lag for 40 s ≥ 30 s",
 			series(ten, [2]int64{10, 50}, [2]int64{10, 60}, [2]int64{10, 70}, [2]int64{10, 80}, [2]int64{10, 90}), true, false,
 			model.PartitionTime{ConsumeRate: optF(0), ProduceRate: optF(1), LagRate: optF(1), ETA: model.ETAStalled, Evaluation: model.EvalStalled}},
@@ -131,6 +140,19 @@ func TestEvaluatePartitionLoss(t *testing.T) {
 	if s := LossSentence(model.TP{Topic: "orders", Partition: 3}, got); s != "orders-3: the group is stopped (no members, and its committed offset does not move); "+
 		"retention deletes its next record in 10m → it will lose data unless it resumes at ≥ 0.86/s" {
 		t.Errorf("sentence: %s", s)
+	}
+	// A group that keeps pace, a few records behind on a week's retention, loses nothing at
+	// these rates: at 19.92/s against 20/s it was predicted to lose data in 1752 days.
+	pace := series(37500*time.Millisecond, [2]int64{994, 1000}, [2]int64{1741, 1750}, [2]int64{2488, 2500})
+	week, lag := (7*24*time.Hour).Milliseconds()-600, int64(600)
+	if got := EvaluatePartition(PartitionSeries{Samples: pace, Members: true, NextExpiresInMs: &week, TimeLagMs: &lag}, Options{}); got.Loss != nil || got.ETA != model.ETANone {
+		t.Errorf("keeping pace: ETA %v, loss %+v; want none of either", got.ETA, got.Loss)
+	}
+	// One that keeps pace further behind than the retention still loses its backlog.
+	behind := series(10*time.Second, [2]int64{0, 7200}, [2]int64{10, 7210}, [2]int64{20, 7220})
+	gone, old := int64(-60_000), int64(3_660_000)
+	if got := EvaluatePartition(PartitionSeries{Samples: behind, Members: true, NextExpiresInMs: &gone, TimeLagMs: &old}, Options{}); got.Loss == nil || got.Loss.InMs != 0 {
+		t.Errorf("keeping pace 2h behind on 1h retention: loss %+v; want a loss now", got.Loss)
 	}
 	// The same partition caught up has nothing to lose.
 	caught := series(time.Second, [2]int64{10, 10}, [2]int64{20, 20})

@@ -152,3 +152,49 @@ func TestHistoryUnsortedPartitions(t *testing.T) {
 		t.Errorf("series %s", got)
 	}
 }
+
+// TestWatchHistoryWindow pins the window docs/tui.md and docs/timeaxis.md state for the TUI
+// and --watch (16 samples, --stall-after 30s): 75 s at the default 5 s refresh (every sample
+// kept); at 1 s refreshes at least 1.9 × --stall-after; and a group not read for a while (a
+// TUI with another group's screen open) spans the gap until new samples replace the old.
+func TestWatchHistoryWindow(t *testing.T) {
+	tp := model.TP{Topic: "t", Partition: 0}
+	span := func(h *History, g string) time.Duration {
+		ss := h.Series(g, tp)
+		return time.UnixMilli(ss[len(ss)-1].AtMs).Sub(time.UnixMilli(ss[0].AtMs))
+	}
+	both := func(at time.Duration) *model.Snapshot {
+		return snapAt(at, map[string]map[model.TP][2]int64{"list": {tp: {1, 2}}, "open": {tp: {1, 2}}})
+	}
+	h := NewWatchHistory(30 * time.Second)
+	for i := range 30 {
+		h.Add(both(time.Duration(i)*5*time.Second), true)
+	}
+	if got := span(h, "list"); got != 75*time.Second {
+		t.Errorf("5 s refreshes: window %v, want 75s", got)
+	}
+	fast := NewWatchHistory(30 * time.Second)
+	for i := range 300 {
+		fast.Add(both(time.Duration(i)*time.Second), true)
+	}
+	if got := span(fast, "list"); got < 57*time.Second || got > 2*time.Minute {
+		t.Errorf("1 s refreshes: window %v, want 1.9 × 30s to 2m", got)
+	}
+	// A group's screen open for 4 minutes: only "open" is read (not a full snapshot), then
+	// the list again, three refreshes.
+	at := 29 * 5 * time.Second
+	for range 48 {
+		at += 5 * time.Second
+		h.Add(snapAt(at, map[string]map[model.TP][2]int64{"open": {tp: {1, 2}}}), false)
+	}
+	for range 3 {
+		at += 5 * time.Second
+		h.Add(both(at), true)
+	}
+	if got := span(h, "list"); got != 5*time.Minute+15*time.Second {
+		t.Errorf("after 4 minutes on another group: window %v, want 5m15s (the gap spanned)", got)
+	}
+	if got := span(h, "open"); got != 75*time.Second {
+		t.Errorf("the group kept open: window %v, want 75s", got)
+	}
+}

@@ -49,7 +49,7 @@ func newTUICmd() *cobra.Command {
 	c.register(fs)
 	tf.register(fs, "")
 	wf.register(fs, false)
-	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
+	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report, and the planner's w its plan files")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")

@@ -55,26 +55,15 @@ func (s *Service) Author(with string) Author {
 // ErrPlanBlocked: a plan with blockers is never written to a plan file: nobody could apply it.
 var ErrPlanBlocked = errors.New("the plan is blocked (its blockers are listed with it): no plan file is written, as nobody could apply it")
 
-// Fileable is the plan a plan file holds: p without a read-only blocker, which is the
-// planner's setting and not the group's state (apply checks the applier's own read-only);
-// ErrPlanBlocked when any other blocker remains, or p was executed.
-func Fileable(p plan.Plan) (plan.Plan, error) {
-	p.Blockers = slices.DeleteFunc(slices.Clone(p.Blockers), func(b plan.Blocker) bool { return b.Kind == plan.BlockReadOnly })
-	if !p.Executable() || p.Executed || len(p.Rows) == 0 {
-		return p, ErrPlanBlocked
-	}
-	return p, nil
-}
-
 // WritePlanFile writes p as a new plan file at path (never over an existing file, synced,
 // readable by the owner only) and returns the plan it holds, reviewed (Reviewed names the
 // file and its sha256). A plan blocked by anything but read-only is refused (ErrPlanBlocked),
 // and so is one whose cluster id is unknown: apply could not tell its cluster from another.
 func WritePlanFile(path string, p plan.Plan, a Author) (plan.Plan, error) {
-	p, err := Fileable(p)
-	if err != nil {
-		return plan.Plan{}, err
+	if !p.Fileable() {
+		return plan.Plan{}, ErrPlanBlocked
 	}
+	p.Blockers = []plan.Blocker{} // a read-only blocker at most: the planner's setting, not the plan's
 	if p.ClusterID == nil || *p.ClusterID == "" {
 		return plan.Plan{}, errors.New("the cluster's id is unknown (the brokers did not say it): a plan file must name its cluster, so no plan file is written")
 	}

@@ -109,10 +109,8 @@ func (f *fakeResetter) Backups(_ context.Context, group string) ([]plan.Backup, 
 func (f *fakeResetter) WritePlan(p plan.Plan, path string) (plan.Plan, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, b := range p.Blockers {
-		if b.Kind != plan.BlockReadOnly {
-			return plan.Plan{}, errors.New("the plan is blocked")
-		}
+	if !p.Fileable() {
+		return plan.Plan{}, errors.New("the plan is blocked")
 	}
 	f.planFiles = append(f.planFiles, plannedFile{path: path, p: p})
 	p.Reviewed = &plan.Reviewed{File: "/abs/" + filepath.Base(path), SHA256: "0123456789abcdef0123"}

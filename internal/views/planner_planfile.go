@@ -23,12 +23,9 @@ type planFileWrittenMsg struct {
 }
 
 // planFileWritable reports whether w may write the plan shown: made for the form's inputs,
-// nothing blocking it but read-only.
+// nothing blocking it but read-only (plan.Plan.Fileable).
 func (s *plannerScreen) planFileWritable() bool {
-	if s.phase != phaseEdit || s.holding || s.invalid != nil || s.planErr != nil || s.plan == nil || len(s.plan.Rows) == 0 {
-		return false
-	}
-	return !slices.ContainsFunc(s.plan.Blockers, func(b plan.Blocker) bool { return b.Kind != plan.BlockReadOnly })
+	return s.phase == phaseEdit && !s.holding && s.invalid == nil && s.planErr == nil && s.plan != nil && s.plan.Fileable()
 }
 
 // writePlanFile starts writing the plan shown to a new plan file.

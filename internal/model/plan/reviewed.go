@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -26,6 +27,13 @@ type Reviewed struct {
 	// PlannedAt when the file was written.
 	PlannedBy, PlannedWith string
 	PlannedAt              time.Time
+}
+
+// Fileable reports whether p may go to a plan file: it has rows, was not executed, and no
+// blocker but read-only, which is the setting of who plans and not the group's state (the
+// person who applies it has their own).
+func (p Plan) Fileable() bool {
+	return len(p.Rows) > 0 && !p.Executed && !slices.ContainsFunc(p.Blockers, func(b Blocker) bool { return b.Kind != BlockReadOnly })
 }
 
 // clusterDrift refuses a reviewed plan on a cluster other than its own.

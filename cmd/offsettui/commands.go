@@ -25,6 +25,7 @@ func newRootCmd() *cobra.Command {
 		newResetCmd(),
 		newDeleteOffsetsCmd(),
 		newDeleteGroupCmd(),
+		newApplyCmd(),
 		newBackupCmd(),
 		newCheckCmd(),
 		newServeCmd(),

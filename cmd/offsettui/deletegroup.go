@@ -25,6 +25,7 @@ func newDeleteGroupCmd() *cobra.Command {
 	c.register(fs)
 	fs.StringVar(&f.group, "group", "", "`GROUP` the group to delete (required)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the group (default: print the plan only)")
+	f.registerPlanOut(fs)
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	f.watch.register(fs, true)

@@ -29,6 +29,7 @@ func newDeleteOffsetsCmd() *cobra.Command {
 	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
 	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: the commits on topic T, or on partitions P of it (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "delete the commits (default: print the plan only)")
+	f.registerPlanOut(fs)
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	f.watch.register(fs, true)

@@ -44,6 +44,10 @@ func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
 	return run(append([]string{"delete-group"}, args...), stdout, stderr)
 }
 
+func applyMain(args []string, stdout, stderr io.Writer) int {
+	return run(append([]string{"apply"}, args...), stdout, stderr)
+}
+
 func backupMain(args []string, stdout, stderr io.Writer) int {
 	return run(append([]string{"backup"}, args...), stdout, stderr)
 }

@@ -26,7 +26,8 @@ func newMCPCmd() *cobra.Command {
 		Long: "A Model Context Protocol server over stdin and stdout for one cluster: the tools list_groups,\n" +
 			"describe_group, check_group, explain_status and plan_reset, plan_delete_offsets, plan_delete_group,\n" +
 			"plan_copy answer the JSON of describe, check and the dry runs of reset (docs/api.md). No tool\n" +
-			"writes to Kafka; a person applies a plan with the CLI.",
+			"writes to Kafka; a plan tool's plan-out writes a plan file, which a person applies with\n" +
+			"offsettui apply FILE.",
 		Example: "  offsettui mcp --context prod --read-only\n" +
 			"  claude mcp add offsettui -- offsettui mcp --bootstrap-server kafka:9092",
 	}
@@ -46,7 +47,11 @@ func newMCPCmd() *cobra.Command {
 		defer s.close()
 		cl := &directCluster{c: c, access: s.access, client: s.client, name: s.contextName(),
 			tool: func() plan.ToolConnection { return toolConnection(c, s.context, s.client.Bootstrap()) }}
-		server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText()})
+		author := &reset.Service{ClusterName: s.client.Bootstrap}
+		server := mcpserver.New(mcpserver.Options{Cluster: cl.named, RiskWindow: c.riskWindowD, Version: versionText(),
+			WritePlan: func(p plan.Plan, path string) (plan.Plan, error) {
+				return reset.WritePlanFile(absPath(path), p, author.Author("offsettui mcp"))
+			}})
 		if err := mcpserver.RunStdio(ctx, server, cmd.InOrStdin(), cmd.OutOrStdout()); err != nil && ctx.Err() == nil {
 			return failure(err)
 		}

@@ -31,6 +31,9 @@ func planOrWrite(cmd *cobra.Command, c common, f *resetFlags, scope plan.Scope, 
 	if err == nil {
 		err = f.watch.parse()
 	}
+	if err == nil {
+		err = f.checkPlanOut()
+	}
 	if err != nil {
 		return badInput(err)
 	}

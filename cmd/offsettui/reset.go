@@ -37,6 +37,8 @@ type resetFlags struct {
 	watch     watchFlags
 	values    map[plan.StrategyKind]*string
 	switches  map[plan.StrategyKind]*bool
+	// planOut is --plan-out: write the plan to this plan file (planout.go).
+	planOut string
 	// cmd names the command in messages ("" = reset).
 	cmd string
 }
@@ -85,6 +87,9 @@ func newResetCmd() *cobra.Command {
 		var backup reset.Backup
 		if err == nil {
 			err = f.watch.parse()
+		}
+		if err == nil {
+			err = f.checkPlanOut()
 		}
 		if err == nil && st.Kind == plan.Restore {
 			backup, err = reset.LoadBackup(st.Raw, f.group)
@@ -235,6 +240,7 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit on")
 	fs.StringArrayVar(&f.topics, "topic", nil, "`T[:P,P]` scope: every partition of topic T, or partitions P of it (repeatable)")
 	fs.BoolVar(&f.execute, "execute", false, "write the offsets (default: print the plan only)")
+	f.registerPlanOut(fs)
 	fs.StringVar(&f.backupDir, "backup-dir", "", "`DIR` where backups and the audit log go (default $XDG_STATE_HOME/offsettui)")
 	fs.StringVar(&f.assume, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset, for partitions without a commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	fs.BoolVar(&f.restore.OtherGroup, "allow-other-group", false, "--restore: allow a backup taken of another group")
@@ -252,9 +258,12 @@ func (f *resetFlags) register(fs *pflag.FlagSet) {
 	}
 }
 
-// finish prints a dry run, or executes the plan and prints what happened, and
-// returns the exit code.
+// finish prints a dry run (and writes it to --plan-out), or executes the plan and prints
+// what happened, and returns the exit code.
 func (f *resetFlags) finish(ctx context.Context, svc *reset.Service, s *session, p plan.Plan, format string, stdout, stderr io.Writer) exitCode {
+	if f.planOut != "" {
+		return f.writePlanOut(svc, p, format, stdout, stderr)
+	}
 	done := p.Strategy.Kind.Act().Done
 	if !f.execute {
 		if p.Executable() {

@@ -18,7 +18,7 @@ import (
 // command of the table (serve and completion too), not the whole usage; so does `help` of
 // one (docs/cli.md).
 func TestUnknownCommandIsOneLine(t *testing.T) {
-	all := "describe, reset, delete-offsets, delete-group, backup, check, serve, mcp, demo, contexts, completion, version and help"
+	all := "describe, reset, delete-offsets, delete-group, apply, backup, check, serve, mcp, demo, contexts, completion, version and help"
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -49,7 +49,7 @@ func newTUICmd() *cobra.Command {
 	c.register(fs)
 	tf.register(fs, "")
 	wf.register(fs, false)
-	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report")
+	fs.StringVar(&reportDir, "report-dir", ".", "`DIR` where w writes the Markdown incident report, and the planner's w its plan files")
 	fs.StringVar(&refresh, "refresh", "5s", "`DURATION` auto-refresh interval; 0 = only when r is pressed")
 	fs.BoolVar(&noColor, "no-color", false, "no colors (NO_COLOR is honoured too)")
 	fs.StringVar(&backupDir, "backup-dir", "", "`DIR` where resets write backups and the audit log, and restores find them (default $XDG_STATE_HOME/offsettui)")
@@ -186,6 +186,11 @@ func (r tuiResetter) Plan(ctx context.Context, group string, scope plan.Scope, s
 func (r tuiResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResult {
 	res := r.svc.Execute(ctx, p)
 	return plan.ResetResult{Plan: res.Plan, Outcome: res.Outcome, Notes: res.Notes}
+}
+
+// WritePlan implements views.Resetter: the planner's w (docs/resets.md#plan-files).
+func (r tuiResetter) WritePlan(p plan.Plan, path string) (plan.Plan, error) {
+	return reset.WritePlanFile(absPath(path), p, r.svc.Author("offsettui (the TUI's planner)"))
 }
 
 // Backups implements views.Resetter.

@@ -60,6 +60,7 @@ type planCommon struct {
 	contextArg
 	Group       string `json:"group" jsonschema:"the group to plan for"`
 	AssumeReset string `json:"assume-reset,omitempty" jsonschema:"the consumers' auto.offset.reset, for partitions without a commit: earliest, latest (default) or none"`
+	PlanOut     string `json:"plan-out,omitempty" jsonschema:"offsettui mcp (stdio) only: also write the plan to this new file, a plan file a person reviews and applies with offsettui apply FILE; a blocked plan is not written. Refused over serve's /mcp, which only returns plans"`
 }
 
 type resetArgs struct {

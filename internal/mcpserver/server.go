@@ -50,6 +50,11 @@ type Options struct {
 	Version string
 	// Now is the clock by-duration and to-datetime count from (time.Now when nil).
 	Now func() time.Time
+	// WritePlan writes a plan to a new plan file at path for a person to apply (offsettui
+	// apply) and returns the plan as written, its Reviewed naming the file and its sha256;
+	// an error (a blocked plan among them) writes nothing. nil where plans are only returned
+	// (serve's /mcp): a call with plan-out is refused there.
+	WritePlan func(p plan.Plan, path string) (plan.Plan, error)
 }
 
 // New makes the server with its eight tools.
@@ -76,7 +81,7 @@ func New(o Options) *mcp.Server {
 	mcp.AddTool(s, add("explain_status", "Explain a status",
 		"What a status means (ok, at-risk, missing, ahead, expired, unknown), or, with group, topic and partition, what that partition's status means with its numbers."), t.explainStatus)
 	mcp.AddTool(s, add("plan_reset", "Plan an offset reset (never executed)",
-		"The plan of `offsettui reset ... -o json` without --execute: each partition's target, what is re-delivered or skipped, blockers, notes and the Kafka command. Exactly one strategy: to-earliest, to-latest, to-current (true), to-offset or shift-by (N), to-datetime (a time), by-duration (PT1H, 1h), from-group (a group). Nothing is written: a person applies it with the CLI."), t.planReset)
+		"The plan of `offsettui reset ... -o json` without --execute: each partition's target, what is re-delivered or skipped, blockers, notes and the Kafka command. Exactly one strategy: to-earliest, to-latest, to-current (true), to-offset or shift-by (N), to-datetime (a time), by-duration (PT1H, 1h), from-group (a group). Nothing is written to Kafka: a person applies it with the CLI; over stdio, plan-out also writes it to a plan file for offsettui apply."), t.planReset)
 	mcp.AddTool(s, add("plan_delete_offsets", "Plan deleting a group's commits (never executed)",
 		"The plan of `offsettui delete-offsets ... -o json` without --execute. Nothing is written."), t.planDeleteOffsets)
 	mcp.AddTool(s, add("plan_delete_group", "Plan deleting a group (never executed)",
@@ -88,7 +93,8 @@ func New(o Options) *mcp.Server {
 
 const instructions = "offsettui reads Kafka consumer groups: where each really stands (low, high and committed offsets, lag, time lag, retention, status) and what a reset would do. " +
 	"Start with list_groups (most urgent first), then describe_group and check_group; explain_status says what a status means. " +
-	"The plan_ tools only plan: nothing is ever written to Kafka through this server. A person applies a plan with the offsettui CLI (reset --execute)."
+	"The plan_ tools only plan: nothing is ever written to Kafka through this server. A person applies a plan with the offsettui CLI: " +
+	"over stdio, plan-out writes the plan to a plan file, which a person reviews and applies with offsettui apply FILE --execute (refused if the group moved since)."
 
 // RunStdio serves s over in and out, newline-delimited JSON-RPC as MCP's stdio transport
 // is (offsettui mcp gives it stdin and stdout), until the client closes in or ctx ends.

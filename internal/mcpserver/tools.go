@@ -189,7 +189,7 @@ func (t tools) planReset(ctx context.Context, _ *mcp.CallToolRequest, a resetArg
 		return nil, nil, err
 	}
 	req.AllowNewGroup = a.AllowNewGroup
-	return t.plan(ctx, a.Context, req)
+	return t.plan(ctx, a.planCommon, req)
 }
 
 func (t tools) planDeleteOffsets(ctx context.Context, _ *mcp.CallToolRequest, a deleteOffsetsArgs) (*mcp.CallToolResult, any, error) {
@@ -201,7 +201,7 @@ func (t tools) planDeleteOffsets(ctx context.Context, _ *mcp.CallToolRequest, a 
 	if err != nil {
 		return nil, nil, err
 	}
-	return t.plan(ctx, a.Context, req)
+	return t.plan(ctx, a.planCommon, req)
 }
 
 func (t tools) planDeleteGroup(ctx context.Context, _ *mcp.CallToolRequest, a deleteGroupArgs) (*mcp.CallToolResult, any, error) {
@@ -209,7 +209,7 @@ func (t tools) planDeleteGroup(ctx context.Context, _ *mcp.CallToolRequest, a de
 	if err != nil {
 		return nil, nil, err
 	}
-	return t.plan(ctx, a.Context, req)
+	return t.plan(ctx, a.planCommon, req)
 }
 
 func (t tools) planCopy(ctx context.Context, _ *mcp.CallToolRequest, a copyArgs) (*mcp.CallToolResult, any, error) {
@@ -217,9 +217,14 @@ func (t tools) planCopy(ctx context.Context, _ *mcp.CallToolRequest, a copyArgs)
 }
 
 // plan makes the plan and answers it as reset -o json writes it, with a summary that says
-// nothing was written and how a person applies it.
-func (t tools) plan(ctx context.Context, cluster string, req PlanRequest) (*mcp.CallToolResult, any, error) {
-	c, err := t.cluster(cluster)
+// nothing was written and how a person applies it; with plan-out (stdio only) it writes the
+// plan file too, and a plan file that could not be written (a blocked plan) is a tool error
+// that still carries the plan.
+func (t tools) plan(ctx context.Context, a planCommon, req PlanRequest) (*mcp.CallToolResult, any, error) {
+	if a.PlanOut != "" && t.o.WritePlan == nil {
+		return nil, nil, errors.New("plan-out: this server returns plans and never writes a file (serve's /mcp): save the plan's JSON, or run offsettui mcp over stdio, or reset --plan-out, to write a plan file")
+	}
+	c, err := t.cluster(a.Context)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,6 +236,20 @@ func (t tools) plan(ctx context.Context, cluster string, req PlanRequest) (*mcp.
 	for _, b := range p.Blockers {
 		lines = append(lines, "BLOCKED ("+string(b.Kind)+"): "+b.Message)
 	}
-	lines = append(lines, "Nothing was written: this server never writes. A person applies the plan with the offsettui CLI and --execute, which checks it again first.")
+	lines = append(lines, "Nothing was written to Kafka: this server never writes.")
+	if a.PlanOut == "" {
+		lines = append(lines, "A person applies the plan with the offsettui CLI and --execute, which checks it again first; plan-out writes it to a plan file for offsettui apply.")
+		return answer(strings.Join(lines, "\n"), p)
+	}
+	written, err := t.o.WritePlan(p, a.PlanOut)
+	if err != nil {
+		lines = append(lines, "NO PLAN FILE WRITTEN: "+err.Error())
+		res, doc, _ := answer(strings.Join(lines, "\n"), p)
+		res.IsError = true
+		return res, doc, nil
+	}
+	r := written.Reviewed
+	lines = append(lines, fmt.Sprintf("Plan file written: %s (sha256 %s). A person reviews it with offsettui apply %s (the plan beside the group then) and applies it with --execute, which refuses it if the group moved since.",
+		r.File, r.SHA256, plan.ShellWord(r.File)))
 	return answer(strings.Join(lines, "\n"), p)
 }

@@ -111,8 +111,7 @@ func writeArchive(path string, backups []archivedBackup, at time.Time) (err erro
 			if err := add(m.name, m.b); err != nil {
 				return err
 			}
-			sum := sha256.Sum256(m.b)
-			idx.Members = append(idx.Members, archiveMember{Name: m.name, Size: len(m.b), SHA256: hex.EncodeToString(sum[:])})
+			idx.Members = append(idx.Members, archiveMember{Name: m.name, Size: len(m.b), SHA256: sha256Hex(m.b)})
 		}
 	}
 	if err := tw.Flush(); err != nil { // the last member's padding
@@ -247,7 +246,7 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	if b, err := indexBytes(idx); err != nil || !bytes.Equal(b, meta) {
 		return nil, idx, errors.New("its index is not as offsettui writes it")
 	}
-	if sum := sha256.Sum256(raw[:last]); hex.EncodeToString(sum[:]) != idx.Before {
+	if sha256Hex(raw[:last]) != idx.Before {
 		return nil, idx, errors.New("the bytes before its index do not match the index's SHA-256 of them")
 	}
 	if want, err := indexHeader(len(meta), lastHdr.ModTime); err != nil || len(raw) < last+512 || !bytes.Equal(raw[last:last+512], want) {
@@ -258,8 +257,7 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	}
 	for i, m := range idx.Members {
 		b := members[order[i]]
-		sum := sha256.Sum256(b)
-		if order[i] != m.Name || len(b) != m.Size || hex.EncodeToString(sum[:]) != m.SHA256 {
+		if order[i] != m.Name || len(b) != m.Size || sha256Hex(b) != m.SHA256 {
 			return nil, idx, fmt.Errorf("member %q does not match its index entry (name, size or SHA-256)", order[i])
 		}
 	}

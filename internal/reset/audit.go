@@ -33,12 +33,31 @@ type auditEntry struct {
 	Backup    *string            `json:"backup"`
 	Undo      *string            `json:"undo"`
 	Notes     []string           `json:"notes"`
+	// PlannedBy is who planned the write, AppliedBy who carried it out: the same user, but for
+	// a plan file's (offsettui apply), whose PlanFile is then named.
+	PlannedBy string       `json:"plannedBy"`
+	AppliedBy string       `json:"appliedBy"`
+	PlanFile  *planFileRef `json:"planFile"`
+}
+
+// planFileRef names the plan file an apply wrote.
+type planFileRef struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// from records who planned p, and its plan file when it was read from one.
+func (e auditEntry) from(p plan.Plan) auditEntry {
+	if r := p.Reviewed; r != nil {
+		e.PlannedBy, e.PlanFile = r.PlannedBy, &planFileRef{Path: r.File, SHA256: r.SHA256}
+	}
+	return e
 }
 
 // auditIntent records that p is about to be committed, its backup written.
 func (s *Service) auditIntent(p plan.Plan, clusterID *string, backup string) error {
 	return s.appendAudit(auditEntry{Event: "intent", ID: model.Ptr(filepath.Base(backup)), ClusterID: clusterID,
-		Group: p.Group, Strategy: p.Strategy, Rows: p.Rows, Backup: &backup, Notes: []string{}})
+		Group: p.Group, Strategy: p.Strategy, Rows: p.Rows, Backup: &backup, Notes: []string{}}.from(p))
 }
 
 // auditOutcome records how the reset of r ended; backup is "" for one cancelled before its
@@ -51,7 +70,7 @@ func (s *Service) auditOutcome(r Result, clusterID *string, backup string) error
 	if backup != "" {
 		e.ID, e.Backup = model.Ptr(filepath.Base(backup)), &backup
 	}
-	return s.appendAudit(e)
+	return s.appendAudit(e.from(r.Plan))
 }
 
 // clusterName is ClusterName's answer, "" without one.
@@ -65,6 +84,10 @@ func (s *Service) clusterName() string {
 // appendAudit appends one line to audit.log and syncs it.
 func (s *Service) appendAudit(e auditEntry) error {
 	e.Time, e.User, e.Cluster = model.Stamp{Time: s.now()}, s.user(), s.clusterName()
+	e.AppliedBy = e.User
+	if e.PlannedBy == "" {
+		e.PlannedBy = e.User
+	}
 	dir, err := StateDir(s.BackupDir)
 	if err != nil {
 		return err

@@ -99,13 +99,19 @@ func backupBytes(m Manifest, rows []plan.CSVRow) (csv, manifest []byte, err erro
 	if err := plan.FormatOffsetsCSV(&b, rows); err != nil {
 		return nil, nil, err
 	}
-	sum := sha256.Sum256(b.Bytes())
-	m.Format, m.Rows, m.SHA256 = manifestFormat, len(rows), hex.EncodeToString(sum[:])
+	m.Format, m.Rows, m.SHA256 = manifestFormat, len(rows), sha256Hex(b.Bytes())
 	meta, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, nil, err
 	}
 	return b.Bytes(), append(meta, '\n'), nil
+}
+
+// sha256Hex is the SHA-256 of b in hex, as every file offsettui checks itself by names it
+// (a backup's manifest, an archive's index, a plan file).
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // writeNew creates path (never overwriting), writes b and syncs it; a file that
@@ -180,8 +186,7 @@ func checkBackup(path, name, mp string, csv, meta []byte) (Backup, error) {
 	if err := json.Unmarshal(meta, &m); err != nil || m.Format != manifestFormat {
 		return Backup{}, fmt.Errorf("--restore %s: %s is not an offsettui backup manifest (format %q)", path, mp, m.Format)
 	}
-	sum := sha256.Sum256(csv)
-	if hex.EncodeToString(sum[:]) != m.SHA256 {
+	if sha256Hex(csv) != m.SHA256 {
 		return Backup{}, fmt.Errorf("--restore %s: the file does not match its manifest (SHA-256 differs): it was cut short or edited, and is refused. "+
 			"To commit hand-edited offsets, use --from-file (clamped, like Kafka's)", path)
 	}

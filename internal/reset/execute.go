@@ -116,26 +116,45 @@ func (s *Service) precheck(res *Result) bool {
 // the plan up to date; drift refuses.
 func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	p := res.Plan
-	in, err := s.planner().read(ctx, p.Group, planTopics(p), p.Strategy)
-	if err == nil {
-		err = ctx.Err()
-	}
+	in, now, err := s.recheck(ctx, p)
 	if err != nil {
 		res.Plan.Blockers = append(res.Plan.Blockers, plan.Blocker{Kind: plan.BlockDrift,
 			Message: "could not re-read the group before the commit: " + err.Error()})
 		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state could not be re-read")
 		return in, false
 	}
-	in.AssumeReset = p.AssumeReset
-	if p.AllowCommitter {
-		in.AllowCommitter, in.Committer = true, nil // what was seen is in the plan already
-	}
-	res.Plan = p.Refresh(in)
+	res.Plan = now
 	if !res.Plan.Executable() {
 		res.Notes = append(res.Notes, "nothing "+p.Strategy.Kind.Act().Done+": the state changed since the plan")
 		return in, false
 	}
 	return in, true
+}
+
+// Recheck reads p's group again and returns p as its write would find it now
+// (plan.Plan.Refresh), and the group's commits as read: its blockers say what would refuse
+// it — the group's state, its commits moved since the plan, another cluster for a plan
+// file's plan. Nothing is written: offsettui apply shows it beside the plan, and Execute
+// checks again right before its write.
+func (s *Service) Recheck(ctx context.Context, p plan.Plan) (now plan.Plan, committed map[model.TP]int64, err error) {
+	in, now, err := s.recheck(ctx, p)
+	return now, in.Committed, err
+}
+
+// recheck re-reads the group of p and brings p up to date with what it read.
+func (s *Service) recheck(ctx context.Context, p plan.Plan) (plan.Input, plan.Plan, error) {
+	in, err := s.planner().read(ctx, p.Group, planTopics(p), p.Strategy)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return in, p, err
+	}
+	in.AssumeReset = p.AssumeReset
+	if p.AllowCommitter {
+		in.AllowCommitter, in.Committer = true, nil // what was seen is in the plan already
+	}
+	return in, p.Refresh(in), nil
 }
 
 // prepare writes the backup and the audit intent; without both, nothing is

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -156,3 +157,6 @@ func (r progressResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetRe
 	return plan.ResetResult{Plan: p, Outcome: plan.OutcomeApplied}
 }
 func (r progressResetter) Backups(context.Context, string) ([]plan.Backup, error) { return nil, nil }
+func (r progressResetter) WritePlan(plan.Plan, string) (plan.Plan, error) {
+	return plan.Plan{}, errors.New("not in this test")
+}

@@ -28,8 +28,10 @@ type common struct {
 	lastID int
 	// timeOpt tunes the evaluation of the time axis (--stall-after).
 	timeOpt timeaxis.Options
-	// reports is set when w can write the Markdown incident report.
-	reports bool
+	// reports is set when w can write the Markdown incident report; reportDir is where
+	// reports and the planner's plan files go ("" = the working directory).
+	reports   bool
+	reportDir string
 	// commitLog: Options.CommitLog.
 	commitLog model.Query
 }

@@ -163,6 +163,9 @@ type plannerKeys struct {
 	// CancelQuit, while a reset still watches before its backup, cancels it and quits once
 	// its result is in (q; esc cancels and stays).
 	CancelQuit key.Binding
+	// PlanFile writes the plan to a plan file for another person to apply (w, as the other
+	// screens' w writes a file: docs/resets.md#plan-files).
+	PlanFile key.Binding
 	// Scroll moves through a result taller than the screen.
 	Scroll listKeys
 	// SourcePrev and SourceNext move the highlight through the source groups of a copy
@@ -187,6 +190,8 @@ func newPlannerKeys() plannerKeys {
 		AssumeReset: key.NewBinding(key.WithKeys("a"),
 			key.WithHelp("a", "switch the auto.offset.reset the counts assume (latest, earliest, none)")),
 		CancelQuit: key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "cancel the reset and quit")),
+		PlanFile: key.NewBinding(key.WithKeys("w"),
+			key.WithHelp("w", "write the plan to a plan file for another person to apply (offsettui apply FILE)")),
 		Scroll:     newListKeys(),
 		SourcePrev: key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous source group")),
 		SourceNext: key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↑/↓", "choose the source group")),

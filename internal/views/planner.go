@@ -333,6 +333,8 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = s.planMade(msg)
 	case backupsListedMsg:
 		cmd = s.backupsListed(msg)
+	case planFileWrittenMsg:
+		s.planFileWritten(msg)
 	case resetProgressMsg:
 		if s.phase == phaseExecuting {
 			s.progress = &msg.progress

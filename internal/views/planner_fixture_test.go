@@ -2,7 +2,9 @@ package views
 
 import (
 	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -35,6 +37,13 @@ type fakeResetter struct {
 	// it watches before the backup, and answer cancelled; cancelled records that it was.
 	untilCancel bool
 	cancelled   bool
+	// planFiles records each plan WritePlan was given, and where.
+	planFiles []plannedFile
+}
+
+type plannedFile struct {
+	path string
+	p    plan.Plan
 }
 
 type planCall struct {
@@ -94,6 +103,18 @@ func (f *fakeResetter) Backups(_ context.Context, group string) ([]plan.Backup, 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.backups), nil
+}
+
+// WritePlan records the plan file, as reset.WritePlanFile writes it (a blocked plan refused).
+func (f *fakeResetter) WritePlan(p plan.Plan, path string) (plan.Plan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !p.Fileable() {
+		return plan.Plan{}, errors.New("the plan is blocked")
+	}
+	f.planFiles = append(f.planFiles, plannedFile{path: path, p: p})
+	p.Reviewed = &plan.Reviewed{File: "/abs/" + filepath.Base(path), SHA256: "0123456789abcdef0123"}
+	return p, nil
 }
 
 func (f *fakeResetter) calls() ([]planCall, []plan.Plan) {

@@ -84,6 +84,9 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		s.switchAssumption()
 		return nil
 	}
+	if key.Matches(msg, s.keys.PlanFile) {
+		return s.writePlanFile()
+	}
 	step := 0
 	switch {
 	case key.Matches(msg, s.keys.Choose):

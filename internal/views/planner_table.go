@@ -196,6 +196,7 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 			described(s.keys.Disarm, "disarm (while asked for the name)"),
 			s.keys.AllowCommitter,
 			s.keys.AssumeReset,
+			s.keys.PlanFile,
 		},
 	}
 }
@@ -207,4 +208,5 @@ func (s *plannerScreen) syncKeys() {
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
 	s.keys.AllowCommitter.SetEnabled(!s.c.readOnly && s.phase == phaseEdit && s.plan != nil && s.plan.Committer != nil)
 	s.keys.AssumeReset.SetEnabled(s.phase == phaseEdit && !s.holding && s.plan != nil && s.plan.AssumptionMatters() && !s.plan.OwnAssumption())
+	s.keys.PlanFile.SetEnabled(s.phase == phaseEdit && !s.holding && s.plan != nil) // a blocked plan: w says why not
 }

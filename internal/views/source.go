@@ -51,8 +51,8 @@ type Options struct {
 	// a refresh reads __consumer_offsets for the commit-expiry clock.
 	CommitLog model.Query
 	// WriteReport renders the Markdown incident report; nil leaves w (write
-	// the report) disabled. ReportDir is where w writes it ("" = the working
-	// directory).
+	// the report) disabled. ReportDir is where w writes it, and where the
+	// planner's w writes plan files ("" = the working directory).
 	WriteReport ReportWriter
 	ReportDir   string
 	// Context is the context in use, shown in the header; empty Name for none.
@@ -80,6 +80,10 @@ type Resetter interface {
 	// Backups lists the backups written for a group, newest first: what a
 	// restore can put back.
 	Backups(ctx context.Context, group string) ([]plan.Backup, error)
+	// WritePlan writes p to a new plan file at path for another person to apply
+	// (offsettui apply, docs/resets.md#plan-files) and returns the plan as written, its
+	// Reviewed naming the file and its sha256. A blocked plan is refused, nothing written.
+	WritePlan(p plan.Plan, path string) (plan.Plan, error)
 }
 
 // New returns the root model of the inspector. Run it with tea.WithAltScreen.
@@ -99,6 +103,7 @@ func New(opts Options) tea.Model {
 		demo:       opts.Demo,
 		timeOpt:    timeaxis.Options{StallAfter: opts.StallAfter},
 		reports:    opts.WriteReport != nil,
+		reportDir:  opts.ReportDir,
 		commitLog:  opts.CommitLog,
 	}
 	return newApp(c, opts)

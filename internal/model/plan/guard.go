@@ -74,8 +74,12 @@ func notEmptyMessage(in Input, k StrategyKind) string {
 }
 
 // refreshable reports whether a row's target is re-read right before the commit:
-// the "earliest" and "latest" targets, as Kafka computes them at execution time.
+// the "earliest" and "latest" targets, as Kafka computes them at execution time; never
+// those of a reviewed plan, which writes the targets a person reviewed (reviewed.go).
 func (p Plan) refreshable(r Row) bool {
+	if p.Reviewed != nil {
+		return false
+	}
 	return p.Strategy.Kind == ToEarliest || p.Strategy.Kind == ToLatest || r.Reason == ReasonNoCommitToLatest
 }
 
@@ -87,9 +91,12 @@ func (p Plan) refreshable(r Row) bool {
 // that existed when planned and is gone (the write would create it). Watermark
 // growth alone is not drift; nor is the low watermark passing an earliest/latest
 // target, which Refresh re-reads. now.Partitions may be nil (not re-read). A group whose
-// type changed since the plan is drift too: the type chooses how the plan is written.
+// type changed since the plan is drift too: the type chooses how the plan is written. A
+// reviewed plan read now on another cluster, or where the cluster's id cannot be read, is
+// refused (reviewed.go).
 func (p Plan) Drift(now Input) []Blocker {
 	bs := append(guardBlockers(now, p.Strategy.Kind), p.goneDrift(now)...)
+	bs = append(bs, p.clusterDrift(now)...)
 	if typ := planType(now.Type); p.Type != "" && typ != p.Type {
 		bs = append(bs, Blocker{Kind: BlockDrift, Message: fmt.Sprintf(
 			"group %s is a %s group now, a %s group when planned: its offsets are written another way; plan again",
@@ -187,7 +194,7 @@ func (p Plan) Refresh(now Input) Plan {
 	bs := p.Drift(now)
 	for _, b := range p.Blockers {
 		switch {
-		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift || b.Kind == BlockCommitter:
+		case b.Kind == BlockReadOnly || b.Kind == BlockGroupNotEmpty || b.Kind == BlockDrift || b.Kind == BlockCommitter || b.Kind == BlockOtherCluster:
 			continue // re-evaluated by Drift
 		case b.Kind == BlockUnknownOffsets && hasBlocker(bs, b):
 			continue // Drift found it unreadable again

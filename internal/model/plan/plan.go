@@ -232,6 +232,12 @@ type Plan struct {
 	// when the read-back failed).
 	ReadAt     *model.Stamp `json:"readAt"`
 	ReadBackAt *model.Stamp `json:"readBackAt"`
+	// ClusterID is the id of the cluster the plan was read on (nil: not read). It is not in
+	// reset's JSON: a plan file carries it beside the plan (reviewed.go).
+	ClusterID *string `json:"-"`
+	// Reviewed is set on a plan read back from a plan file (offsettui apply): nil for a
+	// plan made by this process (reviewed.go).
+	Reviewed *Reviewed `json:"-"`
 }
 
 // WithAssumeReset is p counted under auto.offset.reset assume (an invalid value counts as
@@ -301,7 +307,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	in.Type = planType(in.Type)
 	assume := assumeFor(in)
 	p := Plan{Group: in.Group, Type: in.Type, State: in.State, Strategy: st, AssumeReset: assume, ReadAt: readAt(in.ReadAt),
-		Committer: in.Committer, AllowCommitter: in.AllowCommitter,
+		Committer: in.Committer, AllowCommitter: in.AllowCommitter, ClusterID: in.ClusterID,
 		Rows: []Row{}, Blockers: append(guardBlockers(in, st.Kind), typeBlockers(in, st)...), Notes: []Note{}, Rejected: []model.Error{}}
 	if in.Type == model.TypeUnknown {
 		// Nothing of an unknown type is planned, and its state means nothing to offsettui:

@@ -80,7 +80,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
-	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
+	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk, q.WaitForHighWatermarks)
 	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
 	phase("watermarks and local log starts of %d partitions", len(tps))
 	addGroups(&obs, groups)

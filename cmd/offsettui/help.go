@@ -128,6 +128,7 @@ var commandHelp = map[string]cmdHelp{
 		examples: "  offsettui serve --demo\n" +
 			"  offsettui serve --context prod-eu --context prod-us --listen :9308\n" +
 			"  offsettui serve --all-contexts --interval 1m\n" +
+			"  offsettui serve --context prod --include-group 'payments-.*' --exclude-group '.*-canary' --granularity topic\n" +
 			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds",
 	},
 	"contexts": {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +28,13 @@ type serveFlags struct {
 	interval    string
 	budget      int64
 	maxParts    int
+	// The series chosen (docs/metrics.md "Choosing the series").
+	includeGroups, excludeGroups []string
+	includeTopics, excludeTopics []string
+	granularity                  string
 
 	intervalD time.Duration
+	series    serve.Selection
 }
 
 // serveMain is `offsettui serve`; SIGINT or SIGTERM ends it (exit 0).
@@ -94,7 +100,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
-		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf})
+		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Series: sf.series, Logf: logger.Printf})
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -129,6 +135,11 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 	fs.StringVar(&sf.interval, "interval", serve.DefaultInterval.String(), "`DURATION` between two snapshots of each cluster")
 	fs.Int64Var(&sf.budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch per snapshot for committed-record timestamps (lag in seconds, time to loss); 0 = none")
 	fs.IntVar(&sf.maxParts, "max-partition-series", serve.DefaultMaxPartitionSeries, "`N` partitions per cluster, not ok, that get series of their own (the most severe first)")
+	fs.StringArrayVar(&sf.includeGroups, "include-group", nil, "`REGEX` export only the groups it matches (RE2, the whole name; repeatable); the snapshots read every group")
+	fs.StringArrayVar(&sf.excludeGroups, "exclude-group", nil, "`REGEX` export none of the groups it matches (wins over --include-group; repeatable)")
+	fs.StringArrayVar(&sf.includeTopics, "include-topic", nil, "`REGEX` give only the topics it matches series of their own (repeatable); a group's totals count every topic")
+	fs.StringArrayVar(&sf.excludeTopics, "exclude-topic", nil, "`REGEX` give none of the topics it matches series of their own (wins over --include-topic; repeatable)")
+	fs.StringVar(&sf.granularity, "granularity", serve.GranularityPartition.String(), "`LEVEL` of the lag series: partition (each partition not ok), topic (one per group and topic) or group (totals only)")
 }
 
 // validate checks serve's flags; the error names the flag.
@@ -151,6 +162,24 @@ func (sf *serveFlags) validate(c *common) error {
 	}
 	if err := nonEmpty("--context", sf.contexts); err != nil {
 		return err
+	}
+	if sf.series.Granularity, err = serve.ParseGranularity(sf.granularity); err != nil {
+		return fmt.Errorf("--granularity: %w", err)
+	}
+	for _, f := range []struct {
+		flag  string
+		exprs []string
+		dst   *[]*regexp.Regexp
+	}{
+		{"--include-group", sf.includeGroups, &sf.series.IncludeGroups}, {"--exclude-group", sf.excludeGroups, &sf.series.ExcludeGroups},
+		{"--include-topic", sf.includeTopics, &sf.series.IncludeTopics}, {"--exclude-topic", sf.excludeTopics, &sf.series.ExcludeTopics},
+	} {
+		if err := nonEmpty(f.flag, f.exprs); err != nil {
+			return err
+		}
+		if *f.dst, err = serve.CompileNames(f.flag, f.exprs); err != nil {
+			return err
+		}
 	}
 	several := len(sf.contexts) > 1 || sf.allContexts
 	switch {

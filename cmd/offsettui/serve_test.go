@@ -202,6 +202,9 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"--config", cfg, "--context", "a", "--context", "a"}, "named twice"},
 		{[]string{"--config", cfg, "--context", "nosuch"}, "nosuch"},
 		{[]string{"--demo", "--max-partition-series", "0"}, "--max-partition-series: must be positive"},
+		{[]string{"--demo", "--include-group", "pay-(.*"}, `--include-group "pay-(.*": not a regular expression`},
+		{[]string{"--demo", "--exclude-topic", ""}, "--exclude-topic: empty value"},
+		{[]string{"--demo", "--granularity", "broker"}, `--granularity: want partition, topic or group, got "broker"`},
 		{[]string{"--demo", "--output", "json"}, "unknown flag"},
 		{[]string{}, "no bootstrap server"},
 		{[]string{"--bootstrap-server", "127.0.0.1:1", "--command-config", gssapi, "--listen", "127.0.0.1:0"}, "GSSAPI (Kerberos"},
@@ -233,7 +236,8 @@ func TestServeHelp(t *testing.T) {
 		t.Fatalf("help serve: exit %d: %s", code, errb.String())
 	}
 	for _, w := range []string{"Usage: offsettui serve", "--listen ADDR", "(default 127.0.0.1:9308)", "--interval DURATION", "(default 30s)",
-		"--context NAME", "--all-contexts", "--max-partition-series N", "--stall-after", "Examples:", "serve --demo"} {
+		"--context NAME", "--all-contexts", "--max-partition-series N", "--stall-after", "--include-group REGEX", "--exclude-topic REGEX",
+		"--granularity LEVEL", "Examples:", "serve --demo"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("help serve lacks %q:\n%s", w, out.String())
 		}

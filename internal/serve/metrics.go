@@ -70,6 +70,14 @@ var (
 		"The group's members; absent when the group could not be described.")
 )
 
+// Per group and topic (--granularity topic).
+var (
+	mTopicLag = gauge("offsettui_group_topic_lag",
+		"The group's lag in records on one topic (partitions with a commit), as its total counts it; absent when a part of it could not be read. Only with --granularity topic.")
+	mTopicLagSeconds = gauge("offsettui_group_topic_lag_seconds",
+		"The age of the oldest record of the topic the group has not read; absent when one is unknown. Only with --granularity topic.")
+)
+
 // Per partition that is not ok (docs/metrics.md says which).
 var (
 	mPartLag = gauge("offsettui_partition_lag",
@@ -93,6 +101,7 @@ var allMetrics = []*metric{
 	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
 	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
+	mTopicLag, mTopicLagSeconds,
 	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartEvaluation,
 }
 

@@ -40,6 +40,10 @@
 #                                            cleaner that wakes every 500 ms, and tiered storage (KIP-405) on
 #                                            Kafka's LocalTieredStorage with 1 s remote-log-manager tasks (see
 #                                            timers_config); OFFSETTUI_IT_TIMERS_BOOTSTRAP, ...
+#                                    commitlog  Kafka 4.4.0 on 19232, the default settings: its __consumer_offsets
+#                                            gets tens of MB of one group's commits for the commit log's figures
+#                                            (docs/testing.md), which no other test should read;
+#                                            OFFSETTUI_IT_COMMITLOG_BOOTSTRAP, ...
 #   OFFSETTUI_KAFKA_VERSION        Kafka version (default by role: 4.4.0, the newest on Maven Central,
 #                                  for main and timers; 4.0.0 for oldest; 4.1.1 is also run on by
 #                                  hand, see docs/testing.md). The timers role needs 4.4.0 (its tiered
@@ -295,7 +299,7 @@ cmd_env() {
     with_lock "$(dirname "$LIB")" compile_shapes
   fi
   if [[ "$ROLE" != main ]]; then
-    # The second and third brokers of CI: their own names, so one shell holds all three.
+    # CI's other brokers: their own names, so one shell holds them all.
     echo "export ${ENV_PREFIX}BOOTSTRAP=$BOOTSTRAP"
     echo "export ${ENV_PREFIX}SASL_BOOTSTRAP=$SASL_BOOTSTRAP"
     echo "export ${ENV_PREFIX}KAFKA_VERSION=$VERSION"

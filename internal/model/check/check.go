@@ -122,11 +122,15 @@ type Partition struct {
 	Lost        *int64       `json:"lost"`
 	Beyond      *int64       `json:"beyond"`
 	ExpiresInMs *int64       `json:"expiresInMs"`
-	Result      Verdict      `json:"result"`
-	Pass        bool         `json:"pass"`
-	Reasons     []Reason     `json:"reasons"`
-	Notes       []Reason     `json:"notes"`
-	Error       *model.Error `json:"error"`
+	// CommitsExpireAt and CommitsExpireBy are describe's: when the broker may delete the
+	// commit, and by what rule (docs/json.md).
+	CommitsExpireAt *model.Stamp     `json:"commitsExpireAt"`
+	CommitsExpireBy model.ExpiryRule `json:"commitsExpireBy"`
+	Result          Verdict          `json:"result"`
+	Pass            bool             `json:"pass"`
+	Reasons         []Reason         `json:"reasons"`
+	Notes           []Reason         `json:"notes"`
+	Error           *model.Error     `json:"error"`
 	// Time is the partition on the time axis (check --sample); nil otherwise.
 	Time *model.PartitionTime `json:"time"`
 }
@@ -158,12 +162,15 @@ type Counts struct {
 type Result struct {
 	Group string `json:"group"`
 	// Type is the group's type ("" when the group could not be read).
-	Type    string      `json:"type"`
-	State   string      `json:"state"`
-	Members int         `json:"members"`
-	TakenAt model.Stamp `json:"takenAt"`
-	Options Options     `json:"options"`
-	Verdict Verdict     `json:"verdict"`
+	Type    string `json:"type"`
+	State   string `json:"state"`
+	Members int    `json:"members"`
+	// CommitsExpireAt and CommitsExpiry are describe's commit-expiry clock of the group.
+	CommitsExpireAt *model.Stamp        `json:"commitsExpireAt"`
+	CommitsExpiry   *model.CommitExpiry `json:"commitsExpiry"`
+	TakenAt         model.Stamp         `json:"takenAt"`
+	Options         Options             `json:"options"`
+	Verdict         Verdict             `json:"verdict"`
 	// ExitCode is the verdict's process exit code (docs/cli.md), set by the
 	// command that reports the check.
 	ExitCode   int           `json:"exitCode"`
@@ -213,6 +220,7 @@ func Check(s model.Snapshot, group string, opts Options) Result {
 	}
 	g := s.Groups[gi]
 	r.Type, r.State, r.Members = g.Type, g.State, len(g.Members)
+	r.CommitsExpireAt, r.CommitsExpiry = g.CommitsExpireAt, g.CommitsExpiry
 	if g.Type == model.TypeShare {
 		r.Notes = append(r.Notes, shareCheckNote(g))
 	}

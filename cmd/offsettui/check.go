@@ -28,6 +28,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		window  string
 		assume  string
 		ignoreD bool
+		server  string
+		maxAge  string
 		fs      = pflag.NewFlagSet("check", pflag.ContinueOnError)
 		badFlag = func(format string, a ...any) int {
 			fmt.Fprintf(stderr, "offsettui check: "+format+"\n", a...)
@@ -41,6 +43,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&window, "recovery-window", "0s", "`DURATION` how long the service may be down and still resume without loss (3d, P3D; 0 = none)")
 	fs.StringVar(&assume, "assume-reset", model.ResetLatest, "`earliest|latest|none` the consumer's auto.offset.reset (latest is the Kafka client default)")
 	fs.BoolVar(&ignoreD, "ignore-missed-deletes", false, "the consumer does not care about deletes (tombstones) on compacted topics: a group that may have missed them passes, with a note")
+	fs.StringVar(&server, "server", "", "`URL` ask a running offsettui serve (its last snapshot, docs/api.md) instead of the cluster; --context names its cluster")
+	fs.StringVar(&maxAge, "max-age", "", "`DURATION` with --server: a snapshot older than this is incomplete (default twice the server's interval)")
 	if ok, code := parseFlags(fs, &c, args, stdout, stderr); !ok {
 		return code
 	}
@@ -68,6 +72,9 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		return badFlag("%v", err)
 	}
 	group := groups[0]
+	if server != "" || maxAge != "" {
+		return checkAtServer(fs, &c, serverCheck{group: group, opts: opts, sample: tf.sampleD, timeout: c.timeoutD, now: time.Now}, server, maxAge, stdout, stderr)
+	}
 
 	ctx := context.Background()
 	c.stderr = stderr
@@ -95,6 +102,38 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		return emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot read the cluster: "+err.Error()))
 	}
 	return emitCheck(stdout, stderr, c.output, check.Check(snap, group, opts))
+}
+
+// checkAtServer is check --server: the flags checked, the server asked, the answer written.
+func checkAtServer(fs *pflag.FlagSet, c *common, sc serverCheck, server, maxAge string, stdout, stderr io.Writer) int {
+	bad := func(err error) int {
+		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
+		return exitBadInput
+	}
+	if server == "" {
+		return bad(errors.New("--max-age applies to --server only"))
+	}
+	if err := serverFlagsRefused(fs); err != nil {
+		return bad(err)
+	}
+	var err error
+	if sc.server, err = parseServerURL(server); err != nil {
+		return bad(err)
+	}
+	if maxAge != "" {
+		if sc.maxAge, err = parse.Duration(maxAge); err != nil || sc.maxAge <= 0 {
+			return bad(fmt.Errorf("--max-age: want a positive duration (1m, PT1M), got %q", maxAge))
+		}
+	}
+	if c.commitLog == "off" {
+		return bad(errors.New("--commit-log=off does not apply with --server: the server reads __consumer_offsets as its own --commit-log says"))
+	}
+	sc.cluster = c.context
+	r, why := sc.ask(context.Background())
+	if why != "" {
+		fmt.Fprintf(stderr, "offsettui check: %s\n", why)
+	}
+	return emitCheck(stdout, stderr, c.output, r)
 }
 
 // emitCheck writes the result and returns its exit code; an output that cannot

@@ -60,7 +60,10 @@ func (w *watchFlags) parse() error {
 func countdown(w io.Writer, group string, tty bool) func(plan.Progress) {
 	phase := ""
 	return func(p plan.Progress) {
-		what := "before writing"
+		if p.Phase == plan.PhaseWrite {
+			return // the backup and the write: nothing to count down
+		}
+		what := "before writing (nothing written yet: Ctrl-C cancels)"
 		if p.Phase == plan.PhaseWatch {
 			what = "after writing, in case a consumer outside it overwrites the write"
 		}

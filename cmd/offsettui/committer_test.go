@@ -9,9 +9,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// runAsOffsettui, set to 1 in a test binary's environment, makes it run as offsettui with its
+// arguments: a program under test that spawns offsettui (an MCP client) spawns the test binary.
+const runAsOffsettui = "OFFSETTUI_TEST_RUN_AS_OFFSETTUI"
+
 // TestMain runs the package's tests without the watch of a write (--observe 0 by default):
 // only the tests of the watch pass --observe.
 func TestMain(m *testing.M) {
+	if os.Getenv(runAsOffsettui) == "1" {
+		// The test binary started as offsettui itself, by a client under test (test/mcp).
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	observeDefault = 0
 	os.Exit(m.Run())
 }

@@ -9,22 +9,14 @@ import (
 
 // verdictExitCode is the process exit code of a verdict (docs/cli.md): 0 pass, 1 fail,
 // 2 incomplete.
-func verdictExitCode(v check.Verdict) int {
-	switch v {
-	case check.VerdictPass:
-		return 0
-	case check.VerdictFail:
-		return 1
-	}
-	return 2
-}
+func verdictExitCode(v check.Verdict) int { return v.ExitCode() }
 
 // outcomeExitCode maps an outcome to the reset exit codes of docs/cli.md.
 func outcomeExitCode(o plan.ResetOutcome) int {
 	switch o {
 	case plan.OutcomeApplied:
 		return 0
-	case plan.OutcomeRefused:
+	case plan.OutcomeRefused, plan.OutcomeCancelled:
 		return 3
 	case plan.OutcomePartlyApplied:
 		return 4

@@ -20,7 +20,9 @@ Usage:
   offsettui delete-group [flags] plan or --execute deleting an Empty group, after a backup
   offsettui backup [flags]       one backup per group (--group G... or --all-groups), one archive in --dir
   offsettui check [flags]        fail-closed proof that one group can start without losing data
-  offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics
+  offsettui serve [flags]        a Prometheus exporter: lag, time to loss, statuses on /metrics;
+                                 a read API (/api/v1) and MCP (/mcp) from the same snapshots
+  offsettui mcp [flags]          an MCP server over stdio for agents: read, check and plan, never write
   offsettui demo [flags]         run the embedded demo cluster and print its address
   offsettui contexts [flags]     list the named clusters of the config file, secrets masked
   offsettui help [COMMAND]       this text, or a command's flags and examples
@@ -117,19 +119,31 @@ var commandHelp = map[string]cmdHelp{
 		about: "A fail-closed proof that one group's consumer can start without losing data: exit 0 every\n" +
 			"partition passes, 1 one fails, 2 the proof could not be completed. The last line is the verdict.",
 		examples: "  offsettui check --demo --group fanout\n" +
-			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest",
+			"  offsettui check --bootstrap-server kafka:9092 --group fanout --topic outbox --recovery-window P3D --assume-reset earliest\n" +
+			"  offsettui check --server http://offsettui:9308 --group fanout --topic outbox --assume-reset earliest   # a running serve's snapshot",
+	},
+	"mcp": {
+		usage: "offsettui mcp [flags]",
+		about: "A Model Context Protocol server over stdin and stdout for one cluster: the tools list_groups,\n" +
+			"describe_group, check_group, explain_status and plan_reset, plan_delete_offsets, plan_delete_group,\n" +
+			"plan_copy answer the JSON of describe, check and the dry runs of reset (docs/api.md). No tool\n" +
+			"writes to Kafka; a person applies a plan with the CLI.",
+		examples: "  offsettui mcp --context prod --read-only\n" +
+			"  claude mcp add offsettui -- offsettui mcp --bootstrap-server kafka:9092",
 	},
 	"serve": {
 		usage: "offsettui serve [--listen ADDR] [--interval DURATION] [--context NAME]... [--all-contexts] [flags]",
 		about: "A Prometheus exporter that pages before the loss: it snapshots each cluster every --interval,\n" +
 			"keeps the time axis, and serves lag, lag in seconds, rates, ETA, time to loss, records lost,\n" +
-			"statuses and evaluations on /metrics (docs/metrics.md), with /healthz and /readyz. It never\n" +
+			"statuses and evaluations on /metrics (docs/metrics.md), with /healthz and /readyz, and from the\n" +
+			"same snapshots a read API (/api/v1, check --server) and MCP (/mcp) (docs/api.md). It never\n" +
 			"writes. Alert rules and a Grafana dashboard: deploy/. SIGINT or SIGTERM ends it (exit 0).",
 		examples: "  offsettui serve --demo\n" +
 			"  offsettui serve --context prod-eu --context prod-us --listen :9308\n" +
 			"  offsettui serve --all-contexts --interval 1m\n" +
 			"  offsettui serve --context prod --include-group 'payments-.*' --exclude-group '.*-canary' --granularity topic\n" +
-			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds",
+			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds\n" +
+			"  curl -s localhost:9308/api/v1/check/fanout?topic=outbox",
 	},
 	"contexts": {
 		usage: "offsettui contexts [--config FILE] [-o table|json]",

@@ -24,6 +24,7 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	accepted := make(chan struct{}, 16)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -31,6 +32,7 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 				return
 			}
 			defer c.Close()
+			accepted <- struct{}{}
 		}
 	}()
 	const timeout = 30 * time.Second
@@ -38,7 +40,11 @@ func TestLazyClientQuitDuringAHungConnect(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() { _, err := lc.client(ctx); first <- err }()
-	time.Sleep(100 * time.Millisecond) // the connection is under way
+	select { // the connection is under way
+	case <-accepted:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client never connected")
+	}
 	start := time.Now()
 	closed := make(chan struct{})
 	go func() { lc.close(); close(closed) }()

@@ -49,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return checkMain(rest, stdout, stderr)
 	case "serve":
 		return serveMain(rest, stdout, stderr)
+	case "mcp":
+		return mcpMain(rest, os.Stdin, stdout, stderr)
 	case "demo":
 		ctx, stop := signalContext()
 		defer stop()
@@ -67,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // commandList names the commands, for an unknown one.
-const commandList = "the commands are describe, reset, check, delete-offsets, delete-group, backup, demo, contexts, help and version; without one, the TUI"
+const commandList = "the commands are describe, reset, check, delete-offsets, delete-group, backup, serve, mcp, demo, contexts, help and version; without one, the TUI"
 
 // helpMain is `offsettui help [COMMAND]`: the general usage, or a command's
 // own, exactly as `COMMAND --help` prints it.

@@ -25,9 +25,6 @@ import (
 // shows them); the archive cut short (at a line end, at its last member's end) or edited is
 // refused by reset --restore for any group in it (exit 2), nothing written.
 func TestRealKafkaBackupAllGroups(t *testing.T) {
-	if testing.Short() {
-		t.Skip("1,000 groups: not in -short")
-	}
 	addr := realkafka.Addr(t)
 	s := realkafka.NewSeed(t, addr)
 	topic := realkafka.Name("bk")

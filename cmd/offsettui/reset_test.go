@@ -72,6 +72,10 @@ func TestRestoreRefusesCutEditedAndForeignBackups(t *testing.T) {
 		t.Fatalf("archives %v; output\n%s%s", archives, out.String(), errb.String())
 	}
 	for _, g := range []string{"audit-export", "replay"} {
+		// Moved first: a restore onto the positions it holds changes nothing (nothing-to-reset).
+		if code, r := cliReset(t, append(base, "--group", g, "--all-topics", "--to-earliest", "--execute")...); code != exitOK {
+			t.Fatalf("moving %s: exit %d %+v", g, code, r.Blockers)
+		}
 		if code, r := cliReset(t, append(base, "--group", g, "--restore", archives[0], "--execute")...); code != exitOK ||
 			!r.Executed || r.Verified == nil || !*r.Verified {
 			t.Errorf("restore of %s from the archive just taken: exit %d, executed %v, blockers %+v; want 0, written and read back", g, code, r.Executed, r.Blockers)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
+	"github.com/offsettui/offsettui/internal/mcpserver"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/serve"
@@ -28,6 +29,7 @@ type serveFlags struct {
 	interval    string
 	budget      int64
 	maxParts    int
+	noAPI       bool
 	// The series chosen (docs/metrics.md "Choosing the series").
 	includeGroups, excludeGroups []string
 	includeTopics, excludeTopics []string
@@ -100,13 +102,17 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
-		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Series: sf.series, Logf: logger.Printf})
+		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Series: sf.series, Logf: logger.Printf, API: !sf.noAPI})
 	if err != nil {
 		return bad("%v", err)
 	}
 	names := make([]string, len(targets))
 	for i, t := range targets {
 		names[i] = t.Cluster
+	}
+	if !sf.noAPI {
+		ex.Handle("/mcp", mcpserver.HTTPHandler(mcpserver.New(mcpserver.Options{Cluster: servedClusters(ex, c, sources),
+			RiskWindow: c.riskWindowD, Version: versionText()})))
 	}
 	logger.Printf("serving %s on http://%s/metrics every %s", strings.Join(names, ", "), l.Addr(), text.HumanDuration(sf.intervalD))
 	if err := ex.Run(ctx, l); err != nil {
@@ -140,6 +146,31 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 	fs.StringArrayVar(&sf.includeTopics, "include-topic", nil, "`REGEX` give only the topics it matches series of their own (repeatable); a group's totals count every topic")
 	fs.StringArrayVar(&sf.excludeTopics, "exclude-topic", nil, "`REGEX` give none of the topics it matches series of their own (wins over --include-topic; repeatable)")
 	fs.StringVar(&sf.granularity, "granularity", serve.GranularityPartition.String(), "`LEVEL` of the lag series: partition (each partition not ok), topic (one per group and topic) or group (totals only)")
+	fs.BoolVar(&sf.noAPI, "no-api", false, "serve /metrics only: no read API (/api/v1/..., docs/api.md) and no /mcp, and no snapshot kept between two")
+}
+
+// servedClusters are serve's clusters as /mcp's tools read them, by the name of each
+// (its context's): the only one when a call names none.
+func servedClusters(ex *serve.Exporter, c common, sources []*serveSource) func(string) (mcpserver.Cluster, error) {
+	byName := map[string]mcpserver.Cluster{}
+	for _, s := range sources {
+		cc := c
+		cc.readOnly = c.readOnly || s.lc.conn.readOnly
+		byName[s.cluster] = &servedCluster{ex: ex, label: s.cluster, c: cc, planner: planReader{lazyPlanSource{s.lc}}}
+	}
+	return func(name string) (mcpserver.Cluster, error) {
+		if name == "" && len(sources) == 1 {
+			name = sources[0].cluster
+		}
+		if cl, ok := byName[name]; ok {
+			return cl, nil
+		}
+		served := make([]string, len(sources))
+		for i, s := range sources {
+			served[i] = s.cluster
+		}
+		return nil, fmt.Errorf("context %q: this server serves %s; name one with the context argument", name, strings.Join(served, ", "))
+	}
 }
 
 // validate checks serve's flags; the error names the flag.

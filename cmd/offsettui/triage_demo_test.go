@@ -47,6 +47,7 @@ func (p viewProbe) View() string { return p.m.View() }
 // event-sink's screen, carry the time of their data and the window of their
 // rates, not the time the screen was opened.
 func TestDemoTriageFirstScreen(t *testing.T) {
+	t.Parallel() // 47 s of the demo's own time, by design: beside the others, not after them
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	d, err := demo.Start(ctx, demo.Options{Logf: t.Logf, Traffic: true})

@@ -62,7 +62,7 @@ func TestTUIResetFlowDemo(t *testing.T) {
 	key(tea.KeyEnter) // keep the filter; the only match opens
 	waitFor("groups › ship-svc", "shipments")
 	tm.Type("R")
-	waitFor("Reset plan for ship-svc", "topic shipments (all 1 partition)", "nothing blocks this plan")
+	waitFor("Reset plan for ship-svc", "topic shipments (all 1 partition)", "NOTHING TO CHANGE")
 	tm.Type("l") // --to-current → --to-offset
 	key(tea.KeyTab)
 	tm.Type("1")
@@ -146,7 +146,7 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 	key(tea.KeyEnter)
 	waitFor("groups › ship-svc", "shipments")
 	tm.Type("R")
-	waitFor("nothing blocks this plan")
+	waitFor("NOTHING TO CHANGE") // --to-current moves nothing
 	tm.Type("l")
 	key(tea.KeyTab)
 	tm.Type("1")

@@ -37,11 +37,8 @@ func Effect(r plan.Row) string {
 		parts = append(parts, text.Thousands(r.AlreadyLost)+" already lost")
 	}
 	if len(parts) == 0 {
-		switch {
-		case r.Target == nil:
+		if r.Target == nil && !(r.Reason == plan.ReasonRestore || r.Reason == plan.ReasonDelete) {
 			return "-"
-		case r.Committed == nil:
-			return "no commit (see note)"
 		}
 		return "no change"
 	}
@@ -53,8 +50,6 @@ func TargetText(r plan.Row) string {
 	switch {
 	case r.Target == nil && (r.Reason == plan.ReasonRestore || r.Reason == plan.ReasonDelete):
 		return "(delete)"
-	case r.Reason == plan.ReasonDelete:
-		return deleteNote(r)
 	case r.Reason == plan.ReasonNoSourceCommit:
 		return "(keep)"
 	}
@@ -70,36 +65,71 @@ func ReasonText(r plan.Row) string {
 }
 
 // TotalsText is the plan's one-line banner: "re-delivers 3 records · skips 0 · 0
-// already lost · 1 partition".
+// already lost · 1 partition". When its counts depend on auto.offset.reset, the line
+// under it says so (AssumptionText).
 func TotalsText(t plan.Totals) string {
 	return fmt.Sprintf("re-delivers %s · skips %s · %s already lost · %s",
 		text.Plural(t.Duplicates, "record"), text.Thousands(t.Skipped), text.Thousands(t.AlreadyLost), text.Plural(t.Partitions, "partition"))
 }
 
+// AssumptionText names the auto.offset.reset a plan's counts assume and what the other of
+// latest and earliest would count where that differs: "assuming auto.offset.reset=latest,
+// the Kafka client default; with earliest: re-delivers 560 · skips 0". "" when no count
+// depends on it.
+func AssumptionText(p plan.Plan) string {
+	if !p.AssumptionMatters() {
+		return ""
+	}
+	s := "assuming auto.offset.reset=" + p.AssumeReset
+	other := model.ResetEarliest
+	switch p.AssumeReset {
+	case model.ResetLatest:
+		s += ", the Kafka client default"
+	case model.ResetEarliest:
+		other = model.ResetLatest
+	case model.ResetNone:
+		s += " (without a commit the consumer refuses to start: counted from the log start)"
+		other = model.ResetLatest
+	}
+	if t := p.WithAssumeReset(other).Totals; t != p.Totals {
+		s += fmt.Sprintf("; with %s: re-delivers %s · skips %s", other, text.Thousands(t.Duplicates), text.Thousands(t.Skipped))
+	}
+	return s
+}
+
 // Note explains in words what the counts of a row cannot say, or "" when they say
-// it all. Views show it next to the row.
-func Note(r plan.Row) string {
+// it all; assume is the plan's auto.offset.reset. Views show it next to the row.
+func Note(r plan.Row, assume string) string {
 	switch {
 	case r.Reason == plan.ReasonRestore && r.Target == nil:
-		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says"
+		return "restore deletes the commit: the group will start where the consumer's auto.offset.reset says" + assumedStart(r, assume)
 	case r.Reason == plan.ReasonDelete:
-		return deleteNote(r)
+		return deleteNote(r, assume)
 	case r.Reason == plan.ReasonNoSourceCommit:
 		return "the source group has no commit here: not written, the group keeps what it has"
 	case r.Target != nil && r.Low != nil && r.High != nil && (*r.Target < *r.Low || *r.Target > *r.High):
 		return "the target is outside the stored records: the consumer will get OFFSET_OUT_OF_RANGE and follow auto.offset.reset"
 	case r.Committed == nil && r.Target != nil && r.Low != nil && r.High != nil:
-		return noCommitNote(r)
+		return noCommitNote(r, assume)
 	}
 	return ""
+}
+
+// assumedStart says where auto.offset.reset assume starts a consumer without a commit, as
+// the row's counts assume it.
+func assumedStart(r plan.Row, assume string) string {
+	if r.ResetStart == nil {
+		return "; with auto.offset.reset=none it refuses to start (counted from the log start)"
+	}
+	return fmt.Sprintf(" (auto.offset.reset=%s: %d)", assume, *r.ResetStart)
 }
 
 // NoteFor is Note for a group of type typ. A share group has start offsets, not commits,
 // and a partition without one starts where the group's share.auto.offset.reset config
 // says (docs/kafka.md), not a consumer's auto.offset.reset: the note says so. A target
 // below a tiered topic's local log start adds that the consumer will read from remote storage.
-func NoteFor(r plan.Row, typ string) string {
-	n := Note(r)
+func NoteFor(r plan.Row, typ, assume string) string {
+	n := Note(r, assume)
 	if typ == model.TypeShare && n != "" {
 		n = strings.NewReplacer("the consumer's auto.offset.reset", "the group's share.auto.offset.reset",
 			"auto.offset.reset", "share.auto.offset.reset", "the commit", "the start offset",
@@ -116,24 +146,18 @@ func NoteFor(r plan.Row, typ string) string {
 	return n
 }
 
-// noCommitNote says what a first commit does to a partition the group never
-// committed on, against what its consumer would do without it.
-func noCommitNote(r plan.Row) string {
-	low, high, t := *r.Low, *r.High, *r.Target
-	what := fmt.Sprintf("no commit today: committing %d makes the group start there", t)
-	if t > low {
-		n := min(t, high) - low
-		what += fmt.Sprintf(", so the %s %d..%d %s never read", text.Plural(n, "stored record"), low, min(t, high)-1, text.AreIs(n))
-	}
+// noCommitNote says where a first commit starts a partition the group never committed on,
+// against where auto.offset.reset assume starts it without one: the row's counts are the
+// difference.
+func noCommitNote(r plan.Row, assume string) string {
+	t := *r.Target
 	switch {
 	case r.ResetStart == nil:
-		return what + "; without it, auto.offset.reset=none would refuse to start"
+		return fmt.Sprintf("no commit today: auto.offset.reset=none refuses to start without one; committing %d starts the group there (counted from the log start, %d)", t, *r.Low)
 	case *r.ResetStart == t:
-		return what + fmt.Sprintf("; without it, auto.offset.reset would start at %d too", t)
-	case *r.ResetStart < t:
-		return what + fmt.Sprintf("; without it, auto.offset.reset=earliest would read from %d", *r.ResetStart)
+		return fmt.Sprintf("no commit today: auto.offset.reset=%s would start at %d too", assume, t)
 	}
-	return what + fmt.Sprintf("; without it, auto.offset.reset=latest would start at %d and skip %d more", *r.ResetStart, *r.ResetStart-min(t, high))
+	return fmt.Sprintf("no commit today: auto.offset.reset=%s would start at %d; committing %d starts the group there instead", assume, *r.ResetStart, t)
 }
 
 // VerifiedText words Verified for a reset's result: "yes", "NO" with its causes (rows
@@ -174,6 +198,8 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 		return "every offset was written and read back equal to the plan"
 	case plan.OutcomeRefused:
 		return "nothing was written"
+	case plan.OutcomeCancelled:
+		return "cancelled before the backup: nothing was written, no backup was kept"
 	case plan.OutcomePartlyApplied:
 		return "some partitions were written, others refused by the broker or changed since"
 	case plan.OutcomeFailed:
@@ -185,12 +211,12 @@ func OutcomeMeaning(o plan.ResetOutcome) string {
 }
 
 // deleteNote says where the consumer starts once its commit is deleted: where
-// auto.offset.reset puts it (ResetStart), or nowhere when it is none.
-func deleteNote(r plan.Row) string {
+// auto.offset.reset assume puts it (ResetStart), or nowhere when it is none.
+func deleteNote(r plan.Row, assume string) string {
 	if r.ResetStart == nil {
-		return "deleting the commit: with auto.offset.reset=none the consumer refuses to start here"
+		return "deleting the commit: with auto.offset.reset=none the consumer refuses to start here (counted from the log start)"
 	}
-	what := fmt.Sprintf("deleting the commit: the consumer starts at %d (auto.offset.reset)", *r.ResetStart)
+	what := fmt.Sprintf("deleting the commit: the consumer starts at %d (auto.offset.reset=%s)", *r.ResetStart, assume)
 	switch {
 	case r.Duplicates > 0:
 		return what + fmt.Sprintf(" and reads %s again", text.Plural(r.Duplicates, "record"))

@@ -21,6 +21,25 @@ func TestTotalsText(t *testing.T) {
 	}
 }
 
+// TestTotalsNameTheAssumption: a plan whose counts depend on auto.offset.reset (a partition
+// without a commit, or a delete) names the assumption and what the other one would count;
+// one whose counts do not, nothing.
+func TestTotalsNameTheAssumption(t *testing.T) {
+	scope := plan.Scope{Topics: []plan.TopicScope{{Topic: "orders"}}}
+	p := mustPlan(t, scope, plan.ToEarliest, "")
+	if got, want := TotalsText(p.Totals)+" · "+AssumptionText(p), "re-delivers 150 records · skips 0 · 30 already lost · 3 partitions · "+
+		"assuming auto.offset.reset=latest, the Kafka client default; with earliest: re-delivers 50 · skips 0"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got, want := AssumptionText(p.WithAssumeReset(model.ResetNone)), "assuming auto.offset.reset=none (without a commit the consumer refuses to start: counted from the log start); with latest: re-delivers 150 · skips 0"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	one := mustPlan(t, plan.Scope{Topics: []plan.TopicScope{{Topic: "orders", Partitions: []int32{0}}}}, plan.ToEarliest, "")
+	if got := AssumptionText(one); got != "" {
+		t.Errorf("a plan of committed partitions only names an assumption: %q", got)
+	}
+}
+
 // orders: an Empty group on orders (3 partitions).
 //
 //	orders-0  low 0   high 100  committed 50
@@ -56,18 +75,17 @@ func mustPlan(t *testing.T, scope plan.Scope, kind plan.StrategyKind, value stri
 
 func TestPlanRowNote(t *testing.T) {
 	p := mustPlan(t, plan.Scope{Topics: []plan.TopicScope{{Topic: "orders"}}}, plan.ToCurrent, "")
-	if n := Note(p.Rows[2]); !strings.Contains(n, "the 100 stored records 0..99 are never read") ||
-		!strings.Contains(n, "auto.offset.reset would start at 100 too") {
-		t.Errorf("no-commit-to-latest note %q does not flag the skipped backlog against latest", n)
+	if n := Note(p.Rows[2], p.AssumeReset); n != "no commit today: auto.offset.reset=latest would start at 100 too" {
+		t.Errorf("no-commit-to-latest note %q", n)
 	}
-	if n := Note(p.Rows[0]); n != "" {
+	if n := Note(p.Rows[0], p.AssumeReset); n != "" {
 		t.Errorf("plain row note = %q, want none", n)
 	}
 	p = mustPlan(t, plan.Scope{}, plan.Restore, "orders,2,\norders,0,500\n")
-	if n := Note(p.Rows[1]); !strings.Contains(n, "deletes the commit") {
+	if n := Note(p.Rows[1], p.AssumeReset); !strings.Contains(n, "deletes the commit") {
 		t.Errorf("restore delete note = %q", n)
 	}
-	if n := Note(p.Rows[0]); !strings.Contains(n, "OFFSET_OUT_OF_RANGE") {
+	if n := Note(p.Rows[0], p.AssumeReset); !strings.Contains(n, "OFFSET_OUT_OF_RANGE") {
 		t.Errorf("restore beyond high note = %q", n)
 	}
 }

@@ -255,28 +255,29 @@ func TestBadPasswordFromARealBrokerShape(t *testing.T) {
 
 // TestClientsSendTheSameCredentials: both clients, configured from the same settings, send
 // the very same SaslAuthenticate bytes, recorded by the fault proxy on their way: PLAIN to
-// kfake, and OAUTHBEARER with SASL extensions to the real broker's OAUTHBEARER listener,
-// which takes both.
+// kfake here, OAUTHBEARER with SASL extensions to the real broker in
+// TestRealKafkaClientsSendTheSameCredentials.
 func TestClientsSendTheSameCredentials(t *testing.T) {
-	t.Run("PLAIN", func(t *testing.T) {
-		k, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer k.Close()
-		sameCredentials(t, k.ListenAddrs(), clientconfig.Settings{SASL: &clientconfig.SASL{Mechanism: clientconfig.MechanismPlain,
-			User: "alice", Password: testSecret}})
-	})
-	t.Run("OAUTHBEARER with extensions", func(t *testing.T) {
-		addr := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP")
-		props := realkafka.OAuthProperties(realkafka.OIDCEndpoint(t, realkafka.OAuthKey(t), time.Hour, nil), "oidc-secret")
-		props["sasl.jaas.config"] = strings.TrimSuffix(props["sasl.jaas.config"], ";") + ` extension_traceId="x1" extension_logicalCluster="lc-1";`
-		settings, err := clientconfig.FromProperties(props, clientconfig.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameCredentials(t, []string{addr}, settings)
-	})
+	k, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", testSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	sameCredentials(t, k.ListenAddrs(), clientconfig.Settings{SASL: &clientconfig.SASL{Mechanism: clientconfig.MechanismPlain,
+		User: "alice", Password: testSecret}})
+}
+
+// TestRealKafkaClientsSendTheSameCredentials: the same with OAUTHBEARER and SASL extensions,
+// to the real broker's OAUTHBEARER listener, which takes both.
+func TestRealKafkaClientsSendTheSameCredentials(t *testing.T) {
+	addr := realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP")
+	props := realkafka.OAuthProperties(realkafka.OIDCEndpoint(t, realkafka.OAuthKey(t), time.Hour, nil), "oidc-secret")
+	props["sasl.jaas.config"] = strings.TrimSuffix(props["sasl.jaas.config"], ";") + ` extension_traceId="x1" extension_logicalCluster="lc-1";`
+	settings, err := clientconfig.FromProperties(props, clientconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCredentials(t, []string{addr}, settings)
 }
 
 // sameCredentials connects sarama, then kgo, through a fault proxy in front of addrs and

@@ -22,9 +22,6 @@ import (
 // and each topic's retention configs. The 1,000-group cluster by default;
 // OFFSETTUI_SCALE_GROUPS=10000 for the fleet (500,000 rows).
 func TestFleetAgreesWithReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a scale cluster")
-	}
 	spec, err := scaleSpecFromEnv()
 	if err != nil {
 		t.Fatal(err)

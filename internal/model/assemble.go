@@ -342,6 +342,7 @@ func rollup(g *Group) {
 	if g.Error != nil {
 		g.WorstStatus = StatusUnknown
 	}
+	g.LosingNow = g.LiveBehindLogStart()
 	g.TotalLag, g.TotalLagAtLeast = Ptr(sum), nil
 	switch {
 	case partial:

@@ -17,8 +17,15 @@ func (g *Group) PredictedLoss() *GroupLoss {
 	return g.Time.Loss
 }
 
-// CompareLoss orders groups that will lose data first, soonest first.
+// CompareLoss orders groups losing records now first, then those that will lose data,
+// soonest first.
 func CompareLoss(a, b *Group) int {
+	if a.LosingNow != b.LosingNow {
+		if a.LosingNow {
+			return -1
+		}
+		return 1
+	}
 	la, lb := a.PredictedLoss(), b.PredictedLoss()
 	switch {
 	case la == nil && lb == nil:

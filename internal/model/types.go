@@ -133,6 +133,14 @@ type Group struct {
 	TotalLagAtLeast *int64 `json:"totalLagAtLeast"`
 	WorstStatus     Status `json:"worstStatus"`
 	Counts          Counts `json:"counts"`
+	// LosingNow says records the group has not read are being deleted now: a live
+	// consumer is behind the log start (LiveBehindLogStart), or the group's lost count
+	// grew between its last two snapshots (losing.go).
+	LosingNow bool `json:"losingNow"`
+	// LostRatePerSec is how fast the group's lost count changes, records per second over
+	// the snapshots since it last fell (positive: growing); null for one snapshot, or when
+	// a lost count could not be read.
+	LostRatePerSec Opt[float64] `json:"lostRatePerSec"`
 	// UnsubscribedTopics lists the topics of the group's partitions that no member
 	// subscribes to (sorted); counts, worst status and total lag leave them out. Null when
 	// the group has no members or its subscriptions are not known (subscriptions.go).

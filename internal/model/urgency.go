@@ -34,11 +34,17 @@ const (
 	// delete the group's commits within the window (commitexpiry.go), after which
 	// its consumers restart by auto.offset.reset.
 	UrgencySave
+	// UrgencyLosing: records the group has not read are being deleted now (losing.go):
+	// a live consumer behind the log start, or a lost count that grew between the last
+	// two snapshots.
+	UrgencyLosing
 )
 
 // Urgency returns the group's urgency.
 func (g *Group) Urgency() Urgency {
 	switch {
+	case g.LosingNow:
+		return UrgencyLosing
 	case g.Counts[StatusAtRisk] > 0 || g.CommitsExpiring():
 		return UrgencySave
 	case g.Counts[StatusExpired] > 0:
@@ -59,10 +65,12 @@ type urgencyKey struct {
 	// delete; MaxInt64 when not known.
 	soonest int64
 	lost    int64 // records already lost (expired)
-	eval    Evaluation
-	status  Status
-	lag     int64
-	whole   bool
+	// lostRate is how fast the lost count grows (records per second), 0 when not known.
+	lostRate float64
+	eval     Evaluation
+	status   Status
+	lag      int64
+	whole    bool
 }
 
 func keyOf(g *Group) urgencyKey {
@@ -70,6 +78,9 @@ func keyOf(g *Group) urgencyKey {
 	k.lag, k.whole = g.LagSortKey()
 	if g.Time != nil {
 		k.eval = g.Time.Evaluation
+	}
+	if g.LostRatePerSec.OK {
+		k.lostRate = g.LostRatePerSec.V
 	}
 	if l := g.PredictedLoss(); l != nil {
 		k.soonest = l.InMs
@@ -92,15 +103,22 @@ func keyOf(g *Group) urgencyKey {
 	return k
 }
 
-// compareKeys orders the more urgent first: by tier; within saving, soonest first;
-// within lost, most lost first; within behind, the worst evaluation first; then the
-// worst status, then a total that is not whole (what is not known may be the worst),
-// then the largest lag.
+// compareKeys orders the more urgent first: by tier; within losing now, the fastest
+// growing loss first, then the most lost; within saving, soonest first; within lost, most
+// lost first; within behind, the worst evaluation first; then the worst status, then a
+// total that is not whole (what is not known may be the worst), then the largest lag.
 func compareKeys(a, b *urgencyKey) int {
 	if c := cmp.Compare(b.tier, a.tier); c != 0 {
 		return c
 	}
 	switch a.tier {
+	case UrgencyLosing:
+		if c := cmp.Compare(b.lostRate, a.lostRate); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.lost, a.lost); c != 0 {
+			return c
+		}
 	case UrgencySave:
 		if c := cmp.Compare(a.soonest, b.soonest); c != 0 {
 			return c
@@ -124,12 +142,6 @@ func compareKeys(a, b *urgencyKey) int {
 		return 1
 	}
 	return cmp.Compare(b.lag, a.lag)
-}
-
-// CompareUrgency orders a before b when a is more urgent (0 when equally so).
-func CompareUrgency(a, b *Group) int {
-	ka, kb := keyOf(a), keyOf(b)
-	return compareKeys(&ka, &kb)
 }
 
 // SortGroupsByUrgency orders groups most urgent first, then by name. The

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -63,6 +64,7 @@ type Cluster struct {
 // test left one down, and the lock is released.
 func Get(t testing.TB) *Cluster {
 	t.Helper()
+	realkafka.InBrokerTier(t)
 	boot := strings.TrimSpace(os.Getenv(envBootstrap))
 	if boot == "" {
 		if os.Getenv(envRequire) == "1" {

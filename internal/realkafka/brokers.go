@@ -71,6 +71,7 @@ func probeAddr(addr string) error {
 // or that lacks one of the other values, fails the test.
 func roleBroker(t testing.TB, role string) Broker {
 	t.Helper()
+	InBrokerTier(t)
 	e := roleEnv[role]
 	addr := strings.TrimSpace(os.Getenv(e.bootstrap))
 	if addr == "" {

@@ -43,6 +43,7 @@ var (
 // that is named but does not answer always fails the test.
 func Addr(t testing.TB) string {
 	t.Helper()
+	InBrokerTier(t)
 	addr := strings.TrimSpace(os.Getenv(envBootstrap))
 	if addr == "" {
 		if os.Getenv(envRequire) == "1" {

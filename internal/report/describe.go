@@ -13,6 +13,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -105,6 +106,9 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 	}
+	if h := timeaxis.LosingHeadline(g); h != "" {
+		fmt.Fprintf(tw, "  %s\n", h)
+	}
 	if g.Time != nil && g.Time.Loss != nil {
 		fmt.Fprintf(tw, "  LOSS: %s\n", g.Time.Loss.Sentence)
 	}
@@ -129,7 +133,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 	}
 	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
 	if timed {
-		head = append(head, "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
+		head = append(head, "LOSS-IN", "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
 	if based {
 		head = append(head, "COMMITTED-Δ", "LAG-Δ", "WAS")
@@ -154,6 +158,7 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 		rows.add(display.ExpiresCell(p.ExpiresInMs))
 		rows.add(text.OrDash(display.PartitionCommitTTL(g, p, at)))
 		if timed {
+			rows.add(display.LossIn(g, p))
 			rows.addAll(timeCells(p.Time))
 		}
 		if based {

@@ -65,6 +65,14 @@ func (j *jsonWriter) group(g *model.Group) {
 	b = appendKeyString(b, `,"worstStatus":`, g.WorstStatus.String())
 	b = append(b, `,"counts":`...)
 	b = g.Counts.AppendJSON(b)
+	b = append(b, `,"losingNow":`...)
+	b = strconv.AppendBool(b, g.LosingNow)
+	b = append(b, `,"lostRatePerSec":`...)
+	if r := g.LostRatePerSec; r.OK {
+		b = appendFloat(b, r.V)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `,"unsubscribedTopics":`...)
 	if g.UnsubscribedTopics == nil {
 		b = append(b, "null"...)

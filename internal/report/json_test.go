@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -123,7 +124,10 @@ func randomSnapshot(r *rand.Rand, n int) model.Snapshot {
 	for gi := range n {
 		g := model.Group{Group: fmt.Sprintf("g-%d", gi), Type: "classic", State: "Stable", Members: []model.Member{},
 			TotalLag: num(), TotalLagAtLeast: num(), WorstStatus: model.Status(r.IntN(6)), Counts: model.Counts{},
-			OffsetsExpireAfterMs: num(), Partitions: []model.GroupPartition{}}
+			OffsetsExpireAfterMs: num(), Partitions: []model.GroupPartition{}, LosingNow: r.IntN(2) == 0}
+		if r.IntN(2) == 0 { // rates of every magnitude: encoding/json switches to an exponent below 1e-6 and from 1e21
+			g.LostRatePerSec = model.Some((r.Float64() - 0.3) * math.Pow(10, float64(r.IntN(40)-15)))
+		}
 		for pi := range r.IntN(6) {
 			p := model.GroupPartition{Topic: fmt.Sprintf("topic.%d", r.IntN(3)), Partition: int32(pi), Low: num(), High: num(),
 				LastStable: num(), Committed: num(), Lag: num(), Status: model.Status(r.IntN(6)), TimeLagMs: num(), ExpiresInMs: num()}.With(

@@ -10,6 +10,7 @@ import (
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/model/timeaxis"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -35,7 +36,7 @@ func Markdown(w io.Writer, s model.Snapshot) error {
 		}
 	}
 	if len(fine) > 0 {
-		fmt.Fprint(bw, "\n## Groups without problems\n\n| group | state | members | lag | ETA | evaluation | commit TTL |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+		fmt.Fprint(bw, "\n## Groups with nothing to act on now\n\nIdle groups (no members) whose partitions are all ok are here whatever their lag or evaluation: nobody consumes, and nothing is being lost.\n\n| group | state | members | lag | ETA | evaluation | commit TTL |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, i := range fine {
 			g := &s.Groups[i]
 			eta, ev := "-", "-"
@@ -92,6 +93,9 @@ func markdownGroup(w io.Writer, g *model.Group, cl model.Cluster, timed, based b
 		return
 	}
 	fmt.Fprintf(w, "\n### %s: %s, %s, %s\n\n", code(g.Group), g.Type, g.State, text.Plural(len(g.Members), "member"))
+	if h := timeaxis.LosingHeadline(g); h != "" {
+		fmt.Fprintf(w, "> **Losing now:** %s\n\n", strings.TrimPrefix(h, "LOSING NOW: "))
+	}
 	if l := g.PredictedLoss(); l != nil {
 		fmt.Fprintf(w, "> **Time to loss:** %s\n\n", l.Sentence)
 	}

@@ -46,11 +46,17 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 		return err
 	}
 	for _, r := range p.Rows {
-		if n := display.NoteFor(r, p.Type); n != "" {
+		if n := display.NoteFor(r, p.Type, p.AssumeReset); n != "" {
 			fmt.Fprintf(w, "  %s-%d: %s\n", r.Topic, r.Partition, n)
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", display.TotalsText(p.Totals))
+	if a := display.AssumptionText(p); a != "" {
+		fmt.Fprintf(w, "%s\n", a)
+	}
+	if f := display.MovesForwardText(p); f != "" {
+		fmt.Fprintf(w, "%s\n", f)
+	}
 	writeEquivalent(w, p.KafkaEquivalent)
 	if p.AllowCommitter && p.Committer != nil {
 		fmt.Fprintf(w, "\nCOMMITTER (guard overridden): a client outside the group commits for it: %s; its next commit may overwrite this write\n",
@@ -62,10 +68,10 @@ func writePlan(w io.Writer, p plan.Plan, notes []string) error {
 			fmt.Fprintf(w, "  [%s] %s\n", b.Kind, b.Message)
 		}
 	}
-	if len(p.Notes) > 0 {
+	if lines := display.NoteLines(p.Notes); len(lines) > 0 {
 		fmt.Fprintln(w)
-		for _, n := range p.Notes {
-			fmt.Fprintf(w, "NOTE [%s] %s\n", n.Kind, n.Message)
+		for _, n := range lines {
+			fmt.Fprintf(w, "NOTE [%s] %s\n", n.Kind, n.Text)
 		}
 	}
 	if p.Executed {

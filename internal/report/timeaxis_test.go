@@ -102,7 +102,7 @@ func TestMarkdownOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	audit, fine, ledger := strings.Index(out, "### `audit`"), strings.Index(out, "## Groups without problems"), strings.Index(out, "| `ledger` |")
+	audit, fine, ledger := strings.Index(out, "### `audit`"), strings.Index(out, "## Groups with nothing to act on now"), strings.Index(out, "| `ledger` |")
 	if audit < 0 || fine < 0 || ledger < fine || audit > fine {
 		t.Errorf("order: audit %d, without problems %d, ledger %d\n%s", audit, fine, ledger, out)
 	}

@@ -21,7 +21,7 @@ import (
 type auditEntry struct {
 	Time      model.Stamp        `json:"time"`
 	Event     string             `json:"event"` // intent or outcome
-	ID        string             `json:"id"`    // the backup's file name: pairs intent and outcome
+	ID        *string            `json:"id"`    // the backup's file name: pairs intent and outcome
 	User      string             `json:"user"`
 	Cluster   string             `json:"cluster"`
 	ClusterID *string            `json:"clusterId"`
@@ -37,16 +37,21 @@ type auditEntry struct {
 
 // auditIntent records that p is about to be committed, its backup written.
 func (s *Service) auditIntent(p plan.Plan, clusterID *string, backup string) error {
-	return s.appendAudit(auditEntry{Event: "intent", ID: filepath.Base(backup), ClusterID: clusterID,
+	return s.appendAudit(auditEntry{Event: "intent", ID: model.Ptr(filepath.Base(backup)), ClusterID: clusterID,
 		Group: p.Group, Strategy: p.Strategy, Rows: p.Rows, Backup: &backup, Notes: []string{}})
 }
 
-// auditOutcome records how the reset of r ended.
+// auditOutcome records how the reset of r ended; backup is "" for one cancelled before its
+// backup (then the line has no intent to pair with: its id and backup are null).
 func (s *Service) auditOutcome(r Result, clusterID *string, backup string) error {
 	out := r.Outcome
-	return s.appendAudit(auditEntry{Event: "outcome", ID: filepath.Base(backup), ClusterID: clusterID,
+	e := auditEntry{Event: "outcome", ClusterID: clusterID,
 		Group: r.Plan.Group, Strategy: r.Plan.Strategy, Rows: r.Plan.Rows, Result: &out,
-		Verified: r.Plan.Verified, Backup: &backup, Undo: r.Plan.Undo, Notes: append([]string{}, r.Notes...)})
+		Verified: r.Plan.Verified, Undo: r.Plan.Undo, Notes: append([]string{}, r.Notes...)}
+	if backup != "" {
+		e.ID, e.Backup = model.Ptr(filepath.Base(backup)), &backup
+	}
+	return s.appendAudit(e)
 }
 
 // clusterName is ClusterName's answer, "" without one.

@@ -38,8 +38,8 @@ type CommitHistory interface {
 
 // historySeen returns the commits the cluster's commit history shows of group (of type
 // typ), or none when the cluster cannot read it.
-func (s *Service) historySeen(ctx context.Context, group, typ string, since time.Time) []model.CommitSeen {
-	h, ok := s.Cluster.(CommitHistory)
+func historySeen(ctx context.Context, cluster any, group, typ string, since time.Time) []model.CommitSeen {
+	h, ok := cluster.(CommitHistory)
 	if !ok {
 		return nil
 	}
@@ -48,11 +48,11 @@ func (s *Service) historySeen(ctx context.Context, group, typ string, since time
 
 // committerAtPlan is the committer the commit history shows of a group without members when
 // a plan is made or re-read; nil when none, or when the group has members or takes no commits.
-func (s *Service) committerAtPlan(ctx context.Context, in plan.Input) *model.Committer {
+func (s *Planner) committerAtPlan(ctx context.Context, in plan.Input) *model.Committer {
 	if !takesCommits(in.Type) || len(in.Members) > 0 || !in.GroupExists {
 		return nil
 	}
-	return model.DetectCommitter(s.historySeen(ctx, in.Group, in.Type, time.Time{}), time.Now())
+	return model.DetectCommitter(historySeen(ctx, s.Cluster, in.Group, in.Type, time.Time{}), time.Now())
 }
 
 // takesCommits reports whether a group of type typ has committed offsets a client outside
@@ -91,7 +91,7 @@ func (s *Service) observeBefore(ctx context.Context, res *Result) (refuse []plan
 		res.Notes = append(res.Notes, "nothing written: the group's commits could not be watched before the write")
 		return nil, false
 	}
-	seen := append(moves, s.historySeen(ctx, p.Group, p.Type, start)...)
+	seen := append(moves, historySeen(ctx, s.Cluster, p.Group, p.Type, start)...)
 	if c := model.DetectCommitter(seen, time.Now()); c != nil {
 		res.Plan.Committer = c
 		return []plan.Blocker{plan.CommitterBlocker(p.Group, c)}, true

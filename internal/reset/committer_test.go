@@ -195,7 +195,7 @@ func TestWatchedAndNotOverwritten(t *testing.T) {
 			t.Errorf("notes %q lack %q", notes, want)
 		}
 	}
-	if p := phases(progress); p != "observe:0 watch:0" {
+	if p := phases(progress); p != "observe:0 write:0 watch:0" {
 		t.Errorf("progress %q, want both watches counted down", p)
 	}
 }
@@ -227,7 +227,7 @@ func TestOverwriteAfterTheWriteIsReported(t *testing.T) {
 	if took := time.Since(start); took > 5500*time.Millisecond {
 		t.Errorf("took %s: the watch after the write should stop at the overwrite", took)
 	}
-	if p := phases(progress); !strings.HasPrefix(p, "observe:0 watch") {
+	if p := phases(progress); !strings.HasPrefix(p, "observe:0 write:0 watch") {
 		t.Errorf("progress %q", p)
 	}
 	if ev := auditEvents(t, dir); len(ev) != 2 || ev[1] != "outcome:overwritten" {

@@ -2,6 +2,7 @@ package reset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,10 @@ type Result struct {
 // Kafka has no conditional commit: a commit by another client between the
 // re-read (2) and the commit (5) is overwritten; the window is kept to the time
 // of writing two small files (docs/resets.md).
+//
+// ctx cancelled before 3 (Ctrl-C, esc in the TUI, during the watch or the re-read) is a
+// cancel: nothing written, no backup, outcome cancelled, one audit line saying so. From 3
+// on, cancelling ctx stops nothing: the write runs to its answer.
 func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 	res := Result{Plan: p, Outcome: plan.OutcomeRefused}
 	if !s.precheck(&res) {
@@ -49,13 +54,14 @@ func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 		s.beforeCommit()
 	}
 	refuse, ok := s.observeBefore(ctx, &res)
-	if !ok {
+	if s.cancelled(ctx, &res, p) || !ok {
 		return res
 	}
 	in, ok := s.reread(ctx, &res)
-	if refuseCommitter(&res, refuse) || !ok {
+	if s.cancelled(ctx, &res, p) || refuseCommitter(&res, refuse) || !ok {
 		return res
 	}
+	plan.ReportProgress(ctx, plan.Progress{Phase: plan.PhaseWrite})
 	backup, ok := s.prepare(&res, in.ClusterID)
 	if !ok {
 		return res
@@ -78,6 +84,19 @@ func (s *Service) Execute(ctx context.Context, p plan.Plan) Result {
 	return res
 }
 
+// cancelled reports whether the operator cancelled ctx (not its deadline) before the backup;
+// then res is the plan as confirmed, outcome cancelled, and the audit log has its one line.
+func (s *Service) cancelled(ctx context.Context, res *Result, p plan.Plan) bool {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return false
+	}
+	*res = Result{Plan: p, Outcome: plan.OutcomeCancelled, Notes: []string{"cancelled: nothing written (no backup, no commit)"}}
+	if err := s.auditOutcome(*res, nil, ""); err != nil {
+		res.Notes = append(res.Notes, "WARNING: the cancel could not be written to the audit log: "+err.Error())
+	}
+	return true
+}
+
 // precheck refuses a plan with blockers and any write in read-only mode.
 func (s *Service) precheck(res *Result) bool {
 	switch {
@@ -97,7 +116,7 @@ func (s *Service) precheck(res *Result) bool {
 // the plan up to date; drift refuses.
 func (s *Service) reread(ctx context.Context, res *Result) (plan.Input, bool) {
 	p := res.Plan
-	in, err := s.read(ctx, p.Group, planTopics(p), p.Strategy)
+	in, err := s.planner().read(ctx, p.Group, planTopics(p), p.Strategy)
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -265,11 +266,38 @@ func TestSignalDuringCommitAwaitsTheAnswer(t *testing.T) {
 	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:applied" {
 		t.Errorf("audit events %v", ev)
 	}
-	// Cancelled before the re-read: nothing is written at all.
+	// Cancelled before the re-read: a cancel, nothing written at all, no backup, one audit
+	// line saying so.
 	f.commits = 0
+	before := files(t, dir)
 	res = s.Execute(ctx, p)
-	if res.Outcome != plan.OutcomeRefused || f.commits != 0 {
-		t.Errorf("cancelled before the commit: outcome %s commits %d", res.Outcome, f.commits)
+	if res.Outcome != plan.OutcomeCancelled || f.commits != 0 || res.Plan.Backup != nil || len(res.Plan.Blockers) > 0 {
+		t.Errorf("cancelled before the commit: outcome %s commits %d backup %v blockers %v", res.Outcome, f.commits, res.Plan.Backup, res.Plan.Blockers)
+	}
+	if ev := auditEvents(t, dir); strings.Join(ev, ",") != "intent,outcome:applied,outcome:cancelled" {
+		t.Errorf("audit events %v", ev)
+	}
+	if after := files(t, dir); len(after) != len(before)+0 || !slices.Equal(after, before) {
+		t.Errorf("files %v, were %v: a cancel leaves no backup", after, before)
+	}
+}
+
+// TestDeadlineIsNoCancel: a context whose deadline passed (--timeout) before the re-read is
+// a refusal, as before, not a cancel.
+func TestDeadlineIsNoCancel(t *testing.T) {
+	dir := t.TempDir()
+	f := &fakeCluster{state: twoPartitions(), readBack: map[model.TP]int64{tpA: 1, tpB: 1}}
+	s := &Service{Cluster: f, BackupDir: dir}
+	st, _ := plan.ParseStrategy(plan.ToOffset, "1", time.Now())
+	sc, _ := plan.NewScope(true, nil, plan.ToOffset)
+	p, err := s.Plan(context.Background(), "g", sc, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if res := s.Execute(ctx, p); res.Outcome != plan.OutcomeRefused || f.commits != 0 {
+		t.Errorf("outcome %s commits %d", res.Outcome, f.commits)
 	}
 }
 

@@ -18,11 +18,20 @@ import (
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
-// Cluster is what the service needs from a Kafka client; internal/kafka.Client
-// implements it (checked in cmd/offsettui, which wires the two together).
-type Cluster interface {
+// Reader is what a plan reads of a cluster (Planner): nothing in it writes.
+type Reader interface {
 	ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error)
 	TargetTimestamps(ctx context.Context, want []model.TPO, budget int64) map[model.TPO]time.Time
+	// ShareUnwritable says why group's coordinator cannot take share-group start offsets,
+	// or "" when it can (for a share group no broker lists yet, as plan.Input.Unwritable).
+	ShareUnwritable(ctx context.Context, group string) string
+}
+
+// Cluster is what the service needs from a Kafka client: a Reader that writes too;
+// internal/kafka.Client implements it (checked in cmd/offsettui, which wires the two
+// together).
+type Cluster interface {
+	Reader
 	CommitOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	// DeleteGroup deletes the group; tps are its commits, each rejected when the broker
@@ -32,9 +41,6 @@ type Cluster interface {
 	AlterShareOffsets(ctx context.Context, group string, offsets map[model.TP]int64) ([]model.Error, error)
 	DeleteShareOffsets(ctx context.Context, group string, tps []model.TP) ([]model.Error, error)
 	ShareStartOffsets(ctx context.Context, group string) (map[model.TP]int64, error)
-	// ShareUnwritable says why group's coordinator cannot take share-group start offsets,
-	// or "" when it can (for a share group no broker lists yet, as plan.Input.Unwritable).
-	ShareUnwritable(ctx context.Context, group string) string
 }
 
 // Service plans and executes resets on one cluster.
@@ -85,9 +91,41 @@ func (s *Service) now() time.Time {
 	return time.Now()
 }
 
+// Planner makes plans on a Reader, as the Service does before it writes: it has no way to
+// write (offsettui mcp plans with one, docs/api.md).
+type Planner struct {
+	Cluster Reader
+	// Now, ReadOnly, AssumeReset, AllowNewGroup, RiskWindow and AllowCommitter are the
+	// Service's fields of the same names.
+	Now            func() time.Time
+	ReadOnly       bool
+	AssumeReset    string
+	AllowNewGroup  bool
+	RiskWindow     time.Duration
+	AllowCommitter bool
+}
+
+// planner is the service's Planner: the same settings on the same cluster.
+func (s *Service) planner() *Planner {
+	return &Planner{Cluster: s.Cluster, Now: s.Now, ReadOnly: s.ReadOnly, AssumeReset: s.AssumeReset,
+		AllowNewGroup: s.AllowNewGroup, RiskWindow: s.RiskWindow, AllowCommitter: s.AllowCommitter}
+}
+
+func (s *Planner) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Plan reads the group's state and makes the plan (Planner.Plan).
+func (s *Service) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+	return s.planner().Plan(ctx, group, scope, st)
+}
+
 // Plan reads the group's state and makes the plan. It returns an error only when
 // the state cannot be read; what forbids executing is in the plan's blockers.
-func (s *Service) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
+func (s *Planner) Plan(ctx context.Context, group string, scope plan.Scope, st plan.Strategy) (plan.Plan, error) {
 	if st.Kind == plan.FromGroup && st.Source == nil {
 		src, err := s.readSource(ctx, st.Raw)
 		if err != nil {
@@ -126,7 +164,8 @@ type RestoreOptions struct {
 // opt allows it.
 func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt RestoreOptions) (plan.Plan, error) {
 	st := b.Strategy()
-	in, err := s.read(ctx, group, scopeTopics(plan.Scope{}, st), st)
+	pl := s.planner()
+	in, err := pl.read(ctx, group, scopeTopics(plan.Scope{}, st), st)
 	if err != nil {
 		return plan.Plan{}, err
 	}
@@ -136,7 +175,7 @@ func (s *Service) PlanRestore(ctx context.Context, group string, b Backup, opt R
 	if b.Manifest.Group != group {
 		in.NewGroup = plan.NewGroupCopy
 	}
-	p := s.makePlan(ctx, plan.Scope{}, st, in)
+	p := pl.makePlan(ctx, plan.Scope{}, st, in)
 	p.Blockers = append(p.Blockers, backupMismatch(b, group, in.ClusterID, opt)...)
 	p.Blockers = append(p.Blockers, backupTypeMismatch(b, in)...)
 	return p, nil
@@ -155,7 +194,7 @@ func backupTypeMismatch(b Backup, in plan.Input) []plan.Blocker {
 		b.Path, was, in.Group, in.Type)}}
 }
 
-func (s *Service) makePlan(ctx context.Context, scope plan.Scope, st plan.Strategy, in plan.Input) plan.Plan {
+func (s *Planner) makePlan(ctx context.Context, scope plan.Scope, st plan.Strategy, in plan.Input) plan.Plan {
 	p := plan.Make(scope, st, in)
 	if ts := s.targetTimestamps(ctx, p); len(ts) > 0 {
 		in.TargetTimestamps = ts
@@ -192,7 +231,7 @@ func backupMismatch(b Backup, group string, clusterID *string, opt RestoreOption
 	return bs
 }
 
-func (s *Service) read(ctx context.Context, group string, topics []string, st plan.Strategy) (plan.Input, error) {
+func (s *Planner) read(ctx context.Context, group string, topics []string, st plan.Strategy) (plan.Input, error) {
 	var at time.Time
 	if st.Kind == plan.ToDatetime || st.Kind == plan.ByDuration {
 		at = st.Time
@@ -223,7 +262,7 @@ func (s *Service) read(ctx context.Context, group string, topics []string, st pl
 
 // readSource reads the source group of a from-group plan: whether it exists, its
 // type and its commits. Describing a group never joins it.
-func (s *Service) readSource(ctx context.Context, group string) (plan.SourceGroup, error) {
+func (s *Planner) readSource(ctx context.Context, group string) (plan.SourceGroup, error) {
 	in, err := s.Cluster.ReadPlanInput(ctx, group, nil, time.Time{})
 	if err != nil {
 		return plan.SourceGroup{}, fmt.Errorf("read the source group %s: %w", group, err)
@@ -231,7 +270,7 @@ func (s *Service) readSource(ctx context.Context, group string) (plan.SourceGrou
 	return plan.SourceGroup{Group: group, Exists: in.GroupExists, Type: in.Type, Committed: in.Committed}, nil
 }
 
-func (s *Service) targetTimestamps(ctx context.Context, p plan.Plan) map[model.TPO]time.Time {
+func (s *Planner) targetTimestamps(ctx context.Context, p plan.Plan) map[model.TPO]time.Time {
 	var want []model.TPO
 	for _, r := range p.Rows {
 		if r.Target != nil && r.High != nil && *r.Target < *r.High {

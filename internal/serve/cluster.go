@@ -61,6 +61,9 @@ type clusterState struct {
 	failures    [len(failureReasons)]uint64
 	lastErr     string
 	lastReason  string
+	// snap is the last snapshot read, annotated with the time axis, for the read API
+	// (api.go); nil without the API, or when the last snapshot failed. Never modified.
+	snap *model.Snapshot
 }
 
 // poller snapshots one cluster on a schedule and publishes its state.
@@ -115,6 +118,9 @@ func (p *poller) take(ctx context.Context) {
 	v := buildView(&snap, p.opts.Query.RiskWindow, p.opts.MaxPartitionSeries, &p.opts.Series)
 	next.up, next.lastSuccess = true, snap.Cluster.TakenAt.Time
 	next.families, next.groups, next.itemErrors, next.leftOut = viewFamilies(p.target.Cluster, v, p.opts.Series.Granularity), v.all, v.itemErrors, v.leftOut
+	if p.opts.API {
+		next.snap = &snap
+	}
 	if !old.up {
 		p.opts.Logf("cluster %s: read (%d groups) in %s", p.target.Cluster, len(snap.Groups), next.duration.Round(time.Millisecond))
 	}

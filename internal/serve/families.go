@@ -85,6 +85,7 @@ func viewFamilies(cluster string, v *clusterView, gran Granularity) []*dto.Metri
 		if g.commitsExpire.OK {
 			s.add(mGroupCommitsExpire, g.commitsExpire.V, labels(c, gp, tp, pair(&lBasis, g.commitsExpireBasis)))
 		}
+		s.add(mGroupLosingNow, boolValue(g.losingNow), base)
 		if g.lost.OK {
 			s.add(mGroupLost, float64(g.lost.V), base)
 		}
@@ -134,6 +135,9 @@ func partitionSeries(s seriesSet, c, gp, tp *dto.LabelPair, p *partView, lag boo
 	}
 	s.addOpt(mPartExpiresIn, p.expiresIn, base)
 	s.addOpt(mPartLoss, p.loss, base)
+	if p.deadline.OK {
+		s.add(mPartDeadline, p.deadline.V, labels(c, gp, part, topic, tp, pair(&lBasis, p.deadlineBasis.String())))
+	}
 	if p.evaluation != model.EvalNone {
 		s.add(mPartEvaluation, 1, labels(c, gp, part, topic, tp, pair(&lEvaluation, p.evaluation.String())))
 	}
@@ -216,6 +220,14 @@ func mergeFamilies(clusters [][]*dto.MetricFamily) []*dto.MetricFamily {
 		out = append(out, m.family(series))
 	}
 	return out
+}
+
+// boolValue is 1 for true, 0 for false.
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ms converts milliseconds to seconds.

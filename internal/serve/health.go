@@ -47,7 +47,11 @@ func (e *Exporter) readyz(w http.ResponseWriter, _ *http.Request) {
 // index says what is served where.
 func (e *Exporter) index(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintln(w, "offsettui serve: /metrics (docs/metrics.md), /healthz, /readyz")
+	fmt.Fprint(w, "offsettui serve: /metrics (docs/metrics.md), /healthz, /readyz")
+	if e.opts.API {
+		fmt.Fprint(w, ", /api/v1/groups, /api/v1/groups/{group}, /api/v1/check/{group}, /api/v1/openapi.json (docs/api.md)")
+	}
+	fmt.Fprintln(w)
 	for _, p := range e.pollers {
 		st := p.state.Load()
 		switch {

@@ -58,6 +58,8 @@ var (
 		"The consume rate, offsets per second, at and above which that partition loses nothing; present with offsettui_group_loss_seconds.")
 	mGroupCommitsExpire = gauge("offsettui_group_commits_expire_seconds",
 		"Time until the broker may delete the group's first commit (offsets.retention.minutes; 0: due at its next sweep); basis known when the time it counts from was read in __consumer_offsets, latest when not (the latest it can come); absent when no commit expires in the group's state.")
+	mGroupLosingNow = gauge("offsettui_group_losing_now",
+		"1 while the group is losing records now (a live consumer behind the log start, or its lost count grew between the last two snapshots), else 0 (docs/statuses.md).")
 	mGroupLost = gauge("offsettui_group_lost_records",
 		"Records retention already deleted before the group read them (its expired partitions); absent when a part of the group could not be read.")
 	mGroupPartitions = gauge("offsettui_group_partitions",
@@ -92,6 +94,8 @@ var (
 		"Time until the next record the group needs may be deleted by retention (negative: it may be already); absent when unknown.")
 	mPartLoss = gauge("offsettui_partition_loss_seconds",
 		"Time until retention deletes a record the group has not read, at these rates; absent when no loss is predicted.")
+	mPartDeadline = gauge("offsettui_partition_deadline_seconds",
+		"The partition's deadline: the time to loss at the measured rates (basis rates), else the time until its next record may be deleted, the consumer assumed stopped (basis stopped-consumer); absent when it has none.")
 	mPartEvaluation = gauge("offsettui_partition_evaluation",
 		"1 for the partition's evaluation on the time axis; absent before the second snapshot.")
 )
@@ -100,9 +104,9 @@ var (
 var allMetrics = []*metric{
 	mUp, mSnapshotDuration, mLastSuccess, mSnapshots, mFailures, mItemErrors, mGroups, mLeftOut,
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
-	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
+	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLosingNow, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
 	mTopicLag, mTopicLagSeconds,
-	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartEvaluation,
+	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartDeadline, mPartEvaluation,
 }
 
 // Label names, each kept once so that every label pair can point at it.

@@ -57,6 +57,9 @@ type Options struct {
 	// Clock is the time snapshots are scheduled by (sampler.RealClock when
 	// unset).
 	Clock sampler.Clock
+	// API serves the read API (/api/v1/..., api.go) from the last snapshot of each
+	// cluster, which is then kept until the next.
+	API bool
 }
 
 func (o *Options) defaults() error {
@@ -93,6 +96,7 @@ type Exporter struct {
 	opts    Options
 	pollers []*poller
 	handler http.Handler
+	mux     *http.ServeMux
 }
 
 // New makes an exporter; Run starts it.
@@ -116,12 +120,19 @@ func New(o Options) (*Exporter, error) {
 	mux.HandleFunc("GET /healthz", e.healthz)
 	mux.HandleFunc("GET /readyz", e.readyz)
 	mux.HandleFunc("GET /{$}", e.index)
-	e.handler = mux
+	if o.API {
+		e.apiRoutes(mux)
+	}
+	e.handler, e.mux = mux, mux
 	return e, nil
 }
 
 // Handler serves /metrics, /healthz, /readyz and an index page.
 func (e *Exporter) Handler() http.Handler { return e.handler }
+
+// Handle serves h at pattern (http.ServeMux's) beside the exporter's own: offsettui
+// mcp's /mcp, which reads through Read.
+func (e *Exporter) Handle(pattern string, h http.Handler) { e.mux.Handle(pattern, h) }
 
 // Run snapshots every cluster until ctx ends, serving on l meanwhile, then
 // shuts the server down (waiting up to 5 s for scrapes in flight) and

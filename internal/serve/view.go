@@ -34,6 +34,7 @@ type groupView struct {
 	lag              model.Opt[int64]
 	lagSeconds       model.Opt[float64]
 	lost             model.Opt[int64]
+	losingNow        bool
 	consume, produce model.Opt[float64]
 	lagRate          model.Opt[float64]
 	eta              model.Opt[float64] // +Inf: never at this rate
@@ -77,7 +78,10 @@ type partView struct {
 	lost       model.Opt[int64]
 	expiresIn  model.Opt[float64]
 	loss       model.Opt[float64]
-	evaluation model.Evaluation
+	// deadline is the partition's deadline in seconds and its basis (model.DeadlineBasis).
+	deadline      model.Opt[float64]
+	deadlineBasis model.DeadlineBasis
+	evaluation    model.Evaluation
 }
 
 // buildView turns an annotated snapshot into its series: those of the groups and topics
@@ -170,7 +174,7 @@ func lossKey(p *partView) float64 {
 }
 
 func groupOf(g *model.Group, takenAt time.Time) groupView {
-	gv := groupView{name: g.Group, typ: g.Type, state: g.State}
+	gv := groupView{name: g.Group, typ: g.Type, state: g.State, losingNow: g.LosingNow}
 	gv.commitsExpire, gv.commitsExpireBasis = commitsExpire(g, takenAt)
 	if g.Members != nil {
 		gv.members = model.Some(len(g.Members))
@@ -333,6 +337,9 @@ func partOf(p *model.GroupPartition) partView {
 	}
 	if p.ExpiresInMs != nil {
 		pv.expiresIn = model.Some(ms(*p.ExpiresInMs))
+	}
+	if d, basis := p.Deadline(); basis != model.DeadlineNone {
+		pv.deadline, pv.deadlineBasis = model.Some(ms(d)), basis
 	}
 	if t := p.Time; t != nil {
 		pv.evaluation = t.Evaluation

@@ -162,6 +162,7 @@ func (m *app) apply(msg tea.Msg) tea.Cmd {
 		return m.maybeRefresh()
 	case QuitRequestedMsg:
 		m.quitRequested = true
+		m.cancel() // a reset still watching before its backup stops: nothing written
 		if m.busy() != "" {
 			m.setFlash("asked to quit: quitting once the reset's result is in")
 		}
@@ -227,6 +228,17 @@ func (m *app) quit() tea.Cmd {
 // once, or, while a reset is being written, as soon as its result is in, so the
 // outcome is audited and the undo command is not lost.
 type QuitRequestedMsg struct{}
+
+// cancel asks each screen on the stack to stop what can still stop without harm (a reset
+// watching before its backup), and reports whether one did.
+func (m *app) cancel() bool {
+	for _, s := range m.stack {
+		if s.Cancel() {
+			return true
+		}
+	}
+	return false
+}
 
 // busy says why a screen on the stack must not be left now, or "".
 func (m *app) busy() string {

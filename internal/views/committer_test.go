@@ -115,7 +115,7 @@ func TestPlannerCountdown(t *testing.T) {
 	p := hs.planner()
 	p.phase = phaseExecuting
 	hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseObserve, Left: 7 * time.Second}}})
-	if v := ansi.Strip(hs.view()); !strings.Contains(v, "watching the group's commits before writing, for a consumer committing from outside the group: 7s left") {
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "watching — nothing written yet (esc cancels) · for a consumer committing from outside the group: 7s left") {
 		t.Errorf("no countdown before the write:\n%s", v)
 	}
 	hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseWatch, Left: 3 * time.Second}}})

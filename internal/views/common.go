@@ -67,6 +67,10 @@ type screen interface {
 	// Busy says why the screen must not be left or the program quit now (a
 	// reset being written), or "".
 	Busy() string
+	// Cancel stops what the screen is doing that can still stop without harm (a reset
+	// watching the group before its backup: nothing written yet), and reports whether it
+	// did; its result comes as usual.
+	Cancel() bool
 	// Group names the group the screen is about, or "": the root reads that
 	// group's details (committed-record timestamps) while it is open.
 	Group() string
@@ -109,9 +113,12 @@ type groupChosenMsg struct{ group string }
 // what the group screen had selected: the cursor row's topic and the marked
 // partitions (posted). The root forwards it to the planner once pushed.
 type planRequestedMsg struct {
-	group  string
-	topic  string
-	marked []model.TP
+	group string
+	topic string
+	// uncommitted: the selected row has no commit; the first scope is then its whole topic,
+	// so that the partition R was pressed on is in the plan.
+	uncommitted bool
+	marked      []model.TP
 	// restore opens the planner on restoring a backup of the group.
 	restore bool
 }

@@ -261,5 +261,8 @@ func (s *contextsScreen) Back() bool { return false }
 // Busy implements screen.
 func (s *contextsScreen) Busy() string { return "" }
 
+// Cancel implements screen: nothing to stop.
+func (s *contextsScreen) Cancel() bool { return false }
+
 // Group implements screen.
 func (s *contextsScreen) Group() string { return "" }

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -10,106 +9,13 @@ import (
 	"github.com/offsettui/offsettui/internal/text"
 )
 
-// Explain says in one line what a partition's status means for the operator,
-// with its numbers (docs/statuses.md). It classifies nothing: the status and the
-// derived numbers come from the
-func Explain(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
-	switch p.Status {
-	case model.StatusExpired:
-		if p.Lost() != nil && p.Committed != nil {
-			them := "them"
-			if *p.Lost() == 1 {
-				them = "it"
-			}
-			next := "on restart the consumer jumps to auto.offset.reset"
-			if p.Member != nil { // a live consumer: there is no restart to wait for
-				next = "its live consumer " + p.Member.Name() + " gets OFFSET_OUT_OF_RANGE when it fetches there and jumps to " +
-					"auto.offset.reset (unless it already read past it without committing)"
-			}
-			return fmt.Sprintf("%s (%s..%s) %s deleted before %s read %s; %s",
-				records(*p.Lost()), text.Thousands(*p.Committed), text.Thousands(*p.Committed+*p.Lost()-1), wereWas(*p.Lost()), group, them, next)
-		}
-	case model.StatusMissing:
-		return explainMissing(group, p)
-	case model.StatusAhead:
-		if p.Committed != nil && p.High != nil && p.Beyond() != nil {
-			return fmt.Sprintf("committed %s is %s past the end (high %s): topic recreated, truncated or an unclean leader election; the consumer will reset",
-				text.Thousands(*p.Committed), text.Thousands(*p.Beyond()), text.Thousands(*p.High))
-		}
-	case model.StatusAtRisk:
-		return explainAtRisk(group, p, t, window)
-	case model.StatusOK:
-		return explainOK(p, t)
+// explainFor is display.ExplainFor, and for a partition that cannot be told, what to try.
+func explainFor(typ, group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
+	s := display.ExplainFor(typ, group, p, t, window)
+	if p.Error != nil && strings.HasPrefix(s, "cannot tell: ") {
+		s += "; " + TryNext(p.Error.Kind)
 	}
-	if p.Error != nil {
-		return "cannot tell: " + p.Error.Error() + "; " + TryNext(p.Error.Kind)
-	}
-	return "cannot tell: an input needed to classify this partition could not be read (offsets, topic configs or the at-risk lookup)"
-}
-
-func explainMissing(group string, p *model.GroupPartition) string {
-	lead := "no commit from " + group
-	if p.Member != nil {
-		lead = "assigned to " + p.Member.Name() + " but no commit from " + group
-	}
-	switch {
-	case p.Low == nil || p.High == nil:
-		return lead + ": the consumer starts where auto.offset.reset says"
-	case *p.Low > 0:
-		return fmt.Sprintf("%s: the consumer starts at auto.offset.reset; records before %s are deleted, so nobody can prove nothing was lost",
-			lead, text.Thousands(*p.Low))
-	default:
-		return fmt.Sprintf("%s: earliest would read all %s; the client default (latest) skips them",
-			lead, records(*p.High-*p.Low))
-	}
-}
-
-func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window time.Duration) string {
-	if p.Committed == nil {
-		return "at risk"
-	}
-	behind := ""
-	if p.Lag != nil {
-		behind = fmt.Sprintf("; %s behind", records(*p.Lag))
-	}
-	if p.ExpiresInMs != nil {
-		return fmt.Sprintf("record %s can be deleted by retention %s, before %s reads it%s",
-			text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs), group, behind)
-	}
-	ret := "retention.ms"
-	if t != nil && t.RetentionMs != nil {
-		ret = "retention.ms " + text.HumanMs(t.RetentionMs)
-	}
-	return fmt.Sprintf("record %s can be deleted by retention (%s) within the %s risk window, before %s reads it%s",
-		text.Thousands(*p.Committed), ret, text.HumanDuration(window), group, behind)
-}
-
-func explainOK(p *model.GroupPartition, t *model.Topic) string {
-	var b strings.Builder
-	switch {
-	case p.Committed == nil || p.Lag == nil:
-		b.WriteString("ok")
-	case p.TransactionMarkers() != nil && p.High != nil:
-		fmt.Fprintf(&b, "caught up: only what no read_committed consumer receives lies between committed %s and high %s: %s",
-			text.Thousands(*p.Committed), text.Thousands(*p.High), display.MarkersText(p.TransactionMarkers()))
-	case *p.Lag == 0:
-		fmt.Fprintf(&b, "caught up: committed %s is the high watermark", text.Thousands(*p.Committed))
-	default:
-		fmt.Fprintf(&b, "%s behind (committed %s, high %s)", records(*p.Lag), text.Thousands(*p.Committed), text.Thousands(*p.High))
-		if p.TimeLagMs != nil {
-			fmt.Fprintf(&b, ", %s behind in time", text.HumanMs(p.TimeLagMs))
-		}
-		if p.ExpiresInMs != nil {
-			fmt.Fprintf(&b, "; retention can delete record %s %s", text.Thousands(*p.Committed), display.ExpiresPhrase(*p.ExpiresInMs))
-		}
-		if p.MarkersUnknown() != nil {
-			b.WriteString("; whether only transaction markers lie before high could not be told: " + *p.MarkersUnknown())
-		}
-	}
-	if t != nil && t.Compacts() && !t.Deletes() {
-		b.WriteString("; compacted topic: never at risk by time")
-	}
-	return b.String()
+	return s
 }
 
 // TryNext tells the operator what to try for an error kind.
@@ -167,13 +73,4 @@ func retentionMs(p *int64) string {
 	default:
 		return text.HumanMs(p)
 	}
-}
-
-func records(n int64) string { return text.Plural(n, "record") }
-
-func wereWas(n int64) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }

@@ -54,7 +54,7 @@ func TestGroupScreenListKeys(t *testing.T) {
 	if p := g.current(); p == nil || p.Partition != 0 || p.Status != model.StatusAtRisk {
 		t.Fatalf("cursor on %+v, want the first problem, orders-0", p)
 	}
-	if v := hs.view(); !strings.Contains(v, "6 partitions · total lag 250 · MISSING 1  AT-RISK 2  OK 3 · 2 columns hidden · sort: position") {
+	if v := hs.view(); !strings.Contains(v, "6 partitions · total lag 250 · MISSING 1  AT-RISK 2  OK 3 · 3 columns hidden · sort: position") {
 		t.Errorf("no totals line:\n%s", v)
 	}
 	names := func() string {

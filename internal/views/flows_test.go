@@ -166,7 +166,9 @@ func TestFlowPlanReplyUnderHelp(t *testing.T) {
 		t.Fatal("the planner under help never got its plan")
 	}
 	f.send(burst("?"))
-	f.waitFor("planned at 08:53:36", "enter arms this plan")
+	f.waitFor("planned at 08:53:36", "nothing to change") // --to-current moves nothing
+	f.send(burst("h"))                                    // --to-latest
+	f.waitFor("enter arms this plan")
 	f.send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("ARMED")
 	f.send(tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyCtrlC})

@@ -104,6 +104,9 @@ func (s *groupScreen) Back() bool {
 // Busy implements screen.
 func (s *groupScreen) Busy() string { return "" }
 
+// Cancel implements screen: nothing to stop.
+func (s *groupScreen) Cancel() bool { return false }
+
 // Group implements screen.
 func (s *groupScreen) Group() string { return s.name }
 
@@ -162,7 +165,7 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.Plan):
 		req := planRequestedMsg{group: s.name, marked: s.markedTPs()}
 		if p := s.current(); p != nil {
-			req.topic = p.Topic
+			req.topic, req.uncommitted = p.Topic, p.Position() == nil
 		}
 		s.c.post(req)
 	case key.Matches(msg, s.keys.Report) && s.g != nil:

@@ -35,9 +35,9 @@ func (s *groupScreen) infoLines() []string {
 		"coordinator " + fmt.Sprint(g.Coordinator),
 		"protocol " + protocol,
 	}, sep)}
-	// The time-to-loss sentence is the headline when it applies
-	// (docs/timeaxis.md), then the totals, then the group's rates and ETA.
-	loss, summary := timeLines(st, g.Time, s.width, s.compact())
+	// The loss happening now, else the time-to-loss sentence, is the headline when it
+	// applies (docs/timeaxis.md), then the totals, then the group's rates and ETA.
+	loss, summary := timeLines(st, g, s.width, s.compact())
 	lines = append(append(lines, loss...), s.totalsLine())
 	if summary != "" {
 		lines = append(lines, summary)

@@ -35,6 +35,7 @@ const (
 	pcEval
 	pcSpark
 	pcCommitTTL // when the broker may delete the commit (display.PartitionCommitTTL)
+	pcLoss      // the deadline where rates exist (model.GroupPartition.Deadline), "now" when losing
 	pcCount
 )
 
@@ -60,10 +61,10 @@ const compactBelow = 16
 // partitionColumns is the partitions table, left to right; drop is the
 // written priority of what goes when the terminal is narrow (highest first,
 // 0 never): CONSUME, POSITION (the gauge repeats the numbers), COMMIT-TTL, TREND,
-// CONSUMER, ETA, EVAL, EXPIRES-IN, TIME-LAG, HIGH, LOW. TOPIC, P, COMMITTED,
-// LAG and STATUS stay. The time axis' columns (CONSUME, ETA, EVAL, TREND) are
-// there only when timed: one snapshot alone shows no rates. To add a column:
-// an id above, an entry here, its cell in cells.
+// CONSUMER, ETA, EVAL, EXPIRES-IN, LOSS-IN, TIME-LAG, HIGH, LOW. TOPIC, P, COMMITTED,
+// LAG and STATUS stay. The time axis' columns (LOSS-IN after EXPIRES-IN; CONSUME, ETA,
+// EVAL, TREND at the end) are there only when timed: one snapshot alone shows no rates.
+// To add a column: an id above, an entry here, its cell in cells.
 func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) []column {
 	var wTopic, wLow, wCom, wHigh, wLag, wCons, wP int
 	wStatus := len("UNKNOWN")
@@ -88,13 +89,15 @@ func partitionColumns(ps []model.GroupPartition, typ string, mark, timed bool) [
 		{id: pcHigh, title: "HIGH", width: textWidth("HIGH", wHigh, 0), right: true, drop: 2},
 		{id: pcLag, title: "LAG", width: textWidth("LAG", wLag, 0), right: true},
 		{id: pcTimeLag, title: "TIME-LAG", width: textWidth("TIME-LAG", 0, 0), right: true, drop: 3},
-		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 4},
+		{id: pcExpires, title: "EXPIRES-IN", width: textWidth("EXPIRES-IN", 0, 0), right: true, drop: 5},
 		{id: pcStatus, title: "STATUS", width: textWidth("STATUS", wStatus, 0)},
-		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 10},
-		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 7, middle: true},
-		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 9},
+		{id: pcPosition, title: "POSITION", width: 8, flex: true, maxW: gaugeWidth, drop: 11},
+		{id: pcConsumer, title: "CONSUMER", width: textWidth("CONSUMER", 0, 0), flex: true, maxW: max(9, min(wCons, 32)), drop: 8, middle: true},
+		{id: pcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 10},
 	}
 	if timed {
+		at := slices.IndexFunc(cols, func(c column) bool { return c.id == pcExpires }) + 1
+		cols = slices.Insert(cols, at, column{id: pcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 4})
 		cols = append(cols, partitionTimeColumns()...)
 	}
 	if mark {
@@ -185,7 +188,7 @@ func (s *groupScreen) cursorLines() (selLine string, detail []string) {
 	if s.g != nil {
 		typ = s.g.Type
 	}
-	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + ExplainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
+	text := st.status(p.Status).Render(p.Status.Badge()) + "  " + explainFor(typ, s.name, p, s.topics[p.Topic], s.c.riskWindow)
 	if p.NotConsumed() && s.g != nil {
 		text = st.muted.Render(display.NotConsumedBadge) + "  no member subscribes to " + p.Topic + " (" + display.SubscribedText(s.g) +
 			"): not in the group's total or status. As a commit it is " + text
@@ -218,6 +221,9 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	cells[pcLag] = cell{text: text.OptThousands(p.Lag), style: &lag}
 	cells[pcTimeLag] = cell{text: s.timed(p, p.TimeLagMs)}
 	cells[pcExpires] = cell{text: s.expires(p)}
+	if p.ReadsBeforeExpiry() { // context: the consumer reads that record before it expires
+		cells[pcExpires].style = &st.muted
+	}
 	cells[pcCommitTTL] = cell{text: text.OrDash(display.PartitionCommitTTL(s.g, p, s.takenAt))}
 	cells[pcStatus] = cell{text: badge, style: &status}
 	cells[pcConsumer] = cell{text: "-"}
@@ -229,7 +235,7 @@ func (s *groupScreen) cells(p *model.GroupPartition) []cell {
 	if s.marked[p.TP()] {
 		cells[pcMark] = cell{text: markGlyph}
 	}
-	partitionTimeCells(st, p.Time, s.axis.lags(s.name, p.TP()), cells)
+	partitionTimeCells(st, s.g, p, s.axis.lags(s.name, p.TP()), cells)
 	return cells
 }
 

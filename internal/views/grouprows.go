@@ -272,7 +272,7 @@ func groupCells(st *styles, r *groupRow) []cell {
 	if g.CommitsExpiring() {
 		cells[gcCommitTTL].style = &st.err
 	}
-	timeCells(st, g.Time, cells)
+	timeCells(st, g, cells)
 	if r.loading {
 		loadingCells(st, g, cells)
 	}

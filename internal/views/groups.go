@@ -88,6 +88,9 @@ func (s *groupsScreen) Back() bool {
 // Busy implements screen.
 func (s *groupsScreen) Busy() string { return "" }
 
+// Cancel implements screen: nothing to stop.
+func (s *groupsScreen) Cancel() bool { return false }
+
 // Group implements screen.
 func (s *groupsScreen) Group() string { return "" }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/text"
 )
@@ -51,6 +52,9 @@ func (s *helpScreen) Back() bool { return false }
 
 // Busy implements screen.
 func (s *helpScreen) Busy() string { return "" }
+
+// Cancel implements screen: nothing to stop.
+func (s *helpScreen) Cancel() bool { return false }
 
 // Group implements screen.
 func (s *helpScreen) Group() string { return "" }
@@ -172,7 +176,7 @@ func (s *helpScreen) legend() string {
 	st := s.c.styles
 	lines := []string{st.section.Render("statuses, worst first")}
 	for _, status := range model.AllStatuses {
-		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+statusMeaning(status))
+		lines = append(lines, "  "+st.status(status).Render(pad(status.Badge(), 8, false))+display.StatusMeaning(status))
 	}
 	lines = append(lines, "", st.section.Render("symbols"))
 	n := model.Ptr[int64]

@@ -60,6 +60,9 @@ func (m *app) textHasKeyboard() bool { return m.prompt.Focused() || m.top().Capt
 // handleKey handles one key.
 func (m *app) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
+		if m.cancel() { // a reset still watching before its backup: ctrl+c stops it, nothing written
+			return nil
+		}
 		return m.quit()
 	}
 	if m.prompt.Focused() {

@@ -157,6 +157,12 @@ type plannerKeys struct {
 	// AllowCommitter overrides the committer guard for this screen's plans, and back
 	// (docs/resets.md#committers-outside-the-group).
 	AllowCommitter key.Binding
+	// AssumeReset switches the auto.offset.reset the plan's counts assume: latest,
+	// earliest, none (plan.Plan.WithAssumeReset).
+	AssumeReset key.Binding
+	// CancelQuit, while a reset still watches before its backup, cancels it and quits once
+	// its result is in (q; esc cancels and stays).
+	CancelQuit key.Binding
 	// Scroll moves through a result taller than the screen.
 	Scroll listKeys
 	// SourcePrev and SourceNext move the highlight through the source groups of a copy
@@ -178,6 +184,9 @@ func newPlannerKeys() plannerKeys {
 		Disarm:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "disarm")),
 		AllowCommitter: key.NewBinding(key.WithKeys("!"),
 			key.WithHelp("!", "override the committer guard (a consumer outside the group may overwrite the write)")),
+		AssumeReset: key.NewBinding(key.WithKeys("a"),
+			key.WithHelp("a", "switch the auto.offset.reset the counts assume (latest, earliest, none)")),
+		CancelQuit: key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "cancel the reset and quit")),
 		Scroll:     newListKeys(),
 		SourcePrev: key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous source group")),
 		SourceNext: key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↑/↓", "choose the source group")),

@@ -61,7 +61,9 @@ type plannerScreen struct {
 	g        *model.Group
 	topics   map[string]int // partition counts, for the scope labels
 	selTopic string
-	marked   []model.TP
+	// selUncommitted: the row R was pressed on has no commit (planRequestedMsg).
+	selUncommitted bool
+	marked         []model.TP
 
 	// The form.
 	field  int
@@ -103,6 +105,14 @@ type plannerScreen struct {
 	// screen's plans; progress is where an execution's watch stands (its countdown).
 	allowCommitter bool
 	progress       *plan.Progress
+	// cancelExec cancels the execution in flight; it stops it only until the backup
+	// begins (writeBegun, from its progress). cancelling: asked, its result not in yet.
+	cancelExec context.CancelFunc
+	writeBegun bool
+	cancelling bool
+	// assume is the auto.offset.reset the operator chose for the counts (a); "" keeps
+	// each plan's own (--assume-reset).
+	assume string
 
 	phase   plannerPhase
 	confirm textinput.Model
@@ -165,12 +175,32 @@ func (s *plannerScreen) typing() bool {
 // Back implements screen: esc leaves the planner (the root asks Busy first).
 func (s *plannerScreen) Back() bool { return false }
 
-// Busy implements screen: the planner cannot be left while a reset is written.
+// Busy implements screen: the planner cannot be left while a reset is executing (Cancel
+// stops one still watching before its backup; its result then says cancelled).
 func (s *plannerScreen) Busy() string {
-	if s.phase == phaseExecuting {
-		return writingNote
+	switch {
+	case s.phase != phaseExecuting:
+		return ""
+	case s.cancelling:
+		return "cancelling: waiting for the reset to stop (nothing written)"
+	case !s.writeBegun:
+		return "watching — nothing written yet: esc or ctrl+c cancels the reset"
 	}
-	return ""
+	return writingNote
+}
+
+// Cancel implements screen: an execution still watching the group before its backup is
+// cancelled (nothing written, no backup; its result says cancelled). From the backup on it
+// runs to its answer: false then.
+func (s *plannerScreen) Cancel() bool {
+	if s.phase != phaseExecuting || s.writeBegun || s.cancelling {
+		return false
+	}
+	s.cancelling = true
+	s.cancelExec()
+	s.flash = "cancelling: nothing written"
+	s.rebuild() // the root calls this from its Update: the screen shows it at once
+	return true
 }
 
 // Group implements screen.
@@ -294,12 +324,14 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resetProgressMsg:
 		if s.phase == phaseExecuting {
 			s.progress = &msg.progress
+			s.writeBegun = s.writeBegun || msg.progress.Phase != plan.PhaseObserve
 		}
 		cmd = msg.next
 	case resetExecutedMsg:
 		if s.phase == phaseExecuting {
 			res := msg.res
 			s.phase, s.result, s.offset = phaseResult, &res, 0
+			s.cancelExec()
 			s.c.post(resetFinishedMsg{res: res})
 		}
 	case tea.KeyMsg:
@@ -315,7 +347,7 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	if s.ready || msg.group != s.group {
 		return nil
 	}
-	s.ready, s.selTopic, s.marked = true, msg.topic, msg.marked
+	s.ready, s.selTopic, s.selUncommitted, s.marked = true, msg.topic, msg.uncommitted, msg.marked
 	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
@@ -409,7 +441,7 @@ func (s *plannerScreen) applyPlan(msg planMadeMsg) {
 		return
 	}
 	s.planErr = nil
-	msg.plan = s.withCommitter(msg.plan)
+	msg.plan = s.withAssumption(s.withCommitter(msg.plan))
 	if ch := planChanges(s.plan, &msg.plan); len(ch) > 0 {
 		s.changes, s.changeAt = ch, s.c.now()
 		if s.phase == phaseArmed {

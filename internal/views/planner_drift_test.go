@@ -164,8 +164,8 @@ func TestPlannerByDurationTimeFixed(t *testing.T) {
 	}
 }
 
-// ctrl+c while a reset is being written does not quit: the commit may land,
-// and its result and undo command must be seen. Once the result shows, it quits.
+// ctrl+c while a reset is being written (its backup begun) does not quit: the commit may
+// land, and its result and undo command must be seen. Once the result shows, it quits.
 func TestQuitWaitsForTheReset(t *testing.T) {
 	rs := &fakeResetter{}
 	hs, _ := plannerHarness(t, 120, 40, rs, false)
@@ -175,6 +175,8 @@ func TestQuitWaitsForTheReset(t *testing.T) {
 	if p.phase != phaseExecuting {
 		t.Fatalf("not executing: phase %d", p.phase)
 	}
+	// The backup has begun: from here nothing stops the write.
+	hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseWrite}}})
 	for _, k := range []tea.KeyMsg{keyType(tea.KeyCtrlC), keyRunes("q"), keyType(tea.KeyEsc), keyType(tea.KeyCtrlC)} {
 		hs.send(k)
 		if hs.quit || hs.m.ctx.Err() != nil || hs.planner() != p {
@@ -239,5 +241,45 @@ func TestSignalQuitWaitsForTheReset(t *testing.T) {
 	hs.run(execute)
 	if !hs.quit {
 		t.Error("the requested quit did not happen once the result was in")
+	}
+}
+
+// TestCancelDuringTheWatch: while the reset still watches the group before its backup, the
+// status line says nothing is written yet; esc cancels it (the reset's context is
+// cancelled, the screen stays, nothing quits) and its result says cancelled; ctrl+c does the
+// same, and q cancels and quits once the result is in (docs/tui.md).
+func TestCancelDuringTheWatch(t *testing.T) {
+	for _, k := range []tea.KeyMsg{keyType(tea.KeyEsc), keyType(tea.KeyCtrlC), keyRunes("q")} {
+		t.Run(k.String(), func(t *testing.T) {
+			rs := &fakeResetter{untilCancel: true}
+			hs, _ := plannerHarness(t, 120, 40, rs, false)
+			hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc")
+			_, execute := hs.m.Update(keyType(tea.KeyEnter))
+			p := hs.planner()
+			hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseObserve, Left: 8 * time.Second}}})
+			if v := hs.view(); !strings.Contains(v, "watching — nothing written yet (esc cancels)") {
+				t.Fatalf("the watch does not say nothing is written:\n%s", v)
+			}
+			hs.send(k)
+			if hs.quit || hs.planner() != p || !p.cancelling {
+				t.Fatalf("%s: quit %v, cancelling %v", k, hs.quit, p.cancelling)
+			}
+			if v := hs.view(); !strings.Contains(v, "CANCELLING") {
+				t.Errorf("no CANCELLING:\n%s", v)
+			}
+			hs.run(execute)
+			if v := hs.view(); p.phase != phaseResult || !strings.Contains(v, "CANCELLED") || strings.Contains(v, "put the previous offsets back") {
+				t.Fatalf("result after the cancel:\n%s", v)
+			}
+			rs.mu.Lock()
+			cancelled := rs.cancelled
+			rs.mu.Unlock()
+			if !cancelled {
+				t.Error("the reset's context was not cancelled")
+			}
+			if quits := k.String() == "q"; hs.quit != quits {
+				t.Errorf("%s: quit %v once the result is in, want %v", k, hs.quit, quits)
+			}
+		})
 	}
 }

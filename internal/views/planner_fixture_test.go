@@ -31,6 +31,10 @@ type fakeResetter struct {
 	ctxErrs []error
 	// backups answers Backups.
 	backups []plan.Backup
+	// untilCancel makes Execute wait for its context's cancel, as reset.Service does while
+	// it watches before the backup, and answer cancelled; cancelled records that it was.
+	untilCancel bool
+	cancelled   bool
 }
 
 type planCall struct {
@@ -71,8 +75,15 @@ func (f *fakeResetter) Execute(ctx context.Context, p plan.Plan) plan.ResetResul
 	f.mu.Lock()
 	f.executed = append(f.executed, p)
 	f.ctxErrs = append(f.ctxErrs, ctx.Err())
-	result := f.result
+	result, untilCancel := f.result, f.untilCancel
 	f.mu.Unlock()
+	if untilCancel {
+		<-ctx.Done()
+		f.mu.Lock()
+		f.cancelled = true
+		f.mu.Unlock()
+		return plan.ResetResult{Plan: p, Outcome: plan.OutcomeCancelled, Notes: []string{"cancelled: nothing written (no backup, no commit)"}}
+	}
 	if result != nil {
 		return result(p)
 	}

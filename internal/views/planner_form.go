@@ -238,11 +238,15 @@ func committedPartitions(g *model.Group, t string) []int32 {
 // defaultScope is the scope a new plan starts with (docs/tui.md): the marked
 // partitions when the operator marked some, else the selected row's topic —
 // its partitions with a commit, so that with the default strategy
-// (--to-current) the first plan moves nothing and writes no first commit —
-// else (the row's topic has no commit, or there is no row) every partition
-// with a commit.
-func defaultScope(scopes []scopeChoice, g *model.Group, topics map[string]int, selected string) int {
+// (--to-current) the first plan moves nothing and writes no first commit; the
+// whole topic when the selected row itself has no commit (uncommitted), so that
+// the partition R was pressed on is in the plan — else (the row's topic has no
+// commit, or there is no row) every partition with a commit.
+func defaultScope(scopes []scopeChoice, g *model.Group, topics map[string]int, selected string, uncommitted bool) int {
 	want := []string{"marked", "committed:" + selected}
+	if uncommitted {
+		want = []string{"marked", "topic:" + selected}
+	}
 	if n, ps := topics[selected], committedPartitions(g, selected); n > 0 && len(ps) == n {
 		want = append(want, "topic:"+selected) // every partition of it has a commit
 	}

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -17,7 +18,22 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	s.flash = ""
 	switch s.phase {
 	case phaseExecuting:
-		return nil // the reset runs; only ctrl+c (the root) interrupts
+		// The reset runs. Until its backup begins, esc cancels it and q cancels it and quits
+		// once its result (cancelled) is in; ctrl+c (the root) cancels too. After, nothing
+		// stops it: Busy says so.
+		switch {
+		case key.Matches(msg, s.keys.Disarm):
+			if !s.Cancel() {
+				s.flash = s.Busy()
+			}
+		case key.Matches(msg, s.keys.CancelQuit):
+			if s.Cancel() {
+				s.c.post(QuitRequestedMsg{})
+			} else {
+				s.flash = s.Busy()
+			}
+		}
+		return nil
 	case phaseResult:
 		if o, ok := s.keys.Scroll.moveCursor(msg, s.offset, len(s.body)-s.bodyH+1, s.bodyH); ok {
 			s.offset = o
@@ -62,6 +78,10 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if key.Matches(msg, s.keys.AllowCommitter) {
 		s.toggleCommitterGuard()
+		return nil
+	}
+	if key.Matches(msg, s.keys.AssumeReset) {
+		s.switchAssumption()
 		return nil
 	}
 	step := 0
@@ -168,9 +188,11 @@ func (s *plannerScreen) updateArmed(msg tea.KeyMsg) tea.Cmd {
 			s.disarm("the plan can no longer be executed; disarmed")
 			return nil
 		}
-		s.phase = phaseExecuting
+		s.phase, s.writeBegun, s.cancelling = phaseExecuting, false, false
 		s.confirm.Blur()
-		return executePlanCmd(s.ctx, s.rs, s.id, *s.plan)
+		var ctx context.Context
+		ctx, s.cancelExec = context.WithCancel(s.ctx)
+		return executePlanCmd(ctx, s.rs, s.id, *s.plan)
 	}
 	var cmd tea.Cmd
 	s.confirm, cmd = s.confirm.Update(msg)

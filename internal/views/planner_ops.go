@@ -98,7 +98,7 @@ func (s *plannerScreen) defaultScopeID() string {
 	case k == plan.DeleteOffsets:
 		return "all"
 	}
-	return s.scopes[defaultScope(s.scopes, s.g, s.topics, s.selTopic)].id
+	return s.scopes[defaultScope(s.scopes, s.g, s.topics, s.selTopic, s.selUncommitted)].id
 }
 
 // resultTitle heads an executed plan: "Reset of G · --to-offset 1", "Restore of G · --restore

@@ -90,7 +90,11 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		if hidden != "" {
 			hidden = st.muted.Render(" · ") + st.notice.Render(hidden)
 		}
-		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden, header)
+		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden)
+		if a := display.AssumptionText(p); a != "" {
+			body = append(body, st.muted.Render(truncate(a, s.width)))
+		}
+		body = append(body, header)
 		body = append(body, rows...)
 	}
 	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}

@@ -72,7 +72,7 @@ func (s *plannerScreen) planTable(p *plan.Plan) (header string, lines []string, 
 	hidden = hiddenNote(cols)
 	for _, r := range p.Rows {
 		lines = append(lines, renderRow(cols, s.width, noGlyph, s.planCells(r)))
-		if n := display.NoteFor(r, p.Type); n != "" {
+		if n := display.NoteFor(r, p.Type, p.AssumeReset); n != "" {
 			lines = append(lines, wrapLines(st.muted.Render("    ↳ "+n), s.width, "      ", 3)...)
 		}
 	}
@@ -142,6 +142,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 		}
 		return b
 	case phaseExecuting:
+		if s.phase == phaseExecuting && !s.writeBegun && !s.cancelling {
+			return []key.Binding{described(s.keys.Disarm, "cancel (nothing written yet)"), s.keys.CancelQuit}
+		}
 		return nil
 	case phaseResult:
 		if scroll {
@@ -167,6 +170,9 @@ func (s *plannerScreen) ShortHelp() []key.Binding {
 	if s.keys.AllowCommitter.Enabled() {
 		b = append(b, described(s.keys.AllowCommitter, "override the committer guard"))
 	}
+	if s.keys.AssumeReset.Enabled() {
+		b = append(b, described(s.keys.AssumeReset, "auto.offset.reset"))
+	}
 	if scroll {
 		b = append(b, s.keys.ScrollDown)
 	}
@@ -187,6 +193,7 @@ func (s *plannerScreen) FullHelp() [][]key.Binding {
 			described(s.keys.Confirm, "with the exact name typed: execute"),
 			described(s.keys.Disarm, "disarm (while asked for the name)"),
 			s.keys.AllowCommitter,
+			s.keys.AssumeReset,
 		},
 	}
 }
@@ -197,4 +204,5 @@ func (s *plannerScreen) syncKeys() {
 	s.keys.Confirm.SetEnabled(!s.c.readOnly)
 	s.keys.Disarm.SetEnabled(!s.c.readOnly)
 	s.keys.AllowCommitter.SetEnabled(!s.c.readOnly && s.phase == phaseEdit && s.plan != nil && s.plan.Committer != nil)
+	s.keys.AssumeReset.SetEnabled(s.phase == phaseEdit && !s.holding && s.plan != nil && s.plan.AssumptionMatters())
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +108,8 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		top = append(top, st.err.Render("no plan"))
 	case len(s.plan.Rows) == 0:
 		top = append(top, st.title.Render("no partitions in this plan"))
+	case s.plan.MovesForward() != nil: // coloured: it skips records nobody asked to skip
+		top = append(top, st.atRisk.Render(display.TotalsText(s.plan.Totals)))
 	default:
 		top = append(top, st.title.Render(display.TotalsText(s.plan.Totals)))
 	}
@@ -114,6 +117,9 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 		header, rows, hidden := s.planTable(s.plan)
 		if hidden != "" {
 			top[len(top)-1] += sep + st.notice.Render(hidden)
+		}
+		if a := display.AssumptionText(*s.plan); a != "" {
+			top = append(top, st.muted.Render(truncate(a+" (a switches)", s.width)))
 		}
 		gap()
 		top = append(top, header)
@@ -211,6 +217,9 @@ func (s *plannerScreen) guardLines() []string {
 	case s.plan == nil:
 	case s.plan.Executable() && len(s.plan.Rows) > 0:
 		verdict = []string{st.ok.Render("OK") + "  nothing blocks this plan" + st.muted.Render("; all guards run again right before the commit")}
+	case onlyNothingToReset(s.plan.Blockers):
+		// No alarm: a plan that changes nothing (the planner opens on --to-current) is no danger.
+		verdict = wrapLines(st.muted.Render("NOTHING TO CHANGE  "+s.plan.Blockers[0].Message), s.width, "  ", 2)
 	default:
 		verdict = s.blockerLines(s.plan.Blockers, max(2, s.height/4))
 	}
@@ -220,8 +229,11 @@ func (s *plannerScreen) guardLines() []string {
 	}
 	var notes []string // what the plan does or risks that blocks nothing: it creates the group, a target expires
 	if s.plan != nil {
-		for _, n := range s.plan.Notes {
-			notes = append(notes, wrapLines(st.notice.Render("NOTE")+"  "+n.Message, s.width, "      ", 2)...)
+		if f := s.plan.MovesForward(); f != nil {
+			notes = append(notes, wrapLines(st.atRisk.Render("MOVES FORWARD")+"  "+f.Message, s.width, "      ", 2)...)
+		}
+		for _, n := range display.NoteLines(s.plan.Notes) {
+			notes = append(notes, wrapLines(st.notice.Render("NOTE")+"  "+n.Text, s.width, "      ", 2)...)
 		}
 	}
 	var changed []string
@@ -318,6 +330,8 @@ func (s *plannerScreen) actionLines() []string {
 	st := s.c.styles
 	var action string
 	switch {
+	case s.phase == phaseExecuting && s.cancelling:
+		action = st.notice.Render("CANCELLING") + "  nothing written; waiting for the watch to stop"
 	case s.phase == phaseExecuting:
 		action = st.notice.Render("EXECUTING") + "  " + executingText(s.progress)
 	case s.phase == phaseArmed:
@@ -330,6 +344,8 @@ func (s *plannerScreen) actionLines() []string {
 		action = st.readOnly.Render("READ-ONLY") + "  this plan can be reviewed, never executed"
 	case s.armable():
 		action = "enter arms this plan; then type " + st.title.Render(s.group) + " to execute it"
+	case s.plan != nil && onlyNothingToReset(s.plan.Blockers):
+		action = st.muted.Render("nothing to change: ←/→ chooses a strategy, tab moves to its value and scope")
 	case s.plan != nil && !s.plan.Executable():
 		action = st.muted.Render("cannot be armed while it has blockers; nothing will be written")
 	default:
@@ -358,9 +374,15 @@ func executingText(p *plan.Progress) string {
 	case p == nil || p.Left <= 0:
 		return "re-reading the group, writing the backup, committing, reading back…"
 	case p.Phase == plan.PhaseObserve:
-		return "watching the group's commits before writing, for a consumer committing from outside the group: " +
+		return "watching — nothing written yet (esc cancels) · for a consumer committing from outside the group: " +
 			text.HumanDuration(p.Left.Round(time.Second)) + " left"
 	}
 	return "written and read back; watching for an overwrite by a consumer outside the group: " +
 		text.HumanDuration(p.Left.Round(time.Second)) + " left"
+}
+
+// onlyNothingToReset reports whether bs is only nothing-to-reset blockers: the plan is
+// blocked because it would write nothing, not because writing is unsafe.
+func onlyNothingToReset(bs []plan.Blocker) bool {
+	return len(bs) > 0 && !slices.ContainsFunc(bs, func(b plan.Blocker) bool { return b.Kind != plan.BlockNothingToReset })
 }

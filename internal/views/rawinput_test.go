@@ -225,6 +225,8 @@ func TestRawSelfDisarmKeepsTypedTextOutOfThePlanner(t *testing.T) {
 	f.write("/ledger\r")
 	f.waitFor("groups › ledger")
 	f.write("R")
+	f.waitFor("nothing to change") // --to-current moves nothing
+	f.write("h")                   // --to-latest
 	f.waitFor("enter arms this plan")
 	f.write("\r")
 	f.waitFor("ARMED")
@@ -238,8 +240,8 @@ func TestRawSelfDisarmKeepsTypedTextOutOfThePlanner(t *testing.T) {
 	f.waitFor("the plan changed and was disarmed")
 	m := f.final()
 	p := m.top().(*plannerScreen)
-	if plannerKinds[p.kind] != plan.ToCurrent || p.phase != phaseEdit || !p.holding || p.confirm.Value() != "ledger" {
-		t.Fatalf("strategy %s, phase %d, holding %v, field %q; want --to-current, disarmed, the name in the field",
+	if plannerKinds[p.kind] != plan.ToLatest || p.phase != phaseEdit || !p.holding || p.confirm.Value() != "ledger" {
+		t.Fatalf("strategy %s, phase %d, holding %v, field %q; want --to-latest, disarmed, the name in the field",
 			plannerKinds[p.kind], p.phase, p.holding, p.confirm.Value())
 	}
 	if _, executed := rs.calls(); len(executed) != 0 {

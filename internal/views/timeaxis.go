@@ -39,18 +39,6 @@ func evalStyle(st *styles, ev model.Evaluation) lipgloss.Style {
 	return st.expired // stalled, stopped, rewound: nobody is reading
 }
 
-// lossText is the LOSS-IN cell: when retention overtakes the group, "-" when
-// it does not at these rates.
-func lossText(l *model.Loss) string {
-	if l == nil {
-		return "-"
-	}
-	if l.InMs <= 0 {
-		return "now"
-	}
-	return text.HumanMs(&l.InMs)
-}
-
 // reportRequestedMsg asks the root to write the Markdown incident report of
 // these groups (the group screen's one, or the list as filtered).
 type reportRequestedMsg struct {
@@ -182,12 +170,17 @@ func reportFlash(msg reportWrittenMsg) string {
 	return fmt.Sprintf("report of %s written to %s", text.Plural(msg.n, "group"), path)
 }
 
-// timeCells fills the groups table's time-axis cells of a group.
-func timeCells(st *styles, t *model.GroupTime, cells []cell) {
+// timeCells fills the groups table's time-axis cells of a group: LOSS-IN says "now" for a
+// group losing records now (model.Group.LosingNow).
+func timeCells(st *styles, g *model.Group, cells []cell) {
 	muted := st.muted
 	for _, id := range []int{gcConsume, gcETA, gcEval, gcLoss} {
 		cells[id] = cell{text: "-", style: &muted}
 	}
+	if g.LosingNow {
+		cells[gcLoss] = cell{text: "now", style: &st.expired}
+	}
+	t := g.Time
 	if t == nil {
 		return
 	}
@@ -196,8 +189,8 @@ func timeCells(st *styles, t *model.GroupTime, cells []cell) {
 	cells[gcETA] = cell{text: display.ETAText(t.ETA, t.ETAMs), style: &etaStyle}
 	ev := evalStyle(st, t.Evaluation)
 	cells[gcEval] = cell{text: t.Evaluation.Badge(), style: &ev}
-	if t.Loss != nil {
-		cells[gcLoss] = cell{text: lossText(&t.Loss.Loss), style: &st.expired}
+	if t.Loss != nil && !g.LosingNow {
+		cells[gcLoss] = cell{text: display.LossInMs(t.Loss.InMs), style: &st.expired}
 	}
 }
 
@@ -254,21 +247,28 @@ const sparkKeep = 8
 // priorities are listed with partitionColumns).
 func partitionTimeColumns() []column {
 	return []column{
-		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 11},
-		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
-		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
-		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 8},
+		{id: pcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 12},
+		{id: pcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 7},
+		{id: pcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 6},
+		{id: pcSpark, title: "TREND", width: sparkKeep, drop: 9},
 	}
 }
 
 // partitionTimeCells fills a partition's time-axis cells; lags is its lag
-// history for the sparkline.
-func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells []cell) {
+// history for the sparkline. LOSS-IN is its deadline at the measured rates
+// (model.GroupPartition.Deadline), "now" where the group is losing it now.
+func partitionTimeCells(st *styles, g *model.Group, p *model.GroupPartition, lags []int64, cells []cell) {
 	muted := st.muted
-	for _, id := range []int{pcConsume, pcETA, pcEval} {
+	for _, id := range []int{pcConsume, pcETA, pcEval, pcLoss} {
 		cells[id] = cell{text: "-", style: &muted}
 	}
 	cells[pcSpark] = cell{text: sparkline(lags, sparkKeep)}
+	if g != nil {
+		if t := display.LossIn(g, p); t != "-" {
+			cells[pcLoss] = cell{text: t, style: &st.expired}
+		}
+	}
+	pt := p.Time
 	if pt == nil {
 		return
 	}
@@ -279,19 +279,24 @@ func partitionTimeCells(st *styles, pt *model.PartitionTime, lags []int64, cells
 	cells[pcEval] = cell{text: pt.Evaluation.Badge(), style: &ev}
 }
 
-// timeLines are the group screen's time-axis lines above the table: the
-// time-to-loss sentence (the headline when it applies, wrapped on lossLines
-// lines at most, one on a compact screen) and a summary of the group's
+// timeLines are the group screen's time-axis lines above the table: the headline — the
+// records being lost now (model.Group.LosingNow), else the time-to-loss sentence, wrapped on
+// lossLines lines at most, one on a compact screen — and a summary of the group's
 // evaluation, ETA and rates (not on a compact screen).
-func timeLines(st *styles, t *model.GroupTime, width int, compact bool) (loss []string, summary string) {
-	if t == nil {
-		return nil, ""
-	}
+func timeLines(st *styles, g *model.Group, width int, compact bool) (loss []string, summary string) {
 	room := lossLines
 	if compact {
 		room = 1 // a short screen keeps its rows: the sentence is cut, the summary left out
 	}
-	if t.Loss != nil {
+	if h := timeaxis.LosingHeadline(g); h != "" {
+		loss = wrapLines(st.expired.Render("LOSING NOW")+"  "+strings.TrimPrefix(h, "LOSING NOW: "), width, "", room)
+		room = 0
+	}
+	t := g.Time
+	if t == nil {
+		return loss, ""
+	}
+	if t.Loss != nil && room > 0 {
 		sentence := t.Loss.Sentence
 		if compact { // one line: the time and the rate that avoids the loss first (w writes the whole sentence)
 			sentence = timeaxis.LossHeadline(*t.Loss)

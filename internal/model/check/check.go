@@ -126,11 +126,14 @@ type Partition struct {
 	// commit, and by what rule (docs/json.md).
 	CommitsExpireAt *model.Stamp     `json:"commitsExpireAt"`
 	CommitsExpireBy model.ExpiryRule `json:"commitsExpireBy"`
-	Result          Verdict          `json:"result"`
-	Pass            bool             `json:"pass"`
-	Reasons         []Reason         `json:"reasons"`
-	Notes           []Reason         `json:"notes"`
-	Error           *model.Error     `json:"error"`
+	// DeadlineMs is the partition's deadline (model.GroupPartition.Deadline): the time to
+	// loss where check --sample measured rates, else ExpiresInMs; null where neither exists.
+	DeadlineMs *int64       `json:"deadlineMs"`
+	Result     Verdict      `json:"result"`
+	Pass       bool         `json:"pass"`
+	Reasons    []Reason     `json:"reasons"`
+	Notes      []Reason     `json:"notes"`
+	Error      *model.Error `json:"error"`
 	// Time is the partition on the time axis (check --sample); nil otherwise.
 	Time *model.PartitionTime `json:"time"`
 }
@@ -173,8 +176,10 @@ type Result struct {
 	Verdict         Verdict             `json:"verdict"`
 	// ExitCode is the verdict's process exit code (docs/cli.md), set by the
 	// command that reports the check.
-	ExitCode   int           `json:"exitCode"`
-	Summary    string        `json:"summary"`
+	ExitCode int    `json:"exitCode"`
+	Summary  string `json:"summary"`
+	// DeadlineMs is the soonest of the partitions' deadlines, null when none has one.
+	DeadlineMs *int64        `json:"deadlineMs"`
 	Counts     Counts        `json:"counts"`
 	Partitions []Partition   `json:"partitions"`
 	Problems   []Reason      `json:"problems"`

@@ -16,6 +16,9 @@ func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts
 		Status: gp.Status, Lost: gp.Lost(), Beyond: gp.Beyond(), ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
 		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time,
 		CommitsExpireAt: gp.CommitsExpireAt, CommitsExpireBy: gp.CommitsExpireBy}
+	if ms, basis := gp.Deadline(); basis != model.DeadlineNone {
+		p.DeadlineMs = model.Ptr(ms)
+	}
 	if g.Type == model.TypeShare {
 		checkShareStatus(&p, gp, g.ShareAutoOffsetReset, opts, now)
 	} else {
@@ -69,18 +72,39 @@ func checkStatus(p *Partition, gp model.GroupPartition, opts Options, now time.T
 	case model.StatusMissing:
 		checkMissing(p, reset, low, high)
 	case model.StatusAtRisk:
-		c := *gp.Committed
-		what := fmt.Sprintf("record %d, the next the group reads, can be deleted", c)
-		switch {
-		case gp.ExpiresInMs != nil && *gp.ExpiresInMs <= 0:
-			what += " now (its retention ran out " + text.HumanMs(model.Ptr(-*gp.ExpiresInMs)) + " ago)"
-		case gp.ExpiresInMs != nil:
-			at := now.Add(time.Duration(*gp.ExpiresInMs) * time.Millisecond).UTC().Format(model.StampLayout)
-			what += fmt.Sprintf(" as soon as %s (in %s)", at, text.HumanMs(gp.ExpiresInMs))
-		}
-		p.add(VerdictFail, CodeAtRisk, fmt.Sprintf("%s, within the %s risk window; %s still unread",
-			what, humanWindow(opts.RiskWindow), text.Plural(high-c, "record")+" "+text.AreIs(high-c)), nil)
+		p.add(VerdictFail, CodeAtRisk, atRiskMessage(gp, opts, now), nil)
 	}
+}
+
+// atRiskMessage says why an at-risk partition fails, leading with its deadline
+// (model.GroupPartition.Deadline), the one the summary line then carries too: with rates
+// measured, the time to loss at them, and when the next record expires as context; without,
+// when the next record may be deleted, which assumes a stopped consumer. At-risk itself
+// always assumes a stopped consumer, as a start-up gate must.
+func atRiskMessage(gp model.GroupPartition, opts Options, now time.Time) string {
+	c, high := *gp.Committed, *gp.High
+	unread := text.Plural(high-c, "record") + " " + text.AreIs(high-c) + " still unread"
+	next := fmt.Sprintf("record %d, the next the group reads, can be deleted", c)
+	switch {
+	case gp.ExpiresInMs != nil && *gp.ExpiresInMs <= 0:
+		next += " now (its retention ran out " + text.HumanMs(model.Ptr(-*gp.ExpiresInMs)) + " ago)"
+	case gp.ExpiresInMs != nil:
+		at := now.Add(time.Duration(*gp.ExpiresInMs) * time.Millisecond).UTC().Format(model.StampLayout)
+		next += fmt.Sprintf(" as soon as %s (in %s)", at, text.HumanMs(gp.ExpiresInMs))
+	}
+	window := humanWindow(opts.RiskWindow)
+	ms, basis := gp.Deadline()
+	switch {
+	case basis == model.DeadlineRates && gp.ReadsBeforeExpiry():
+		return fmt.Sprintf("at its measured rate retention deletes records the group has not read in %s (%s, within the %s risk window, were the consumer stopped); %s",
+			text.HumanMs(&ms), next, window, unread)
+	case basis == model.DeadlineNone && gp.Time != nil && gp.Time.ConsumeRate.OK:
+		return fmt.Sprintf("%s, within the %s risk window, were the consumer stopped; at its measured rate it reads it first and retention never overtakes it; %s",
+			next, window, unread)
+	case basis == model.DeadlineRates:
+		return fmt.Sprintf("%s, within the %s risk window, before the group reads it at its measured rate; %s", next, window, unread)
+	}
+	return fmt.Sprintf("%s, within the %s risk window, assuming a stopped consumer (no rates: measure with --sample); %s", next, window, unread)
 }
 
 // markersNote says why a partition below high is caught up: only transaction markers and

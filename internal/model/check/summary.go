@@ -24,6 +24,9 @@ func (r *Result) finish() {
 		if p.Result.rank() > r.Verdict.rank() {
 			r.Verdict = p.Result
 		}
+		if d := p.DeadlineMs; d != nil && (r.DeadlineMs == nil || *d < *r.DeadlineMs) {
+			r.DeadlineMs = d
+		}
 	}
 	if len(r.Problems) > 0 || len(r.Partitions) == 0 {
 		r.Verdict = VerdictIncomplete

@@ -77,32 +77,13 @@ func deleteScope(s Scope, in Input, tps []model.TP) ([]model.TP, []Blocker) {
 	return out, bs
 }
 
-// deleteRow fills a delete-offsets row: no target, and the effects of the consumer
-// starting where auto.offset.reset puts it (ResetStart) instead of at the commit.
+// deleteRow fills a row that deletes its commit: no target, where auto.offset.reset then
+// starts the consumer (ResetStart, nil for none), and the effects of starting there
+// instead of at the commit (setEffects).
 func deleteRow(r *Row, assume string) {
 	r.Target, r.Reason = nil, ReasonDelete
-	r.Duplicates, r.Skipped, r.AlreadyLost = 0, 0, 0
-	if r.Committed == nil || r.Low == nil || r.High == nil {
-		return
-	}
-	c, low, high := *r.Committed, *r.Low, *r.High
-	r.AlreadyLost = gap(low, c)
-	switch assume {
-	case model.ResetEarliest:
-		r.ResetStart = model.Ptr(low)
-	case model.ResetLatest:
-		r.ResetStart = model.Ptr(high)
-	default:
-		r.ResetStart = nil
-		return
-	}
-	start := *r.ResetStart
-	switch {
-	case start < c:
-		r.Duplicates = gap(min(c, high), max(start, low))
-	case start > c:
-		r.Skipped = gap(min(start, high), max(c, low))
-	}
+	r.ResetStart = resetStart(*r, assume)
+	setEffects(r, assume)
 }
 
 // deleteNotes says which topics the members of a live group subscribe to (the broker will

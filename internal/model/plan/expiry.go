@@ -31,7 +31,7 @@ func TargetExpiryNotes(p Plan, retentionMs map[string]int64, now time.Time, wind
 			when = "now (its retention ran out " + text.HumanDuration((-in).Truncate(time.Second)) + " ago)"
 		}
 		tp := r.TP()
-		out = append(out, Note{Kind: NoteTargetExpires, Topic: model.Ptr(tp.Topic), Partition: model.Ptr(tp.Partition),
+		out = append(out, Note{Kind: NoteTargetExpires, Topic: model.Ptr(tp.Topic), Partition: model.Ptr(tp.Partition), InMs: model.Ptr(in.Milliseconds()),
 			Message: fmt.Sprintf("%s: retention may delete the target record %d itself %s: unless the group reads it before, "+
 				"it is expired again and its consumers jump to auto.offset.reset", tp, *r.Target, when)})
 	}

@@ -32,17 +32,17 @@ func TestFromGroupTargets(t *testing.T) {
 		{"no scope", Scope{}, []rowWant{
 			{"ahead-0", 20, ReasonClampedToHigh, 0, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 70, ReasonAsRequested, 0, 70, 0},
+			{"orders-2", 70, ReasonAsRequested, 30, 0, 0},
 		}},
 		{"all topics", Scope{AllTopics: true}, []rowWant{
 			{"ahead-0", 20, ReasonClampedToHigh, 0, 0, 0},
 			{"orders-0", -1, ReasonNoSourceCommit, 0, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 70, ReasonAsRequested, 0, 70, 0},
+			{"orders-2", 70, ReasonAsRequested, 30, 0, 0},
 		}},
 		{"one topic", Scope{Topics: []TopicScope{{Topic: "orders", Partitions: []int32{0, 2}}}}, []rowWant{
 			{"orders-0", -1, ReasonNoSourceCommit, 0, 0, 0},
-			{"orders-2", 70, ReasonAsRequested, 0, 70, 0},
+			{"orders-2", 70, ReasonAsRequested, 30, 0, 0},
 		}},
 	}
 	for _, c := range cases {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,8 +109,16 @@ func FuzzPlanRow(f *testing.F) {
 			t.Fatalf("%s: alreadyLost %d, want %d", kind, r.AlreadyLost, wantLost)
 		}
 		deletes := kind == Restore && r.Reason == ReasonRestore && r.Target == nil
-		if (r.Target == nil && !deletes && len(p.Blockers) == 0) || (r.Target != nil && kind != Restore && len(p.Blockers) > 0) {
+		unchanged := r.Reason != "" && !r.changes() // planned, and already where the plan puts it
+		others := slices.DeleteFunc(slices.Clone(p.Blockers), func(b Blocker) bool { return b.Kind == BlockNothingToReset })
+		if (r.Target == nil && !deletes && len(p.Blockers) == 0) || (r.Target != nil && kind != Restore && len(others) > 0) {
 			t.Fatalf("%s: target %v with blockers %+v", kind, r.Target, p.Blockers)
+		}
+		if nothing := len(others) < len(p.Blockers); unchanged != nothing && r.Reason != ReasonNoSourceCommit {
+			t.Fatalf("%s: row %+v changes %v, but nothing-to-reset %v", kind, r, !unchanged, nothing)
+		}
+		if mf := p.MovesForward(); (mf != nil) != (r.Skipped > 0) || (mf != nil && *mf.Skipped != r.Skipped) {
+			t.Fatalf("%s: skips %d, moves-forward note %+v", kind, r.Skipped, mf)
 		}
 		if bs := p.Drift(in); len(bs) != 0 {
 			t.Fatalf("%s: drift against unchanged state: %+v", kind, bs)

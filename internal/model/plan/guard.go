@@ -172,10 +172,12 @@ func (p Plan) Refresh(now Input) Plan {
 		if r.Reason == ReasonDelete {
 			deleteRow(r, p.AssumeReset)
 		} else {
-			setEffects(r)
+			setEffects(r, p.AssumeReset)
 		}
 	}
 	q.Totals = totals(q.Rows)
+	q.Notes = slices.Clone(p.Notes)
+	q.setForwardNote()
 	bs := p.Drift(now)
 	for _, b := range p.Blockers {
 		switch {

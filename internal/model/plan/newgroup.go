@@ -30,6 +30,13 @@ type Note struct {
 	Message   string   `json:"message"`
 	Topic     *string  `json:"topic"`
 	Partition *int32   `json:"partition"`
+	// Partitions and Skipped are a moves-forward note's (forward.go): the partitions moved
+	// forward and the records they skip; absent from other notes.
+	Partitions []NotePartition `json:"partitions,omitempty"`
+	Skipped    *int64          `json:"skipped,omitempty"`
+	// InMs is a target-expires note's time until retention may delete the target record
+	// (negative: it may already), for the line that collapses a topic's notes; not in JSON.
+	InMs *int64 `json:"-"`
 }
 
 // NewGroup says what a plan means to do with a group no broker lists.

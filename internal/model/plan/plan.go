@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
@@ -225,6 +226,38 @@ type Plan struct {
 	ReadBackAt *model.Stamp `json:"readBackAt"`
 }
 
+// WithAssumeReset is p counted under auto.offset.reset assume (an invalid value counts as
+// latest): each row's ResetStart and effects, and the totals. The targets, what the plan
+// writes, do not change; an executed plan's re-read takes the plan's assumption.
+func (p Plan) WithAssumeReset(assume string) Plan {
+	assume, err := model.ParseAssumeReset(assume)
+	if err != nil {
+		assume = model.ResetLatest
+	}
+	q := p
+	q.AssumeReset = assume
+	q.Rows = slices.Clone(p.Rows)
+	for i := range q.Rows {
+		r := &q.Rows[i]
+		if r.Reason == ReasonDelete {
+			deleteRow(r, assume)
+			continue
+		}
+		r.ResetStart = resetStart(*r, assume)
+		setEffects(r, assume)
+	}
+	q.Totals = totals(q.Rows)
+	q.Notes = slices.Clone(p.Notes)
+	q.setForwardNote()
+	return q
+}
+
+// AssumptionMatters reports whether the plan's counts depend on auto.offset.reset: a row
+// without a commit, or one that deletes its commit.
+func (p Plan) AssumptionMatters() bool {
+	return slices.ContainsFunc(p.Rows, func(r Row) bool { return r.Committed == nil || r.deletes() })
+}
+
 // readAt is the plan's ReadAt: null for a state read at a time not said.
 func readAt(t time.Time) *model.Stamp {
 	if t.IsZero() {
@@ -286,6 +319,7 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	if len(tps) == 0 && len(scopeBlockers) == 0 && len(srcBlockers) == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
+	in.AssumeReset = assume
 	for _, tp := range tps {
 		row, b := planRow(tp, st, in, fileOffset[tp])
 		if st.Kind == DeleteOffsets || st.Kind == DeleteGroup {
@@ -302,7 +336,11 @@ func Make(scope Scope, st Strategy, in Input) Plan {
 	if st.Kind == FromGroup && len(p.Rows) > 0 && p.writtenCount() == 0 {
 		p.Blockers = append(p.Blockers, nothingToReset(scope, st, in))
 	}
+	if b := nothingToChange(p); b != nil {
+		p.Blockers = append(p.Blockers, *b)
+	}
 	p.Totals = totals(p.Rows)
+	p.setForwardNote()
 	p.KafkaEquivalent = KafkaEquivalent(p)
 	return p
 }

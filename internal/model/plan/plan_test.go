@@ -84,31 +84,31 @@ func TestMakePlanStrategies(t *testing.T) {
 		{"to-earliest", orders, mustStrategy(t, ToEarliest, ""), []rowWant{
 			{"orders-0", 0, ReasonAsRequested, 50, 0, 0},
 			{"orders-1", 40, ReasonAsRequested, 0, 0, 30},
-			{"orders-2", 0, ReasonAsRequested, 0, 0, 0}}, nil},
+			{"orders-2", 0, ReasonAsRequested, 100, 0, 0}}, nil},
 		{"to-latest", orders, mustStrategy(t, ToLatest, ""), []rowWant{
 			{"orders-0", 100, ReasonAsRequested, 0, 50, 0},
 			{"orders-1", 100, ReasonAsRequested, 0, 60, 30},
-			{"orders-2", 100, ReasonAsRequested, 0, 100, 0}}, nil},
+			{"orders-2", 100, ReasonAsRequested, 0, 0, 0}}, nil},
 		{"to-current", orders, mustStrategy(t, ToCurrent, ""), []rowWant{
 			{"orders-0", 50, ReasonAsRequested, 0, 0, 0},
 			{"orders-1", 10, ReasonAsRequested, 0, 0, 30},
-			{"orders-2", 100, ReasonNoCommitToLatest, 0, 100, 0}}, nil},
+			{"orders-2", 100, ReasonNoCommitToLatest, 0, 0, 0}}, nil},
 		{"to-offset inside", orders, mustStrategy(t, ToOffset, "70"), []rowWant{
 			{"orders-0", 70, ReasonAsRequested, 0, 20, 0},
 			{"orders-1", 70, ReasonAsRequested, 0, 30, 30},
-			{"orders-2", 70, ReasonAsRequested, 0, 70, 0}}, nil},
+			{"orders-2", 70, ReasonAsRequested, 30, 0, 0}}, nil},
 		{"to-offset above high", orders, mustStrategy(t, ToOffset, "500"), []rowWant{
 			{"orders-0", 100, ReasonClampedToHigh, 0, 50, 0},
 			{"orders-1", 100, ReasonClampedToHigh, 0, 60, 30},
-			{"orders-2", 100, ReasonClampedToHigh, 0, 100, 0}}, nil},
+			{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}}, nil},
 		{"to-offset below low", orders, mustStrategy(t, ToOffset, "5"), []rowWant{
 			{"orders-0", 5, ReasonAsRequested, 45, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 5, ReasonAsRequested, 0, 5, 0}}, nil},
+			{"orders-2", 5, ReasonAsRequested, 95, 0, 0}}, nil},
 		{"to-offset negative", orders, mustStrategy(t, ToOffset, "-1"), []rowWant{
 			{"orders-0", 0, ReasonClampedToLow, 50, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 0, ReasonClampedToLow, 0, 0, 0}}, nil},
+			{"orders-2", 0, ReasonClampedToLow, 100, 0, 0}}, nil},
 		{"shift-by back, clamped to low", Scope{Topics: []TopicScope{{"orders", []int32{0, 1}}}}, mustStrategy(t, ShiftBy, "-60"), []rowWant{
 			{"orders-0", 0, ReasonClampedToLow, 50, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30}}, nil},
@@ -125,15 +125,15 @@ func TestMakePlanStrategies(t *testing.T) {
 		{"to-datetime", orders, mustStrategy(t, ToDatetime, "2026-11-28T00:00:00.000"), []rowWant{
 			{"orders-0", 30, ReasonAsRequested, 20, 0, 0},
 			{"orders-1", 100, ReasonNoRecordAfterTime, 0, 60, 30},
-			{"orders-2", 55, ReasonAsRequested, 0, 55, 0}}, nil},
+			{"orders-2", 55, ReasonAsRequested, 45, 0, 0}}, nil},
 		{"by-duration", orders, mustStrategy(t, ByDuration, "P1D"), []rowWant{
 			{"orders-0", 30, ReasonAsRequested, 20, 0, 0},
 			{"orders-1", 100, ReasonNoRecordAfterTime, 0, 60, 30},
-			{"orders-2", 55, ReasonAsRequested, 0, 55, 0}}, nil},
+			{"orders-2", 55, ReasonAsRequested, 45, 0, 0}}, nil},
 		{"from-file clamps", Scope{}, mustFile(t, FromFile, "orders,1,5\norders,0,5\norders,2,500\n"), []rowWant{
 			{"orders-0", 5, ReasonAsRequested, 45, 0, 0},
 			{"orders-1", 40, ReasonClampedToLow, 0, 0, 30},
-			{"orders-2", 100, ReasonClampedToHigh, 0, 100, 0}}, nil},
+			{"orders-2", 100, ReasonClampedToHigh, 0, 0, 0}}, nil},
 		{"from-file group column", Scope{}, mustFile(t, FromFile, "other,orders,0,1\ng,orders,0,7\n"), []rowWant{
 			{"orders-0", 7, ReasonAsRequested, 43, 0, 0}}, nil},
 		{"restore unclamped, empty deletes", Scope{}, mustFile(t, Restore, "orders,0,200\norders,1,5\norders,2,\n"), []rowWant{

@@ -7,9 +7,11 @@ import (
 
 // Progress is where a write stands while it waits: the executor watches a group's commits
 // before it writes and after it read back (docs/resets.md#committers-outside-the-group), and
-// says so every second, for a countdown (the CLI on stderr, the TUI in its planner).
+// says so every second, for a countdown (the CLI on stderr, the TUI in its planner). It says
+// PhaseWrite once, when it begins the backup: from then on a cancel no longer stops it.
 type Progress struct {
-	// Phase is PhaseObserve (before the write) or PhaseWatch (after the read-back).
+	// Phase is PhaseObserve (before the write), PhaseWrite (the backup and the write have
+	// begun) or PhaseWatch (after the read-back).
 	Phase string
 	// Left is how long the phase still watches; 0 when it ended.
 	Left time.Duration
@@ -20,6 +22,7 @@ type Progress struct {
 // The phases of Progress.
 const (
 	PhaseObserve = "observe"
+	PhaseWrite   = "write"
 	PhaseWatch   = "watch"
 )
 

@@ -30,6 +30,9 @@ const (
 	// OutcomeOverwritten: written and read back, then another client committed over
 	// some row while the read-back watched (5).
 	OutcomeOverwritten ResetOutcome = "overwritten"
+	// OutcomeCancelled: the operator cancelled before the backup (Ctrl-C, or esc in the
+	// TUI, during the watch before the write): nothing written, no backup (3).
+	OutcomeCancelled ResetOutcome = "cancelled"
 )
 
 // WriteResult is what became of one row of an executed plan.

@@ -86,7 +86,7 @@ func planRow(tp model.TP, st Strategy, in Input, fileOffset *int64) (Row, []Bloc
 	if row.LocalLow = o.LocalLow; row.Target != nil && o.LocalLow != nil {
 		row.ReadsRemote = *row.Target >= low && *row.Target < *o.LocalLow
 	}
-	setEffects(&row)
+	setEffects(&row, in.AssumeReset)
 	return row, block
 }
 
@@ -106,35 +106,55 @@ func clamp(off, low, high int64) (*int64, Reason) {
 	return model.Ptr(off), ReasonAsRequested
 }
 
-// setEffects computes a row's duplicates, skipped and already-lost counts from its
-// committed offset, watermarks and target. Only stored records ([low, high)) count:
-// re-reading cannot deliver deleted records, and skipping past high skips nothing
-// yet. Without a commit, the records from low to the target are skipped: the
-// group has read none of them, and the commit makes it start past them (what it
-// would do without the commit is Note's and ResetStart's to say).
-func setEffects(r *Row) {
+// setEffects computes a row's duplicates, skipped and already-lost counts: what the plan
+// changes against where the group's consumers would start next without it (docs/resets.md,
+// "What a plan costs"). The baseline is the row's commit, or, without one, where
+// auto.offset.reset assume starts a consumer (baseline); the plan's start is its target,
+// or, for a row that deletes the commit, where auto.offset.reset then starts it. Starting
+// lower re-delivers the stored records between ([low, high)); starting higher skips them.
+// Re-reading cannot deliver deleted records, and skipping past high skips nothing yet. So a
+// write and its undo count the same records, the one's re-deliveries the other's skips.
+func setEffects(r *Row, assume string) {
 	r.Duplicates, r.Skipped, r.AlreadyLost = 0, 0, 0
 	if r.Low == nil || r.High == nil {
 		return
 	}
-	if r.Committed == nil {
-		if r.Target != nil {
-			r.Skipped = gap(min(*r.Target, *r.High), *r.Low)
-		}
+	low, high := *r.Low, *r.High
+	if r.Committed != nil {
+		r.AlreadyLost = gap(low, *r.Committed)
+	}
+	from, to := baseline(*r, assume), r.Target
+	if r.deletes() {
+		to = model.Ptr(autoResetStart(low, high, assume))
+	}
+	if to == nil {
 		return
 	}
-	c, low, high := *r.Committed, *r.Low, *r.High
-	r.AlreadyLost = gap(low, c)
-	if r.Target == nil {
-		return
+	switch t := *to; {
+	case t < from:
+		r.Duplicates = gap(min(from, high), max(t, low))
+	case t > from:
+		r.Skipped = gap(min(t, high), max(from, low))
 	}
-	t := *r.Target
-	switch {
-	case t < c:
-		r.Duplicates = gap(min(c, high), max(t, low))
-	case t > c:
-		r.Skipped = gap(min(t, high), max(c, low))
+}
+
+// baseline is where the row's consumer starts next without the plan: its commit, or where
+// auto.offset.reset assume starts it.
+func baseline(r Row, assume string) int64 {
+	if r.Committed != nil {
+		return *r.Committed
 	}
+	return autoResetStart(*r.Low, *r.High, assume)
+}
+
+// autoResetStart is where auto.offset.reset assume starts a consumer without a commit:
+// earliest at low, latest at high. With none the consumer refuses to start; a plan's
+// counts then start at low, and its notes say so (AssumeNoneNote).
+func autoResetStart(low, high int64, assume string) int64 {
+	if assume == model.ResetLatest || assume == "" {
+		return high
+	}
+	return low
 }
 
 // gap returns a − b when a > b, else 0, saturating instead of overflowing.
@@ -170,20 +190,14 @@ func totals(rows []Row) Totals {
 	return t
 }
 
-// resetStart is where a consumer without a commit on the row's partition would
-// start under auto.offset.reset assume; nil for a row with a commit, or for
-// "none" (the consumer refuses to start).
+// resetStart is where auto.offset.reset assume starts the row's consumer without a
+// commit: today, for a row without one, or once the plan deletes it. Nil for a row that
+// keeps a commit, or for "none" (the consumer refuses to start).
 func resetStart(r Row, assume string) *int64 {
-	if r.Committed != nil || r.Low == nil || r.High == nil {
+	if (r.Committed != nil && !r.deletes()) || r.Low == nil || r.High == nil || assume == model.ResetNone {
 		return nil
 	}
-	switch assume {
-	case model.ResetEarliest:
-		return model.Ptr(*r.Low)
-	case model.ResetLatest:
-		return model.Ptr(*r.High)
-	}
-	return nil
+	return model.Ptr(autoResetStart(*r.Low, *r.High, assume))
 }
 
 // planType is the type a plan writes as: a group that does not exist ("") becomes a

@@ -16,7 +16,7 @@ func (h *History) Annotate(s *model.Snapshot, opt Options) {
 	var buf []Sample
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
-		g.Time = nil
+		g.Time, g.LostRatePerSec, g.LosingNow = nil, model.Opt[float64]{}, g.LiveBehindLogStart()
 		for pi := range g.Partitions {
 			g.Partitions[pi].Time = nil
 		}
@@ -28,6 +28,7 @@ func (h *History) Annotate(s *model.Snapshot, opt Options) {
 			continue
 		}
 		buf = h.annotateGroup(g, gh, opt, buf)
+		annotateLosing(g, gh)
 		from, to := time.UnixMilli(gh.at[0]), time.UnixMilli(gh.at[len(gh.at)-1])
 		if s.Window == nil {
 			s.Window = &model.Window{Samples: len(gh.at), Snapshots: gh.snapshots(), From: model.Stamp{Time: from}, To: model.Stamp{Time: to}}

@@ -30,6 +30,9 @@ type groupHistory struct {
 	// quiet is the time of the first sample of the run the group has had no members in
 	// (committer.go); noQuiet while it has members or could not be read.
 	quiet int64
+	// lost is the group's lost count at each sample time (model.Group.LostRecords),
+	// Unread where it could not be read (losing.go).
+	lost []int64
 }
 
 type partHistory struct {
@@ -97,6 +100,7 @@ func (h *History) addGroup(g *model.Group, at int64) {
 	if drop {
 		copy(gh.at, gh.at[1:])
 		copy(gh.taken, gh.taken[1:])
+		copy(gh.lost, gh.lost[1:])
 	}
 	switch {
 	case slot == len(gh.at):
@@ -108,6 +112,7 @@ func (h *History) addGroup(g *model.Group, at int64) {
 		gh.at[slot] = at
 		gh.taken[slot]++
 	}
+	gh.lost = append(gh.lost[:slot], lostSample(g))
 	gh.parts = mergeParts(gh.parts, g, len(gh.at), slot, drop)
 	gh.forgetBeforeWrites()
 	gh.noteMembers(g, at)

@@ -1,4 +1,4 @@
-package views
+package display
 
 import (
 	"fmt"

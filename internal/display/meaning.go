@@ -1,11 +1,11 @@
-package views
+package display
 
 import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// statusMeaning is the one-line legend of a status (docs/statuses.md has the whole rule).
-func statusMeaning(s model.Status) string {
+// StatusMeaning is the one-line legend of a status (docs/statuses.md has the whole rule).
+func StatusMeaning(s model.Status) string {
 	switch s {
 	case model.StatusOK:
 		return "everything else; lag > 0 is shown as lagging"

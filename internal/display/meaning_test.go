@@ -1,4 +1,4 @@
-package views
+package display
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 func TestStatusMeaning(t *testing.T) {
 	seen := map[string]model.Status{}
 	for _, s := range model.AllStatuses {
-		m := statusMeaning(s)
+		m := StatusMeaning(s)
 		if prev, dup := seen[m]; dup || m == "" {
 			t.Errorf("%s: meaning %q (also %s)", s, m, prev)
 		}

@@ -180,13 +180,13 @@ func TestTopicLagUnknown(t *testing.T) {
 }
 
 // The series of a group whose partitions are all ok, from its second snapshot on (the
-// counts docs/metrics.md gives per group): 12 at partition and group granularity, and 2
+// counts docs/metrics.md gives per group): 13 at partition and group granularity, and 2
 // more per topic at topic granularity.
 func TestSeriesPerGroup(t *testing.T) {
 	snap := func(at time.Time) model.Snapshot {
 		return snapshotAt(at, group("g1", 1, part("x", 0, 100, 100, model.StatusOK), part("x", 1, 50, 50, model.StatusOK), part("y", 0, 7, 7, model.StatusOK)))
 	}
-	for gran, want := range map[Granularity]int{GranularityPartition: 12, GranularityTopic: 16, GranularityGroup: 12} {
+	for gran, want := range map[Granularity]int{GranularityPartition: 13, GranularityTopic: 17, GranularityGroup: 13} {
 		clk := &fixedClock{now: t0}
 		src := &scripted{snap: snap(t0)}
 		e, err := New(Options{Targets: []Target{{Cluster: "prod", Source: src}}, Interval: 30 * time.Second,

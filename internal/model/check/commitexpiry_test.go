@@ -72,7 +72,7 @@ func TestCheckCarriesTheClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"commitsExpireAt":"2026-12-01T08:00:00.000Z","commitsExpiry":{"rule":"commit-time"`, `"commitLog":"read"`,
-		`"commitsExpireAt":"2026-12-01T08:00:00.000Z","commitsExpireBy":"commit-time","result":"pass"`} {
+		`"commitsExpireAt":"2026-12-01T08:00:00.000Z","commitsExpireBy":"commit-time","deadlineMs":null,"result":"pass"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("check's JSON lacks %s:\n%s", want, b)
 		}

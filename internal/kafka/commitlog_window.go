@@ -30,8 +30,8 @@ type searchPartition struct {
 	keep   int   // history: at most this many commits per partition of a group
 	groups map[string]*groupSearch
 	topics map[string]string // interned topic names
-	// low and high are the partition's log start and high watermark when the search began.
-	low, high int64
+	// low is the partition's log start (when the search began, or later as a Fetch says).
+	low int64
 	// The window being read: [start, end); next is the offset the next Fetch asks for.
 	start, end, next int64
 	// window is the window's size in bytes (the first firstWindow, then growing up to
@@ -118,7 +118,7 @@ func (gs *groupSearch) complete() bool {
 
 // begin starts the search at the partition's ends: the first window is the newest records.
 func (sp *searchPartition) begin(low, high int64) {
-	sp.low, sp.high, sp.end = low, high, high
+	sp.low, sp.end = low, high
 	sp.window = sp.firstWindow
 	if high <= low {
 		sp.finish()

@@ -7,7 +7,7 @@
 #
 #   OFFSETTUI_KAFKA_ROLE=commitlog scripts/kafka.sh start
 #   eval "$(OFFSETTUI_KAFKA_ROLE=commitlog scripts/kafka.sh env)"
-#   RUNS=9 scripts/bench-commitlog.sh          # BASE=path/to/another/offsettui: timed beside
+#   scripts/bench-commitlog.sh          # RUNS (25); BASE=path/to/another/offsettui: timed beside
 #
 # It prints:
 #   - the bytes: TestRealKafkaCommitLogBounded's lines (cmd/offsettui), which count the Fetch
@@ -15,7 +15,7 @@
 #     proxy in front of the broker), with --commit-log auto and off, for check and describe
 #     --group of each group; that test also checks the answers and the bounds;
 #   - the time: the built binary's `check --group G` and `describe --group G -o json`, with
-#     --commit-log auto and off, RUNS runs of each in turn after a warm-up (GNU time), for the
+#     --commit-log auto and off, RUNS runs of each in turn after a warm-up (wall time), for the
 #     group that committed after the busy group's commits and the one before; the median
 #     wall time with its range, and the median of the run-by-run ratios auto / off.
 set -euo pipefail
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 
 : "${OFFSETTUI_IT_COMMITLOG_BOOTSTRAP:?start the commitlog broker and eval its env (see the header)}"
 addr=$OFFSETTUI_IT_COMMITLOG_BOOTSTRAP
-runs=${RUNS:-9}
+runs=${RUNS:-25}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
@@ -39,12 +39,14 @@ go build -o "$tmp/offsettui" ./cmd/offsettui
 bins=("$tmp/offsettui")
 if [ -n "${BASE:-}" ]; then bins+=("$BASE"); fi
 
-# timed NAME CMD...: one run; appends its wall seconds to $tmp/NAME.
+# timed NAME CMD...: one run; appends its wall seconds to $tmp/NAME (bash's clock, in
+# microseconds: GNU time's 10 ms would be a fifth of a command this short).
 timed() {
-  local name=$1
+  local name=$1 t0
   shift
-  /usr/bin/time -f "%e" -o "$tmp/last" "$@" >/dev/null 2>&1 || true
-  cat "$tmp/last" >>"$tmp/$name"
+  t0=$EPOCHREALTIME
+  "$@" >/dev/null 2>&1 || true
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.4f\n", b - a}' >>"$tmp/$name"
 }
 
 echo "== $runs runs each, in turn, after a warm-up (load: $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -67,7 +69,7 @@ for b in "${!bins[@]}"; do
   for g in recent old; do
     for cmd in check describe; do
       a="$tmp/$b-$g-$cmd-auto" o="$tmp/$b-$g-$cmd-off"
-      printf '  %-8s %-6s --group %-18s auto %.3f s (%.3f–%.3f), off %.3f s: %.2f× run by run\n' "$cmd" "$g" "${!g}" \
+      printf '  %-8s %-6s --group %-12s auto %.3f s (%.3f–%.3f), off %.3f s: %.2f× run by run\n' "$cmd" "$g" "${!g}" \
         "$(median <"$a")" "$(sort -n "$a" | head -1)" "$(sort -n "$a" | tail -1)" "$(median <"$o")" \
         "$(paste -d' ' "$a" "$o" | awk '{print $1 / $2}' | median)"
     done

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +31,13 @@ type serveFlags struct {
 	budget      int64
 	maxParts    int
 	noAPI       bool
+	// The series chosen (docs/metrics.md "Choosing the series").
+	includeGroups, excludeGroups []string
+	includeTopics, excludeTopics []string
+	granularity                  string
 
 	intervalD time.Duration
+	series    serve.Selection
 }
 
 // newServeCmd is `offsettui serve`; SIGINT or SIGTERM ends it (exit 0).
@@ -52,6 +58,7 @@ func newServeCmd() *cobra.Command {
 		Example: "  offsettui serve --demo\n" +
 			"  offsettui serve --context prod-eu --context prod-us --listen :9308\n" +
 			"  offsettui serve --all-contexts --interval 1m\n" +
+			"  offsettui serve --context prod --include-group 'payments-.*' --exclude-group '.*-canary' --granularity topic\n" +
 			"  curl -s localhost:9308/metrics | grep offsettui_group_loss_seconds\n" +
 			"  curl -s localhost:9308/api/v1/check/fanout?topic=outbox",
 	}
@@ -109,7 +116,7 @@ func serveUntil(ctx context.Context, c common, sf serveFlags, tf timeFlags, stde
 	}
 	ex, err := serve.New(serve.Options{Targets: targets, Interval: sf.intervalD, Deadline: 2 * c.timeoutD,
 		Query: c.withCommitLog(model.Query{RiskWindow: c.riskWindowD, FetchBudget: sf.budget, ConfigMaxAge: time.Minute, CommitLogCatchUp: true}),
-		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Logf: logger.Printf, API: !sf.noAPI})
+		Time:  tf.options(), MaxPartitionSeries: sf.maxParts, Series: sf.series, Logf: logger.Printf, API: !sf.noAPI})
 	if err != nil {
 		return badInput(err)
 	}
@@ -149,6 +156,11 @@ func (sf *serveFlags) register(fs *pflag.FlagSet, c *common) {
 	fs.StringVar(&sf.interval, "interval", serve.DefaultInterval.String(), "`DURATION` between two snapshots of each cluster")
 	fs.Int64Var(&sf.budget, "fetch-budget", model.DefaultFetchBudget, "`BYTES` to fetch per snapshot for committed-record timestamps (lag in seconds, time to loss); 0 = none")
 	fs.IntVar(&sf.maxParts, "max-partition-series", serve.DefaultMaxPartitionSeries, "`N` partitions per cluster, not ok, that get series of their own (the most severe first)")
+	fs.StringArrayVar(&sf.includeGroups, "include-group", nil, "`REGEX` export only the groups it matches (RE2, the whole name; repeatable); the snapshots read every group")
+	fs.StringArrayVar(&sf.excludeGroups, "exclude-group", nil, "`REGEX` export none of the groups it matches (wins over --include-group; repeatable)")
+	fs.StringArrayVar(&sf.includeTopics, "include-topic", nil, "`REGEX` give only the topics it matches series of their own (repeatable); a group's totals count every topic")
+	fs.StringArrayVar(&sf.excludeTopics, "exclude-topic", nil, "`REGEX` give none of the topics it matches series of their own (wins over --include-topic; repeatable)")
+	fs.StringVar(&sf.granularity, "granularity", serve.GranularityPartition.String(), "`LEVEL` of the lag series: partition (each partition not ok), topic (one per group and topic) or group (totals only)")
 	fs.BoolVar(&sf.noAPI, "no-api", false, "serve /metrics only: no read API (/api/v1/..., docs/api.md) and no /mcp, and no snapshot kept between two")
 }
 
@@ -195,6 +207,24 @@ func (sf *serveFlags) validate(c *common) error {
 	}
 	if err := nonEmpty("--context", sf.contexts); err != nil {
 		return err
+	}
+	if sf.series.Granularity, err = serve.ParseGranularity(sf.granularity); err != nil {
+		return fmt.Errorf("--granularity: %w", err)
+	}
+	for _, f := range []struct {
+		flag  string
+		exprs []string
+		dst   *[]*regexp.Regexp
+	}{
+		{"--include-group", sf.includeGroups, &sf.series.IncludeGroups}, {"--exclude-group", sf.excludeGroups, &sf.series.ExcludeGroups},
+		{"--include-topic", sf.includeTopics, &sf.series.IncludeTopics}, {"--exclude-topic", sf.excludeTopics, &sf.series.ExcludeTopics},
+	} {
+		if err := nonEmpty(f.flag, f.exprs); err != nil {
+			return err
+		}
+		if *f.dst, err = serve.CompileNames(f.flag, f.exprs); err != nil {
+			return err
+		}
 	}
 	several := len(sf.contexts) > 1 || sf.allContexts
 	switch {

@@ -72,12 +72,19 @@ type alert struct {
 // rules: the data-loss alert fires for event-sink (retention is about to
 // delete what it has not read), the expired alert for fanout (and the share
 // group mail-queue: both committed below the log start), and no alert, firing
-// or pending, names a healthy group.
+// or pending, names a healthy group. A second serve of the demo (job chosen)
+// exports only event-sink and fanout, with one lag series per topic
+// (--include-group, --granularity topic): the same alerts fire for those two
+// from it, none for another group, and no lag series of it has a partition label.
 func TestPrometheusScrapesDemo(t *testing.T) {
 	prom := prometheusBinary(t, "OFFSETTUI_PROMETHEUS")
 	hermetic(t)
 	s := startServe(t, "--demo", "--interval", "1s", "--stall-after", "5s")
-	s.waitFor(t, 90*time.Second, "/readyz 200", func() bool { code, _ := s.get("/readyz"); return code == http.StatusOK })
+	chosen := startServe(t, "--demo", "--interval", "1s", "--stall-after", "5s",
+		"--include-group", "event-sink", "--include-group", "fan.*", "--granularity", "topic")
+	for _, x := range []*served{s, chosen} {
+		x.waitFor(t, 90*time.Second, "/readyz 200", func() bool { code, _ := x.get("/readyz"); return code == http.StatusOK })
+	}
 
 	dir := t.TempDir()
 	rules, err := filepath.Abs(rulesFile)
@@ -85,7 +92,8 @@ func TestPrometheusScrapesDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\n"+
-		"scrape_configs:\n  - job_name: offsettui\n    static_configs:\n      - targets: [%q]\n", rules, s.addr)
+		"scrape_configs:\n  - job_name: offsettui\n    static_configs:\n      - targets: [%q]\n"+
+		"  - job_name: chosen\n    static_configs:\n      - targets: [%q]\n", rules, s.addr, chosen.addr)
 	cfg := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -104,17 +112,22 @@ func TestPrometheusScrapesDemo(t *testing.T) {
 		"OffsettuiDataLossPredicted": {"event-sink"},
 		"OffsettuiOffsetsExpired":    {"fanout", "mail-queue"},
 	}
+	wantChosen := map[string][]string{
+		"OffsettuiDataLossPredicted": {"event-sink"},
+		"OffsettuiOffsetsExpired":    {"fanout"},
+	}
 	var alerts []alert
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		alerts = promAlerts(t, promAddr)
-		if firingFor(alerts, want) || time.Now().After(deadline) {
+		if firingFor(alerts, want) && firingFor(ofJob(alerts, "chosen"), wantChosen) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	if !firingFor(alerts, want) {
-		t.Fatalf("want firing %v within 2 minutes; alerts: %+v\nPrometheus: %s\nserve: %s", want, alerts, log.String(), s.stderr.String())
+	if !firingFor(alerts, want) || !firingFor(ofJob(alerts, "chosen"), wantChosen) {
+		t.Fatalf("want firing %v, and %v from job chosen, within 2 minutes; alerts: %+v\nPrometheus: %s\nserve: %s\nchosen: %s",
+			want, wantChosen, alerts, log.String(), s.stderr.String(), chosen.stderr.String())
 	}
 	// Past --stall-after, so the idle groups are evaluated (stopped) as they
 	// will stay, and healthy groups still have no alert.
@@ -137,12 +150,88 @@ func TestPrometheusScrapesDemo(t *testing.T) {
 			t.Logf("%s: %s", a.Labels["alertname"], a.Annotations["summary"])
 		}
 	}
+	for _, a := range ofJob(alerts, "chosen") {
+		if g := a.Labels["group"]; g != "" && g != "event-sink" && g != "fanout" {
+			t.Errorf("job chosen exports only event-sink and fanout, yet an alert names %s: %+v", g, a)
+		}
+	}
 	names := map[string]int{}
 	for _, a := range alerts {
-		names[a.Labels["alertname"]+"/"+a.State]++
+		names[a.Labels["job"]+"/"+a.Labels["alertname"]+"/"+a.State]++
 	}
 	t.Logf("alerts on the demo: %v", names)
+	chosenSeries(t, promAddr)
 	dashboardQueries(t, promAddr)
+}
+
+// ofJob is the alerts of the series of one scrape job.
+func ofJob(alerts []alert, job string) []alert {
+	var out []alert
+	for _, a := range alerts {
+		if a.Labels["job"] == job {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// chosenSeries: job chosen has series of event-sink and fanout only, one lag series per
+// group and topic, and no series with lag in its name carries a partition label.
+func chosenSeries(t *testing.T, promAddr string) {
+	t.Helper()
+	groups := map[string]bool{}
+	for _, r := range promQuery(t, promAddr, `{job="chosen", group!=""}`) {
+		groups[r["group"]] = true
+	}
+	if fmt.Sprint(groups) != "map[event-sink:true fanout:true]" {
+		t.Errorf("job chosen has series of the groups %v, want event-sink and fanout", groups)
+	}
+	perTopic := map[string]int{}
+	for _, r := range promQuery(t, promAddr, `offsettui_group_topic_lag{job="chosen"}`) {
+		perTopic[r["group"]+"/"+r["topic"]]++
+	}
+	if len(perTopic) < 2 {
+		t.Errorf("job chosen: topic lag series %v, want one per group and topic", perTopic)
+	}
+	for k, n := range perTopic {
+		if n != 1 {
+			t.Errorf("job chosen: %d lag series of %s, want one", n, k)
+		}
+	}
+	if rs := promQuery(t, promAddr, `{job="chosen", __name__=~".*lag.*", partition!=""}`); len(rs) > 0 {
+		t.Errorf("job chosen: lag series with a partition label: %v", rs)
+	}
+	if rs := promQuery(t, promAddr, `{job="offsettui", __name__="offsettui_group_topic_lag"}`); len(rs) > 0 {
+		t.Errorf("job offsettui (--granularity partition) has topic lag series: %v", rs)
+	}
+	t.Logf("job chosen: groups %v, topic lag series %v", groups, perTopic)
+}
+
+// promQuery runs an instant query and returns each result's labels.
+func promQuery(t *testing.T, promAddr, q string) []map[string]string {
+	t.Helper()
+	resp, err := http.Get("http://" + promAddr + "/api/v1/query?query=" + url.QueryEscape(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			Result []struct {
+				Metric map[string]string `json:"metric"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Status != "success" {
+		t.Fatalf("query %s: %v %s", q, err, body.Error)
+	}
+	out := make([]map[string]string, len(body.Data.Result))
+	for i, r := range body.Data.Result {
+		out[i] = r.Metric
+	}
+	return out
 }
 
 // dashboardQueries runs every query of the Grafana dashboard (its variables

@@ -67,6 +67,48 @@ func TestServeDemo(t *testing.T) {
 	}
 }
 
+// `serve --demo --include-group event-sink --include-group 'fan.*' --granularity topic`:
+// only those two groups have series, each one lag series per topic (and no lag series with
+// a partition label), the expired partition of fanout keeps its status; the demo's other
+// groups, read by the same snapshots, have none.
+func TestServeDemoChosenSeries(t *testing.T) {
+	hermetic(t)
+	s := startServe(t, "--demo", "--interval", "1s", "--include-group", "event-sink", "--include-group", "fan.*", "--granularity", "topic")
+	var m []string
+	s.waitFor(t, 90*time.Second, "event-sink's and fanout's topic lag", func() bool {
+		code, _ := s.get("/readyz")
+		m = nil
+		if code == http.StatusOK {
+			m = s.metrics(t)
+		}
+		return len(withPrefix(m, `offsettui_group_topic_lag{cluster="demo",group="event-sink"`)) > 0 &&
+			len(withPrefix(m, `offsettui_group_topic_lag{cluster="demo",group="fanout"`)) > 0
+	})
+	perTopic := map[string]int{}
+	for _, l := range m {
+		if i := strings.Index(l, `group="`); i >= 0 {
+			if g := strings.SplitN(l[i+7:], `"`, 2)[0]; g != "event-sink" && g != "fanout" {
+				t.Errorf("a series of a group not chosen: %s", l)
+			}
+		}
+		name := l[:strings.IndexAny(l, "{ ")]
+		if strings.Contains(name, "lag") && strings.Contains(l, "partition=") {
+			t.Errorf("a lag series with a partition label: %s", l)
+		}
+		if name == "offsettui_group_topic_lag" {
+			perTopic[l[:strings.LastIndex(l, "}")]]++
+		}
+	}
+	for k, n := range perTopic {
+		if n != 1 {
+			t.Errorf("%d lag series of %s, want one", n, k)
+		}
+	}
+	if want := `offsettui_partition_status{cluster="demo",group="fanout",partition="0",status="expired",topic="outbox",type="classic"} 1`; !slices.Contains(m, want) {
+		t.Errorf("missing %s", want)
+	}
+}
+
 // Killing the cluster under a running serve: offsettui_up goes to 0 within
 // one interval and every group series goes (stale in Prometheus); restoring
 // the cluster brings them back without a restart. The kill is the fault proxy
@@ -207,6 +249,9 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"--config", cfg, "--context", "a", "--context", "a"}, "named twice"},
 		{[]string{"--config", cfg, "--context", "nosuch"}, "nosuch"},
 		{[]string{"--demo", "--max-partition-series", "0"}, "--max-partition-series: must be positive"},
+		{[]string{"--demo", "--include-group", "pay-(.*"}, `--include-group "pay-(.*": not a regular expression`},
+		{[]string{"--demo", "--exclude-topic", ""}, "--exclude-topic: empty value"},
+		{[]string{"--demo", "--granularity", "broker"}, `--granularity: want partition, topic or group, got "broker"`},
 		{[]string{"--demo", "--output", "json"}, "unknown flag"},
 		{[]string{}, "no bootstrap server"},
 		{[]string{"--bootstrap-server", "127.0.0.1:1", "--command-config", gssapi, "--listen", "127.0.0.1:0"}, "GSSAPI (Kerberos"},
@@ -238,7 +283,8 @@ func TestServeHelp(t *testing.T) {
 		t.Fatalf("help serve: exit %d: %s", code, errb.String())
 	}
 	for _, w := range []string{"Usage: offsettui serve", "--listen ADDR", "(default 127.0.0.1:9308)", "--interval DURATION", "(default 30s)",
-		"--context NAME", "--all-contexts", "--max-partition-series N", "--stall-after", "Examples:", "serve --demo"} {
+		"--context NAME", "--all-contexts", "--max-partition-series N", "--stall-after", "--include-group REGEX", "--exclude-topic REGEX",
+		"--granularity LEVEL", "Examples:", "serve --demo"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("help serve lacks %q:\n%s", w, out.String())
 		}

@@ -41,6 +41,7 @@ type pending struct {
 	action  Action
 	delay   time.Duration
 	release <-chan struct{}
+	rewrite func(kmsg.Response)
 }
 
 // serveRequests reads the client's requests until the connection ends.
@@ -95,7 +96,7 @@ func (c *conn) forward(frame []byte, h requestHeader, rule Rule) error {
 		return err
 	}
 	c.mu.Lock()
-	c.pending[h.corrID] = pending{key: h.key, version: h.version, action: rule.Action, delay: rule.Delay, release: rule.Release}
+	c.pending[h.corrID] = pending{key: h.key, version: h.version, action: rule.Action, delay: rule.Delay, release: rule.Release, rewrite: rule.Rewrite}
 	c.mu.Unlock()
 	_, err = up.Write(frame)
 	return err
@@ -160,11 +161,20 @@ func (c *conn) serveAnswers(up net.Conn) {
 			if !c.p.hold(req.delay, req.release) {
 				return
 			}
+		case Rewrite:
+			resp, bodyAt, err := decodeResponse(frame, req.key, req.version)
+			if err != nil {
+				c.noteErr(err)
+				return
+			}
+			req.rewrite(resp)
+			frame = encodeResponse(frame[:bodyAt], resp)
 		}
 		if frame, err = rewriteResponse(frame, req.key, req.version, c.p.rewriteEndpoint); err != nil {
 			c.noteErr(err)
 			return
 		}
+		c.p.countAnswer(c.l.id, req.key, len(frame)) // before the client can have read it
 		if _, err := c.client.Write(frame); err != nil {
 			return
 		}

@@ -59,6 +59,7 @@ type Proxy struct {
 	conns     map[*conn]struct{}
 	rules     []*Handle
 	counts    map[countKey]int
+	answered  map[countKey]int64 // bytes of the answers returned to clients
 	accepted  map[int32]int
 	recorded  map[kmsg.Key][][]byte // request frames of the keys Record names
 	err       error                 // the first protocol error
@@ -92,7 +93,7 @@ func Start(ctx context.Context, upstream []string, opts ...kgo.Opt) (*Proxy, err
 	}
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &Proxy{ctx: pctx, cancel: cancel, listeners: map[string]*listener{},
-		conns: map[*conn]struct{}{}, counts: map[countKey]int{}, accepted: map[int32]int{}}
+		conns: map[*conn]struct{}{}, counts: map[countKey]int{}, answered: map[countKey]int64{}, accepted: map[int32]int{}}
 	for _, b := range meta.Brokers {
 		l, err := p.listenerFor(b.NodeID, net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port))))
 		if err != nil {

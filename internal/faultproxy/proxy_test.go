@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -417,5 +418,59 @@ func TestLegacySASLRefused(t *testing.T) {
 	}
 	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "SaslHandshake v0") {
 		t.Errorf("Err() = %v; want the legacy handshake named", err)
+	}
+}
+
+// readBytes counts, per API key, the answer bytes a franz-go client read (its own count,
+// size prefixes included).
+type readBytes struct {
+	mu sync.Mutex
+	n  map[int16]int64
+}
+
+func (r *readBytes) OnBrokerRead(_ kgo.BrokerMetadata, key int16, n int, _, _ time.Duration, err error) {
+	if err == nil {
+		r.mu.Lock()
+		r.n[key] += int64(n)
+		r.mu.Unlock()
+	}
+}
+
+func (r *readBytes) of(key kmsg.Key) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n[int16(key)]
+}
+
+// AnswerBytes counts the bytes of the answers as the client reads them: a client that
+// consumes records through the proxy read, by its own count, as many Fetch answer bytes as
+// the proxy says it returned.
+func TestAnswerBytesAreWhatTheClientRead(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	if err := k.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := kafkatest.NewSeed(t, k.ListenAddrs())
+	s.ProduceN("t", 0, 500, func(int) time.Time { return time.Now() })
+	p := New(t, k.ListenAddrs())
+	read := &readBytes{n: map[int16]int64{}}
+	cl, _ := client(t, p.Addrs(), kgo.WithHooks(read), kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{"t": {0: kgo.NewOffset().AtStart()}}))
+	for got := 0; got < 500; {
+		fs := cl.PollFetches(ctxFor(t, 10*time.Second))
+		if err := fs.Err(); err != nil {
+			t.Fatal(err)
+		}
+		got += fs.NumRecords()
+	}
+	cl.Close()
+	if f := read.of(kmsg.Fetch); f < 500 || p.AnswerBytes(AnyBroker, kmsg.Fetch) != f {
+		t.Errorf("the client read %d bytes of Fetch answers, the proxy counts %d (%s)", f, p.AnswerBytes(AnyBroker, kmsg.Fetch), p.Summary())
+	}
+	if p.AnswerBytes(AnyBroker, AnyKey) <= p.AnswerBytes(AnyBroker, kmsg.Fetch) {
+		t.Errorf("all answers %d bytes, Fetch's %d: Metadata and ApiVersions are answers too", p.AnswerBytes(AnyBroker, AnyKey), p.AnswerBytes(AnyBroker, kmsg.Fetch))
+	}
+	p.ResetCounts()
+	if n := p.AnswerBytes(AnyBroker, AnyKey); n != 0 {
+		t.Errorf("after ResetCounts: %d answer bytes", n)
 	}
 }

@@ -54,7 +54,7 @@ func (r *raw) roundTrip(req kmsg.Request) kmsg.Response {
 	if err != nil {
 		r.t.Fatalf("answer to %s v%d: %v", kmsg.Key(req.Key()).Name(), req.GetVersion(), err)
 	}
-	resp, err := decodeResponse(frame, req)
+	resp, _, err := decodeResponse(frame, kmsg.Key(req.Key()), req.GetVersion())
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -62,22 +62,6 @@ func (r *raw) roundTrip(req kmsg.Request) kmsg.Response {
 		r.t.Fatalf("answer carries correlation id %d; want %d", corrID, r.corrID)
 	}
 	return resp
-}
-
-// decodeResponse decodes the answer frame to req (ApiVersions answers always
-// have the v0 response header).
-func decodeResponse(frame []byte, req kmsg.Request) (kmsg.Response, error) {
-	resp := req.ResponseKind()
-	resp.SetVersion(req.GetVersion())
-	at := 8
-	if resp.IsFlexible() && req.Key() != int16(kmsg.ApiVersions) {
-		n, err := tagsLen(frame[at:])
-		if err != nil {
-			return nil, err
-		}
-		at += n
-	}
-	return resp, resp.ReadFrom(frame[at:])
 }
 
 // send writes req without waiting for its answer.

@@ -43,9 +43,13 @@ const (
 	// Rule.Delay or until Rule.Release is closed (later answers on the
 	// connection wait behind it).
 	DelayResponse
+	// Rewrite forwards the request and passes the broker's answer, decoded, to
+	// Rule.Rewrite before it goes back: a broker that answers with an error it
+	// gives only in a moment the test cannot make happen (a leader just elected).
+	Rewrite
 )
 
-var actionNames = [...]string{"pass", "stall-before", "stall-after", "cut-before", "cut-after", "delay-request", "delay-response"}
+var actionNames = [...]string{"pass", "stall-before", "stall-after", "cut-before", "cut-after", "delay-request", "delay-response", "rewrite"}
 
 func (a Action) String() string {
 	if a < 0 || int(a) >= len(actionNames) {
@@ -72,6 +76,9 @@ type Rule struct {
 	// it is closed; with Delay 0 the hold lasts until then (or Close). A test
 	// holds a request this way until something else has happened.
 	Release <-chan struct{}
+	// Rewrite changes the decoded answer of a Rewrite rule's request in place (its
+	// type is the key's, e.g. *kmsg.ListOffsetsResponse).
+	Rewrite func(kmsg.Response)
 	// Times is how many requests the rule acts on before it stops matching;
 	// 0 means no limit.
 	Times int
@@ -121,6 +128,13 @@ func (p *Proxy) count(broker int32, key kmsg.Key) {
 	p.counts[countKey{broker, key}]++
 }
 
+// countAnswer counts the bytes of an answer of key that broker's client was given.
+func (p *Proxy) countAnswer(broker int32, key kmsg.Key, bytes int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answered[countKey{broker, key}] += int64(bytes)
+}
+
 // match returns the rule that acts on a request of key to broker (Action Pass
 // when none does) and counts it as fired.
 func (p *Proxy) match(broker int32, key kmsg.Key) Rule {
@@ -155,6 +169,21 @@ func (p *Proxy) Requests(broker int32, key kmsg.Key) int {
 	return n
 }
 
+// AnswerBytes is how many bytes of answers to requests of key (or AnyKey) from broker
+// (or AnyBroker) the proxy returned to clients since it started or since ResetCounts, as
+// the clients received them (each frame with its size prefix, after any rewrite).
+func (p *Proxy) AnswerBytes(broker int32, key kmsg.Key) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for k, v := range p.answered {
+		if (broker == AnyBroker || k.broker == broker) && (key == AnyKey || k.key == key) {
+			n += v
+		}
+	}
+	return n
+}
+
 // Connections is how many client connections broker (or AnyBroker) accepted
 // since the proxy started or since ResetCounts.
 func (p *Proxy) Connections(broker int32) int {
@@ -169,11 +198,12 @@ func (p *Proxy) Connections(broker int32) int {
 	return n
 }
 
-// ResetCounts sets every request and connection count back to zero.
+// ResetCounts sets every request, answer and connection count back to zero.
 func (p *Proxy) ResetCounts() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	clear(p.counts)
+	clear(p.answered)
 	clear(p.accepted)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -113,6 +114,33 @@ func testRules(t *testing.T, u upstream) {
 	t.Run("times", func(t *testing.T) { t.Parallel(); testTimes(t, u) })
 	t.Run("stall-broker", func(t *testing.T) { t.Parallel(); testStallBroker(t, u) })
 	t.Run("close-releases", func(t *testing.T) { t.Parallel(); testCloseReleases(t, u) })
+	t.Run("rewrite", func(t *testing.T) { t.Parallel(); testRewrite(t, u) })
+}
+
+// testRewrite: the commit lands, and its answer comes back as the rule rewrote it (an
+// error the broker did not give); once the rule is removed the answer is the broker's.
+func testRewrite(t *testing.T, u upstream) {
+	p := New(t, u.addrs, u.opts...)
+	group := realkafka.Name("rewrite")
+	coord := u.coordinator(t, group)
+	h := p.Add(Rule{Broker: AnyBroker, Key: kmsg.OffsetCommit, Action: Rewrite, Rewrite: func(r kmsg.Response) {
+		for i := range r.(*kmsg.OffsetCommitResponse).Topics {
+			for j := range r.(*kmsg.OffsetCommitResponse).Topics[i].Partitions {
+				r.(*kmsg.OffsetCommitResponse).Topics[i].Partitions[j].ErrorCode = kerr.OffsetNotAvailable.Code
+			}
+		}
+	}})
+	cl, _ := client(t, p.Addrs(), u.opts...)
+	if err := commitErr(cl.Broker(int(coord)).Request(ctxFor(t, answerTimeout), u.commitReq(group, 1))); !errors.Is(err, kerr.OffsetNotAvailable) {
+		t.Errorf("commit under the rewrite: %v; want the rewritten OFFSET_NOT_AVAILABLE", err)
+	}
+	if got := u.committed(t, group); got != 1 {
+		t.Errorf("committed offset read back directly: %d; want 1 (the request went through)", got)
+	}
+	h.Remove()
+	if err := commitErr(cl.Broker(int(coord)).Request(ctxFor(t, answerTimeout), u.commitReq(group, 2))); err != nil {
+		t.Errorf("commit after Remove: %v; want the broker's answer", err)
+	}
 }
 
 // warmUp opens cl's connection to broker id (the one OffsetCommit shares with

@@ -86,26 +86,9 @@ func rewriteResponse(frame []byte, key kmsg.Key, version int16, fn endpointFunc)
 	if !ok || version < from {
 		return frame, nil
 	}
-	if len(frame) < 8 {
-		return nil, fmt.Errorf("%w: %s answer of %d bytes", errProtocol, key.Name(), len(frame))
-	}
-	resp := kmsg.ResponseForKey(int16(key))
-	if version > resp.MaxVersion() {
-		return nil, fmt.Errorf("%w: cannot rewrite %s v%d (kmsg knows up to v%d)", errProtocol, key.Name(), version, resp.MaxVersion())
-	}
-	resp.SetVersion(version)
-	// Flexible answers have tagged fields in their header. (ApiVersions answers
-	// never do, but they name no broker and do not come here.)
-	bodyAt := 8 // size, correlation id
-	if resp.IsFlexible() {
-		n, err := tagsLen(frame[bodyAt:])
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s v%d response header: %w", errProtocol, key.Name(), version, err)
-		}
-		bodyAt += n
-	}
-	if err := resp.ReadFrom(frame[bodyAt:]); err != nil {
-		return nil, fmt.Errorf("%w: decode %s v%d response: %w", errProtocol, key.Name(), version, err)
+	resp, bodyAt, err := decodeResponse(frame, key, version)
+	if err != nil {
+		return nil, err
 	}
 	changed := false
 	if err := eachEndpoint(resp, func(id int32, host *string, port *int32) error {
@@ -117,10 +100,43 @@ func rewriteResponse(frame []byte, key kmsg.Key, version int16, fn endpointFunc)
 	}); err != nil || !changed {
 		return frame, err
 	}
-	out := append([]byte(nil), frame[:bodyAt]...) // size (fixed below), correlation id, header tags
+	return encodeResponse(frame[:bodyAt], resp), nil
+}
+
+// decodeResponse decodes frame, the response to a request of key at version, and
+// returns where its body starts.
+func decodeResponse(frame []byte, key kmsg.Key, version int16) (kmsg.Response, int, error) {
+	if len(frame) < 8 {
+		return nil, 0, fmt.Errorf("%w: %s answer of %d bytes", errProtocol, key.Name(), len(frame))
+	}
+	resp := kmsg.ResponseForKey(int16(key))
+	if resp == nil || version > resp.MaxVersion() {
+		return nil, 0, fmt.Errorf("%w: cannot decode %s v%d", errProtocol, key.Name(), version)
+	}
+	resp.SetVersion(version)
+	// Flexible answers have tagged fields in their header. (ApiVersions answers
+	// never do.)
+	bodyAt := 8 // size, correlation id
+	if resp.IsFlexible() && key != kmsg.ApiVersions {
+		n, err := tagsLen(frame[bodyAt:])
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: %s v%d response header: %w", errProtocol, key.Name(), version, err)
+		}
+		bodyAt += n
+	}
+	if err := resp.ReadFrom(frame[bodyAt:]); err != nil {
+		return nil, 0, fmt.Errorf("%w: decode %s v%d response: %w", errProtocol, key.Name(), version, err)
+	}
+	return resp, bodyAt, nil
+}
+
+// encodeResponse is a response frame of header (size, correlation id, header tags) and
+// resp, its size set.
+func encodeResponse(header []byte, resp kmsg.Response) []byte {
+	out := append([]byte(nil), header...)
 	out = resp.AppendTo(out)
 	binary.BigEndian.PutUint32(out, uint32(len(out)-4))
-	return out, nil
+	return out
 }
 
 // eachEndpoint calls fn on every broker endpoint of resp, stopping at an error.

@@ -95,11 +95,11 @@ func TestRewriteResponse(t *testing.T) {
 			}
 			req := tc.resp.RequestKind()
 			req.SetVersion(version)
-			got, err := decodeResponse(out, req)
+			got, _, err := decodeResponse(out, kmsg.Key(req.Key()), req.GetVersion())
 			if err != nil {
 				t.Fatalf("the rewritten answer does not decode: %v", err)
 			}
-			want, err := decodeResponse(in, req)
+			want, _, err := decodeResponse(in, kmsg.Key(req.Key()), req.GetVersion())
 			if err != nil {
 				t.Fatal(err)
 			}

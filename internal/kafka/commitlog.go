@@ -35,6 +35,15 @@ type CommitLogOptions struct {
 	// History says which groups keep their Recent commits; nil: every group. The
 	// earlier commits of a group are kept from the first read that asks for them.
 	History func(group string) bool
+	// FirstWindow and MaxWindow size SearchCommitLog's windows in bytes: the newest
+	// records first, each next window searchGrowth times larger, up to MaxWindow (defaults
+	// searchFirstWindow, searchMaxWindow).
+	FirstWindow, MaxWindow int64
+	// MinRecentTimes: SearchCommitLog gives a group's Recent commits only when they hold
+	// at least this many distinct commit times (0: always). A snapshot asks for
+	// model.CommitterMinCommits: fewer cannot show a committer (DetectCommitter), and a
+	// fleet seeded a moment ago would keep every commit twice.
+	MinRecentTimes int
 }
 
 // The defaults of CommitLogOptions.
@@ -61,6 +70,12 @@ func (o CommitLogOptions) withDefaults() CommitLogOptions {
 	}
 	if o.PerPartition <= 0 {
 		o.PerPartition = DefaultCommitLogRecent
+	}
+	if o.FirstWindow <= 0 {
+		o.FirstWindow = searchFirstWindow
+	}
+	if o.MaxWindow <= 0 {
+		o.MaxWindow = searchMaxWindow
 	}
 	return o
 }
@@ -168,31 +183,52 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 }
 
 // startCommitLog starts reading the records of the snapshot's groups in
-// __consumer_offsets when q asks for it, alongside the rest of the snapshot, as soon as
-// the groups are described (their commits may still be read: it reads only what
-// DescribeGroups sets). It keeps the recent commits of the groups without members, or
-// whose members are unknown (a Stable fleet's history would cost memory for nothing).
-// The function it returns waits for the read and, given the observation, gives each
-// group with commits its CommitLog (share groups have none) and logs the phase; it does
-// nothing after its first call.
+// __consumer_offsets when q asks for it, alongside the rest of the snapshot. A client of
+// many snapshots (q.CommitLogCatchUp) starts as soon as the groups are described (it reads
+// only what DescribeGroups sets) and follows every group with commits forward from where
+// its last read stopped (ReadCommitLog), keeping the recent commits of the groups without
+// members, or whose members are unknown (a Stable fleet's history would cost memory for
+// nothing). A one-shot snapshot starts once their offsets are fetched too, and searches
+// only what each group's answer uses (model.GroupObservation.CommitLogNeed,
+// SearchCommitLog). The function it returns waits for the read and, given the
+// observation, gives each group with commits its CommitLog (share groups have none) and
+// logs the phase; it does nothing after its first call.
 func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation, func(string, ...any)) {
-	var names []string
-	alone := map[string]bool{} // groups without members: commits there come from outside
-	for _, g := range groups {
-		if q.CommitLog && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
-			names = append(names, g.Group)
-			alone[g.Group] = g.DescribeError != nil || len(g.Members) == 0
-		}
-	}
-	if len(names) == 0 {
+	if !q.CommitLog {
 		return func(*model.Observation, func(string, ...any)) {}
+	}
+	var read func(context.Context) map[string]*model.CommitLog
+	if q.CommitLogCatchUp {
+		var names []string
+		alone := map[string]bool{} // groups without members: commits there come from outside
+		for _, g := range groups {
+			if g.Type != model.TypeShare && g.Type != model.TypeUnknown {
+				names = append(names, g.Group)
+				alone[g.Group] = g.DescribeError != nil || len(g.Members) == 0
+			}
+		}
+		if len(names) == 0 {
+			return func(*model.Observation, func(string, ...any)) {}
+		}
+		read = func(ctx context.Context) map[string]*model.CommitLog {
+			got, _ := c.ReadCommitLog(ctx, names, CommitLogOptions{MaxBytes: q.CommitLogBudget, History: func(g string) bool { return alone[g] }})
+			return got
+		}
+	} else {
+		needs := map[string]model.CommitLogNeed{}
+		for _, g := range groups {
+			if len(g.Committed) > 0 && g.Type != model.TypeShare && g.Type != model.TypeUnknown {
+				needs[g.Group] = g.CommitLogNeed(q.Topics)
+			}
+		}
+		read = func(ctx context.Context) map[string]*model.CommitLog {
+			got, _ := c.SearchCommitLog(ctx, needs, CommitLogOptions{MaxBytes: q.CommitLogBudget, MinRecentTimes: model.CommitterMinCommits})
+			return got
+		}
 	}
 	rctx, stop := context.WithCancelCause(ctx)
 	done := make(chan map[string]*model.CommitLog, 1)
-	go func() {
-		got, _ := c.ReadCommitLog(rctx, names, CommitLogOptions{MaxBytes: q.CommitLogBudget, History: func(g string) bool { return alone[g] }})
-		done <- got
-	}()
+	go func() { done <- read(rctx) }()
 	var once sync.Once
 	return func(obs *model.Observation, phase func(string, ...any)) {
 		once.Do(func() {

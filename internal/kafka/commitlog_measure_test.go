@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +20,8 @@ import (
 )
 
 // The cost of reading __consumer_offsets for N groups each committed on 50 partitions
-// (OFFSETTUI_MEASURE_COMMIT_LOG=N; not run by default): on the fake cluster, whose
+// (OFFSETTUI_MEASURE_COMMIT_LOG=N; not run by default; OFFSETTUI_MEASURE_COMMIT_LOG_AGE, 1h by
+// default, is how long before the read the fake cluster's commits were made): on the fake cluster, whose
 // __consumer_offsets (50 partitions) this test writes as Kafka's coordinator would, and,
 // with the main broker's environment, on the real broker (kadm commits; its
 // __consumer_offsets has the test broker's 3 partitions). It logs the first read (time,
@@ -37,7 +39,11 @@ func TestMeasureCommitLog(t *testing.T) {
 	t.Run("fake", func(t *testing.T) {
 		k := kafkatest.Cluster(t)
 		log := newFakeOffsetsTopic(t, k, 50)
-		at := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+		age := time.Hour // OFFSETTUI_MEASURE_COMMIT_LOG_AGE=1m: as right after a seeding
+		if d, err := time.ParseDuration(os.Getenv("OFFSETTUI_MEASURE_COMMIT_LOG_AGE")); err == nil {
+			age = d
+		}
+		at := time.Now().Add(-age).Truncate(time.Millisecond)
 		start := time.Now()
 		var recs []*kgo.Record
 		for _, g := range groups {
@@ -93,17 +99,18 @@ func TestMeasureCommitLog(t *testing.T) {
 	})
 }
 
-// measureRead reads groups' commit logs twice, the second time after more() appended.
+// measureRead reads groups' commit logs twice, the second time after more() appended, as a
+// client of many snapshots does (ReadCommitLog); then searches them as a one-shot command
+// does (SearchCommitLog: every group's 50 last commits, and their history, as for groups
+// without members right after a seeding). For each it logs the time, the requests, the
+// records, the live heap the result keeps and the heap's peak during the read.
 func measureRead(t *testing.T, c *kafka.Client, groups []string, more func()) {
 	t.Helper()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
 	// As a snapshot of a Stable fleet reads it: no group keeps history.
 	opt := kafka.CommitLogOptions{History: func(string) bool { return false }}
-	got, scan := c.ReadCommitLog(context.Background(), groups, opt)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
+	var scan model.CommitLogScan
+	var got map[string]*model.CommitLog
+	kept, peak := measureHeap(func() { got, scan = c.ReadCommitLog(context.Background(), groups, opt) })
 	commits := 0
 	for _, g := range groups {
 		if l := got[g]; l == nil || l.Status != model.CommitLogRead {
@@ -112,10 +119,78 @@ func measureRead(t *testing.T, c *kafka.Client, groups []string, more func()) {
 		commits += len(got[g].Commits)
 	}
 	t.Logf("%d groups: first read %s: %d partitions of __consumer_offsets, %d requests, %d records, %.1f MB of keys and values; "+
-		"%d commits kept; live heap +%.1f MiB (the client's state and the CommitLogs)", len(groups), scan.Took.Round(time.Millisecond),
-		scan.Partitions, scan.Requests, scan.Records, float64(scan.Bytes)/1e6, commits, float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20))
+		"%d commits kept; live heap +%.1f MiB (the client's state and the CommitLogs), peak +%.1f MiB", len(groups), scan.Took.Round(time.Millisecond),
+		scan.Partitions, scan.Requests, scan.Records, float64(scan.Bytes)/1e6, commits, kept, peak)
 	more()
 	got, scan = c.ReadCommitLog(context.Background(), groups, opt)
 	t.Logf("second read (one commit appended): %s, %d requests, %d records", scan.Took.Round(time.Millisecond), scan.Requests, scan.Records)
 	runtime.KeepAlive(got)
+	got = nil
+	// As a snapshot reads groups without members (a fleet just seeded): every group keeps history.
+	all := newClient(t, strings.Split(c.Bootstrap(), ","), time.Now)
+	kept, peak = measureHeap(func() { got, scan = all.ReadCommitLog(context.Background(), groups, kafka.CommitLogOptions{}) })
+	recent := 0
+	for _, g := range groups {
+		recent += len(got[g].Recent)
+	}
+	t.Logf("first read with history: %s, %d requests, %d records; %d recent kept; live heap +%.1f MiB, peak +%.1f MiB",
+		scan.Took.Round(time.Millisecond), scan.Requests, scan.Records, recent, kept, peak)
+	runtime.KeepAlive(got)
+	got = nil
+	for _, history := range []bool{false, true} {
+		needs := map[string]model.CommitLogNeed{}
+		for _, g := range groups {
+			n := model.CommitLogNeed{History: history}
+			for p := range int32(50) {
+				n.Commits = append(n.Commits, model.TP{Topic: "orders", Partition: p})
+			}
+			needs[g] = n
+		}
+		var found map[string]*model.CommitLog
+		fresh := newClient(t, strings.Split(c.Bootstrap(), ","), time.Now)
+		opt := kafka.CommitLogOptions{MinRecentTimes: model.CommitterMinCommits} // as a snapshot reads
+		kept, peak := measureHeap(func() { found, scan = fresh.SearchCommitLog(context.Background(), needs, opt) })
+		commits, recent := 0, 0
+		for _, g := range groups {
+			commits += len(found[g].Commits)
+			recent += len(found[g].Recent)
+		}
+		t.Logf("search newest first (history %v): %s, %d requests, %d records, %.1f MB; %d commits and %d recent kept; live heap +%.1f MiB, peak +%.1f MiB",
+			history, scan.Took.Round(time.Millisecond), scan.Requests, scan.Records, float64(scan.Bytes)/1e6, commits, recent, kept, peak)
+		runtime.KeepAlive(found)
+	}
+}
+
+// measureHeap runs read and returns, in MiB, the live heap it left (after a collection)
+// and the largest heap in use while it ran (sampled every 5 ms), each above the heap
+// before it.
+func measureHeap(read func()) (kept, peak float64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	stop := make(chan struct{})
+	top := make(chan uint64)
+	go func() {
+		var most uint64
+		var ms runtime.MemStats
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				top <- most
+				return
+			case <-tick.C:
+				runtime.ReadMemStats(&ms)
+				most = max(most, ms.HeapInuse)
+			}
+		}
+	}()
+	read()
+	close(stop)
+	most := <-top
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	mib := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / (1 << 20) }
+	return mib(after.HeapAlloc, before.HeapAlloc), mib(most, before.HeapInuse)
 }

@@ -17,6 +17,6 @@ import (
 func (c *Client) CommitsSeen(ctx context.Context, group, typ string, since time.Time) []model.CommitSeen {
 	ctx, cancel := context.WithTimeout(ctx, c.snapshotBudget())
 	defer cancel()
-	logs, _ := c.ReadCommitLog(ctx, []string{group}, CommitLogOptions{})
+	logs, _ := c.SearchCommitLog(ctx, map[string]model.CommitLogNeed{group: {History: true}}, CommitLogOptions{})
 	return logs[group].SeenWithoutMembers(typ, since)
 }

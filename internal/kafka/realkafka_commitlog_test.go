@@ -90,7 +90,7 @@ func offsetsPartitions(t testing.TB, s *realkafka.Seed) int {
 
 // A principal that may not read __consumer_offsets gets a per-group "denied", whether the
 // topic is hidden from it (no Describe: Metadata says TOPIC_AUTHORIZATION_FAILED) or only
-// its records are (Describe without Read: Fetch says so).
+// its records are (Describe without Read: Fetch says so), read forward or newest first.
 func TestRealKafkaCommitLogDenied(t *testing.T) {
 	t.Parallel()
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
@@ -99,6 +99,8 @@ func TestRealKafkaCommitLogDenied(t *testing.T) {
 		topic, group := realkafka.Name("clog-denied"), realkafka.Name("clog-denied-grp")
 		s.CreateTopic(topic, 1, nil)
 		b.AdminCommit(t, group, map[model.TP]int64{{Topic: topic}: 0})
+		// read reads the group's commit log as user, forward (a client of many snapshots) and
+		// newest first (a one-shot command), and fails unless both say the same.
 		read := func(user string) *model.CommitLog {
 			t.Helper()
 			c, err := kafka.New(kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
@@ -109,6 +111,10 @@ func TestRealKafkaCommitLogDenied(t *testing.T) {
 			}
 			defer c.Close()
 			got, _ := c.ReadCommitLog(context.Background(), []string{group}, kafka.CommitLogOptions{})
+			found, _ := c.SearchCommitLog(context.Background(), map[string]model.CommitLogNeed{group: {Commits: []model.TP{{Topic: topic}}}}, kafka.CommitLogOptions{})
+			if l, f := got[group], found[group]; l.Status != f.Status || len(l.Commits) != len(f.Commits) {
+				t.Errorf("%s: read forward %+v, searched %+v", user, l, f)
+			}
 			return got[group]
 		}
 		if l := read("alice"); l.Status != model.CommitLogDenied || !strings.Contains(l.Reason, "TOPIC_AUTHORIZATION_FAILED") || len(l.Commits) != 0 {

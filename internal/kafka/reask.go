@@ -55,6 +55,27 @@ func (r *reasker) wait(ctx context.Context) bool {
 	}
 }
 
+// waitPatiently is wait past the rule's re-asks (a reset's phase waiting for a leader just
+// elected): after them, each wait is as long as the rule's last, for as long as one
+// --timeout is left of the deadline after it.
+func (r *reasker) waitPatiently(ctx context.Context) bool {
+	if r.done < reaskAttempts {
+		return r.wait(ctx)
+	}
+	d := reaskFirst << (reaskAttempts - 1)
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl)-d < r.reserve {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
 // movedCodes are the answers of a coordinator or leader that moved or is loading.
 var movedCodes = map[string]bool{
 	"NOT_COORDINATOR": true, "COORDINATOR_LOAD_IN_PROGRESS": true, "COORDINATOR_NOT_AVAILABLE": true,

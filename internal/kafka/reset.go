@@ -21,12 +21,13 @@ var ErrCannotProveInactive = errors.New("cannot prove the group is inactive")
 // group's state (from ListGroups, or from its coordinator when ListGroups left it
 // out), members, committed offsets, the partition counts and watermarks of topics
 // (every topic with a commit when topics is empty) and, when at is non-zero, the
-// first offset at or after that time per partition. It fails rather than guess: a
+// first offset at or after that time per partition; a partition whose leader was elected a
+// moment ago is waited for while the phase's deadline allows. It fails rather than guess: a
 // group found nowhere while some broker's group listing failed could be hiding
 // there. A group its coordinator describes is known whatever the other brokers'
 // listings did.
 func (c *Client) ReadPlanInput(ctx context.Context, group string, topics []string, at time.Time) (plan.Input, error) {
-	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true}, at, nil)
+	obs, err := c.observe(ctx, model.Query{Groups: []string{group}, Topics: topics, WholeTopics: true, WaitForHighWatermarks: true}, at, nil)
 	if err != nil {
 		return plan.Input{}, err
 	}

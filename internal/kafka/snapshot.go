@@ -63,13 +63,19 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 		CommittedTimestamps: map[model.TPO]time.Time{}, Errors: []model.Error{},
 	}
 	phase := c.phaseLogger()
-	// The commit log is read from when the groups are described, beside their offsets.
+	// The commit log is read beside the rest: from when the groups are described (many
+	// snapshots), or once their offsets are fetched (one).
 	var commitLogRead func(*model.Observation, func(string, ...any))
 	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed, func(gs []*model.GroupObservation) {
-		commitLogRead = c.startCommitLog(ctx, gs, q)
+		if q.CommitLogCatchUp {
+			commitLogRead = c.startCommitLog(ctx, gs, q)
+		}
 	})
 	if err != nil {
 		return obs, err
+	}
+	if !q.CommitLogCatchUp { // a one-shot snapshot reads what its groups' offsets need
+		commitLogRead = c.startCommitLog(ctx, groups, q)
 	}
 	defer commitLogRead(nil, nil)
 	phase("groups listed, described and their offsets fetched (%d groups)", len(groups))
@@ -80,7 +86,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
-	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk)
+	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk, q.WaitForHighWatermarks)
 	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
 	phase("watermarks and local log starts of %d partitions", len(tps))
 	addGroups(&obs, groups)

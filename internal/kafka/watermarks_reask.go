@@ -2,10 +2,12 @@ package kafka
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
 
+	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
 )
 
@@ -13,24 +15,40 @@ import (
 // a broker shutting down: NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE, a refused or
 // closed connection) asked again of their new leaders, after a fresh Metadata answer,
 // while the re-asks last (reask.go). A partition still led by a broker dropped in this
-// snapshot is not asked again.
-func (c *Client) watermarksReasked(ctx context.Context, lay topicLayout, tps []model.TP, risk map[string]time.Time) map[model.TP]model.PartitionOffsets {
+// snapshot is not asked again. With patient (a reset's phases), a partition whose leader
+// answers OFFSET_NOT_AVAILABLE (elected a moment ago, it does not know its high watermark
+// yet) is asked again until one --timeout is left of the deadline, not only for the rule's
+// 1.5 s; one still not available then says how long it was waited for.
+func (c *Client) watermarksReasked(ctx context.Context, lay topicLayout, tps []model.TP, risk map[string]time.Time, patient bool) map[model.TP]model.PartitionOffsets {
 	out := c.watermarks(ctx, lay, tps, risk)
 	r := c.reasker()
+	start := time.Now()
 	for {
 		var again []model.TP
 		topics := map[string]bool{}
+		notAvailable := false
 		for tp, po := range out {
 			if moved(po.Error) {
 				again = append(again, tp)
 				topics[tp.Topic] = true
+				notAvailable = notAvailable || offsetNotAvailable(po.Error)
 			}
 		}
-		if len(again) == 0 || !r.wait(ctx) {
+		wait := r.wait
+		if patient && notAvailable {
+			wait = r.waitPatiently
+		}
+		if len(again) == 0 {
+			return out
+		}
+		if !wait(ctx) {
+			if patient && notAvailable {
+				waitedFor(out, time.Since(start))
+			}
 			return out
 		}
 		slices.SortFunc(again, model.CompareTP)
-		c.logf("asking again for the watermarks of %d partitions whose leader moved", len(again))
+		c.logf("asking again for the watermarks of %d partitions whose leader moved (%v so far)", len(again), time.Since(start).Round(time.Millisecond))
 		fresh, err := c.metadata(ctx, slices.Sorted(maps.Keys(topics)))
 		if err != nil {
 			return out
@@ -47,6 +65,24 @@ func (c *Client) watermarksReasked(ctx context.Context, lay topicLayout, tps []m
 			return out
 		}
 		for tp, po := range c.watermarks(ctx, fresh, ask, risk) {
+			out[tp] = po
+		}
+	}
+}
+
+// offsetNotAvailable reports whether e is a leader's OFFSET_NOT_AVAILABLE.
+func offsetNotAvailable(e *model.Error) bool {
+	return e != nil && e.Code != nil && *e.Code == codeName(int16(sarama.ErrOffsetNotAvailable))
+}
+
+// waitedFor says, in each partition's OFFSET_NOT_AVAILABLE, how long it was asked again.
+func waitedFor(out map[model.TP]model.PartitionOffsets, waited time.Duration) {
+	for tp, po := range out {
+		if offsetNotAvailable(po.Error) {
+			e := *po.Error
+			e.Message += fmt.Sprintf(" (its leader, elected a moment ago, did not know its high watermark yet; asked again for %s, until one --timeout was left of the deadline)",
+				waited.Round(100*time.Millisecond))
+			po.Error = &e
 			out[tp] = po
 		}
 	}

@@ -45,8 +45,12 @@ const (
 	CommitLogDenied = "denied"
 	// CommitLogFailed: the read failed (the broker's error is in Reason).
 	CommitLogFailed = "failed"
-	// CommitLogOff: the log was not asked for (--commit-log=false).
+	// CommitLogOff: the log was not asked for (--commit-log=off).
 	CommitLogOff = "off"
+	// CommitLogNotNeeded: the answer uses nothing of the group's records, so they were not
+	// read: no commit of it can expire while it stands (Stable with every committed topic
+	// subscribed, or rebalancing) and it has members (GroupObservation.CommitLogNeed).
+	CommitLogNotNeeded = "not-needed"
 )
 
 // Complete reports whether the log was read to its end: only then do its records say

@@ -39,6 +39,12 @@ type Query struct {
 	CommitLog        bool
 	CommitLogBudget  int64
 	CommitLogCatchUp bool
+	// WaitForHighWatermarks asks again, until one --timeout is left of the deadline, for the
+	// watermarks of a partition whose leader answers OFFSET_NOT_AVAILABLE (elected a moment
+	// ago, it does not know its high watermark yet), where other snapshots ask again for
+	// 1.5 s (docs/kafka.md "When brokers move"): a reset's phases, which refuse to plan
+	// without them.
+	WaitForHighWatermarks bool
 }
 
 // DefaultRiskWindow is the --risk-window default.

@@ -2,9 +2,10 @@ package realkafka
 
 // The brokers CI runs (scripts/kafka.sh roles): main (Kafka 4.4.0, OFFSETTUI_IT_BOOTSTRAP),
 // oldest (the oldest 4.x the project supports, 4.0.0, OFFSETTUI_IT_OLDEST_*), timers (4.4.0
-// with short commit expiry, a fast log cleaner and tiered storage, OFFSETTUI_IT_TIMERS_*), and
-// the version matrix: v28 (2.8.2 with ZooKeeper), v37 (3.7.2) and v39 (3.9.1), PLAINTEXT only
-// (OFFSETTUI_IT_V28_* …).
+// with short commit expiry, a fast log cleaner and tiered storage, OFFSETTUI_IT_TIMERS_*),
+// commitlog (4.4.0 whose __consumer_offsets holds the commit log's figures' busy partition,
+// OFFSETTUI_IT_COMMITLOG_*), and the version matrix: v28 (2.8.2 with ZooKeeper), v37 (3.7.2)
+// and v39 (3.9.1), PLAINTEXT only (OFFSETTUI_IT_V28_* …).
 
 import (
 	"fmt"
@@ -17,7 +18,7 @@ import (
 // Broker is one real broker of CI: where it listens and the jars of its version (Kafka's
 // Java tools and clients, and test/kafka/Shapes.java compiled against them).
 type Broker struct {
-	Role     string // "main", "oldest", "timers", "v28", "v37" or "v39" (scripts/kafka.sh OFFSETTUI_KAFKA_ROLE)
+	Role     string // "main", "oldest", "timers", "commitlog", "v28", "v37" or "v39" (scripts/kafka.sh OFFSETTUI_KAFKA_ROLE)
 	Version  string // Kafka version, e.g. "4.4.0"
 	Addr     string // PLAINTEXT listener (principal ANONYMOUS, a super user)
 	SASLAddr string // SASL_PLAINTEXT listener, ACLs enforced (users admin, alice, bob); "" on the matrix's brokers
@@ -38,6 +39,9 @@ var roleEnv = map[string]struct{ bootstrap, sasl, version, lib, shapes, start st
 	"timers": {"OFFSETTUI_IT_TIMERS_BOOTSTRAP", "OFFSETTUI_IT_TIMERS_SASL_BOOTSTRAP", "OFFSETTUI_IT_TIMERS_KAFKA_VERSION",
 		"OFFSETTUI_IT_TIMERS_KAFKA_LIB", "OFFSETTUI_IT_TIMERS_SHAPES",
 		`OFFSETTUI_KAFKA_ROLE=timers scripts/kafka.sh start && eval "$(OFFSETTUI_KAFKA_ROLE=timers scripts/kafka.sh env)"`},
+	"commitlog": {"OFFSETTUI_IT_COMMITLOG_BOOTSTRAP", "OFFSETTUI_IT_COMMITLOG_SASL_BOOTSTRAP", "OFFSETTUI_IT_COMMITLOG_KAFKA_VERSION",
+		"OFFSETTUI_IT_COMMITLOG_KAFKA_LIB", "OFFSETTUI_IT_COMMITLOG_SHAPES",
+		`OFFSETTUI_KAFKA_ROLE=commitlog scripts/kafka.sh start && eval "$(OFFSETTUI_KAFKA_ROLE=commitlog scripts/kafka.sh env)"`},
 	"v28": matrixEnv("v28"),
 	"v37": matrixEnv("v37"),
 	"v39": matrixEnv("v39"),

@@ -56,7 +56,7 @@ func (b Broker) Expiry(t testing.TB) ExpiryShape {
 	t.Helper()
 	s := b.Seed(t)
 	e := ExpiryShape{Stay: 20 * time.Second}
-	e.Retention, e.CheckInterval = offsetsRetention(t, s)
+	e.Retention, e.CheckInterval = OffsetsRetention(t, s)
 	e.LongStay = e.Retention + 15*time.Second
 	mk := func(kind, protocol string, stay time.Duration) ExpiryGroup {
 		g := ExpiryGroup{Kind: kind, Group: Name("exp-" + kind), Topic: Name("exp-" + kind)}
@@ -79,9 +79,9 @@ func (b Broker) Expiry(t testing.TB) ExpiryShape {
 	return e
 }
 
-// offsetsRetention reads the broker's offsets.retention.minutes and
+// OffsetsRetention reads the broker's offsets.retention.minutes and
 // offsets.retention.check.interval.ms (DescribeConfigs).
-func offsetsRetention(t testing.TB, s *Seed) (retention, check time.Duration) {
+func OffsetsRetention(t testing.TB, s *Seed) (retention, check time.Duration) {
 	t.Helper()
 	get := func(name string) int64 {
 		v, ok := s.BrokerConfig(name)

@@ -63,9 +63,13 @@ func BenchmarkScrape10k(b *testing.B) {
 // BenchmarkHistoryAddAnnotate in internal/model).
 func BenchmarkPublish10k(b *testing.B) {
 	snap := fleetSnapshot(10000, t0)
-	b.ReportAllocs()
-	for b.Loop() {
-		v := buildView(&snap, model.DefaultRiskWindow, DefaultMaxPartitionSeries)
-		_ = viewFamilies("prod", v)
+	for _, gran := range []Granularity{GranularityPartition, GranularityTopic, GranularityGroup} {
+		b.Run(gran.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				v := buildView(&snap, model.DefaultRiskWindow, DefaultMaxPartitionSeries, &Selection{Granularity: gran})
+				_ = viewFamilies("prod", v, gran)
+			}
+		})
 	}
 }

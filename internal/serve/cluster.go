@@ -115,9 +115,9 @@ func (p *poller) take(ctx context.Context) {
 	}
 	p.history.Add(&snap, true)
 	p.history.Annotate(&snap, p.opts.Time)
-	v := buildView(&snap, p.opts.Query.RiskWindow, p.opts.MaxPartitionSeries)
+	v := buildView(&snap, p.opts.Query.RiskWindow, p.opts.MaxPartitionSeries, &p.opts.Series)
 	next.up, next.lastSuccess = true, snap.Cluster.TakenAt.Time
-	next.families, next.groups, next.itemErrors, next.leftOut = viewFamilies(p.target.Cluster, v), len(v.groups), v.itemErrors, v.leftOut
+	next.families, next.groups, next.itemErrors, next.leftOut = viewFamilies(p.target.Cluster, v, p.opts.Series.Granularity), v.all, v.itemErrors, v.leftOut
 	if p.opts.API {
 		next.snap = &snap
 	}

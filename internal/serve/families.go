@@ -57,9 +57,9 @@ func labels(pairs ...*dto.LabelPair) []*dto.LabelPair {
 	return pairs
 }
 
-// viewFamilies builds the group and partition series of one cluster's view.
-// Series with the same labels share one label list.
-func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
+// viewFamilies builds the group, topic and partition series of one cluster's view,
+// the lag split as gran says. Series with the same labels share one label list.
+func viewFamilies(cluster string, v *clusterView, gran Granularity) []*dto.MetricFamily {
 	s := seriesSet{}
 	c := pair(&lCluster, cluster)
 	if v.kafkaVersion != "" {
@@ -113,21 +113,33 @@ func viewFamilies(cluster string, v *clusterView) []*dto.MetricFamily {
 			s.add(mStreamsRestoreLag, float64(r.lag), labels(c, gp, tp, pair(&lMember, r.member), pair(&lSubtopology, r.subtopology),
 				pair(&lPartition, strconv.FormatInt(int64(r.partition), 10)), pair(&lRole, r.role)))
 		}
+		for j := range g.topics {
+			t := &g.topics[j]
+			at := labels(c, gp, pair(&lTopic, t.topic), tp)
+			if t.lag.OK {
+				s.add(mTopicLag, float64(t.lag.V), at)
+			}
+			s.addOpt(mTopicLagSeconds, t.lagSeconds, at)
+		}
 		for j := range g.parts {
-			partitionSeries(s, c, gp, tp, &g.parts[j])
+			partitionSeries(s, c, gp, tp, &g.parts[j], gran == GranularityPartition)
 		}
 	}
 	return s.families()
 }
 
-func partitionSeries(s seriesSet, c, gp, tp *dto.LabelPair, p *partView) {
+// partitionSeries adds the series of a partition that is not ok; its lag and time lag
+// only with lag (GranularityPartition).
+func partitionSeries(s seriesSet, c, gp, tp *dto.LabelPair, p *partView, lag bool) {
 	topic, part := pair(&lTopic, p.topic), pair(&lPartition, strconv.FormatInt(int64(p.partition), 10))
 	base := labels(c, gp, part, topic, tp)
 	s.add(mPartStatus, 1, labels(c, gp, part, topic, tp, pair(&lStatus, p.status.String())))
-	if p.lag.OK {
+	if lag && p.lag.OK {
 		s.add(mPartLag, float64(p.lag.V), base)
 	}
-	s.addOpt(mPartLagSeconds, p.lagSeconds, base)
+	if lag {
+		s.addOpt(mPartLagSeconds, p.lagSeconds, base)
+	}
 	if p.lost.OK {
 		s.add(mPartLost, float64(p.lost.V), base)
 	}

@@ -78,6 +78,14 @@ var (
 		"Records a streams task still restores from its changelogs (the changelog end offsets minus the offsets its member last reported), by member, subtopology, partition and role; absent when the broker sends none for the task (it runs, or the broker does not send them).")
 )
 
+// Per group and topic (--granularity topic).
+var (
+	mTopicLag = gauge("offsettui_group_topic_lag",
+		"The group's lag in records on one topic (partitions with a commit), as its total counts it; absent when a part of it could not be read. Only with --granularity topic.")
+	mTopicLagSeconds = gauge("offsettui_group_topic_lag_seconds",
+		"The age of the oldest record of the topic the group has not read; absent when one is unknown. Only with --granularity topic.")
+)
+
 // Per partition that is not ok (docs/metrics.md says which).
 var (
 	mPartLag = gauge("offsettui_partition_lag",
@@ -104,6 +112,7 @@ var allMetrics = []*metric{
 	mGroupLag, mGroupLagKnown, mGroupLagSeconds, mGroupConsumeRate, mGroupProduceRate, mGroupLagRate,
 	mGroupETA, mGroupLoss, mGroupLossNeeded, mGroupCommitsExpire, mGroupLosingNow, mGroupLost, mGroupPartitions, mGroupEvaluation, mGroupState, mGroupMembers,
 	mStreamsRestoreLag,
+	mTopicLag, mTopicLagSeconds,
 	mPartLag, mPartLagSeconds, mPartStatus, mPartLost, mPartExpiresIn, mPartLoss, mPartDeadline, mPartEvaluation,
 }
 

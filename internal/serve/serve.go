@@ -48,6 +48,9 @@ type Options struct {
 	// MaxPartitionSeries bounds the partitions per cluster with series of
 	// their own (DefaultMaxPartitionSeries when 0).
 	MaxPartitionSeries int
+	// Series chooses the groups and topics exported and the granularity of lag
+	// (every group, partitions, when zero); the snapshots read every group.
+	Series Selection
 	// Logf receives one line per change of a cluster's state (never a secret:
 	// the messages are the client's errors, which name addresses only).
 	Logf func(format string, args ...any)

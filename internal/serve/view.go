@@ -15,7 +15,9 @@ import (
 // million partitions at fleet scale, is let go), and the strings it holds are
 // the snapshot's own.
 type clusterView struct {
-	groups []groupView
+	groups []groupView // the groups exported
+	// all is how many groups the snapshot holds.
+	all int
 	// itemErrors counts the snapshot's errors by kind, in errorKinds order.
 	itemErrors [len(errorKinds)]int
 	// leftOut is how many partitions that are not ok got no series (the cap).
@@ -51,6 +53,8 @@ type groupView struct {
 	parts      []partView
 	// restores are a streams group's tasks with a restore lag.
 	restores []restoreView
+	// topics holds the lag of each topic exported (GranularityTopic), in name order.
+	topics []topicView
 }
 
 // restoreView is one streams task a member reported a restore lag for.
@@ -58,6 +62,13 @@ type restoreView struct {
 	member, subtopology, role string
 	partition                 int32
 	lag                       int64
+}
+
+// topicView is a group's lag on one topic, as its totals count it.
+type topicView struct {
+	topic      string
+	lag        model.Opt[int64]
+	lagSeconds model.Opt[float64]
 }
 
 // numStatuses is how many statuses there are: model.Status runs from
@@ -86,12 +97,13 @@ type partView struct {
 	evaluation    model.Evaluation
 }
 
-// buildView turns an annotated snapshot into its series. Partitions that are
-// not ok (notOK, with the loss horizon riskWindow) get series of their own, at
-// most maxParts of them, the most severe first; the others are counted in
-// leftOut.
-func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clusterView {
-	v := &clusterView{groups: make([]groupView, len(s.Groups)), capabilities: s.Cluster.Capabilities}
+// buildView turns an annotated snapshot into its series: those of the groups and topics
+// sel chooses, split as finely as it says. Partitions that are not ok (notOK, with the
+// loss horizon riskWindow) get series of their own, at most maxParts of them, the most
+// severe first; the others are counted in leftOut. groups counts every group of the
+// snapshot, exported or not.
+func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int, sel *Selection) *clusterView {
+	v := &clusterView{groups: make([]groupView, 0, len(s.Groups)), all: len(s.Groups), capabilities: s.Cluster.Capabilities}
 	if s.Cluster.Capabilities != nil {
 		v.kafkaVersion = "before-2.8"
 		if l := s.Cluster.KafkaVersion; l != nil {
@@ -103,13 +115,29 @@ func buildView(s *model.Snapshot, riskWindow time.Duration, maxParts int) *clust
 			v.itemErrors[k]++
 		}
 	}
+	topics := map[string]bool{} // sel.topic, once per topic name
+	chosen := func(topic string) bool {
+		in, ok := topics[topic]
+		if !ok {
+			in = sel.topic(topic)
+			topics[topic] = in
+		}
+		return in
+	}
 	var candidates []partRef
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
-		v.groups[gi] = groupOf(g, s.Cluster.TakenAt.Time)
+		if !sel.group(g.Group) {
+			continue
+		}
+		gv := groupOf(g, s.Cluster.TakenAt.Time)
+		if sel.Granularity == GranularityTopic {
+			gv.topics = topicsOf(g, chosen)
+		}
+		v.groups = append(v.groups, gv)
 		for pi := range g.Partitions {
-			if p := &g.Partitions[pi]; notOK(p, riskWindow.Milliseconds()) {
-				candidates = append(candidates, partRef{gi, partOf(p)})
+			if p := &g.Partitions[pi]; notOK(p, riskWindow.Milliseconds()) && chosen(p.Topic) {
+				candidates = append(candidates, partRef{len(v.groups) - 1, partOf(p)})
 			}
 		}
 	}
@@ -198,6 +226,66 @@ func groupOf(g *model.Group, takenAt time.Time) groupView {
 		}
 	}
 	return gv
+}
+
+// topicsOf is the group's lag on each topic chosen, by the rule of its totals
+// (model's rollup): the positive lags of the partitions with a commit that a member
+// consumes; absent when a part of it could not be read or no such partition has a
+// commit. Its time lag is the largest of those with lag, absent when one is unknown.
+func topicsOf(g *model.Group, chosen func(string) bool) []topicView {
+	var out []topicView
+	partial := g.Error != nil
+	var (
+		cur             *topicView
+		sum, most       int64
+		lagged, seconds bool
+		unknown         bool
+	)
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		if !unknown && !partial && lagged {
+			cur.lag = model.Some(sum)
+			if seconds {
+				cur.lagSeconds = model.Some(ms(most))
+			}
+		}
+		out = append(out, *cur)
+		cur = nil
+	}
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if cur == nil || cur.topic != p.Topic {
+			flush()
+			if !chosen(p.Topic) {
+				continue
+			}
+			cur, sum, most, lagged, seconds, unknown = &topicView{topic: p.Topic}, 0, 0, false, true, false
+		}
+		if p.NotConsumed() {
+			continue
+		}
+		if p.Lag == nil && (p.Status == model.StatusUnknown || p.StartOffset() != nil) {
+			unknown = true
+		}
+		if p.Lag == nil {
+			continue
+		}
+		lagged = true
+		if *p.Lag > 0 {
+			sum += *p.Lag
+			if p.Position() != nil {
+				if p.TimeLagMs == nil {
+					seconds = false
+				} else {
+					most = max(most, *p.TimeLagMs)
+				}
+			}
+		}
+	}
+	flush()
+	return out
 }
 
 // commitsExpire is the time from takenAt until the broker may delete the group's first

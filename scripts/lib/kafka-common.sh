@@ -19,11 +19,12 @@ case "$ROLE" in
   main) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19092 ENV_PREFIX=OFFSETTUI_IT_ ;;
   oldest) DEFAULT_VERSION=4.0.0 DEFAULT_PORT=19112 ENV_PREFIX=OFFSETTUI_IT_OLDEST_ ;;
   timers) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19132 ENV_PREFIX=OFFSETTUI_IT_TIMERS_ ;;
+  commitlog) DEFAULT_VERSION=4.4.0 DEFAULT_PORT=19232 ENV_PREFIX=OFFSETTUI_IT_COMMITLOG_ ;;
   # The version matrix (scripts/lib/kafka-matrix.sh): older lines, PLAINTEXT only.
   v28) DEFAULT_VERSION=2.8.2 DEFAULT_PORT=19152 ENV_PREFIX=OFFSETTUI_IT_V28_ ;;
   v37) DEFAULT_VERSION=3.7.2 DEFAULT_PORT=19172 ENV_PREFIX=OFFSETTUI_IT_V37_ ;;
   v39) DEFAULT_VERSION=3.9.1 DEFAULT_PORT=19192 ENV_PREFIX=OFFSETTUI_IT_V39_ ;;
-  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest, timers, v28, v37 or v39, got '$ROLE'" >&2; exit 2 ;;
+  *) echo "kafka.sh: OFFSETTUI_KAFKA_ROLE must be main, oldest, timers, commitlog, v28, v37 or v39, got '$ROLE'" >&2; exit 2 ;;
 esac
 # matrix_role: the roles of the version matrix (one PLAINTEXT listener; 2.8.2 with ZooKeeper).
 matrix_role() { [[ "$ROLE" == v28 || "$ROLE" == v37 || "$ROLE" == v39 ]]; }

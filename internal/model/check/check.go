@@ -122,6 +122,10 @@ type Partition struct {
 	Lost        *int64       `json:"lost"`
 	Beyond      *int64       `json:"beyond"`
 	ExpiresInMs *int64       `json:"expiresInMs"`
+	// CommitsExpireAt and CommitsExpireBy are describe's: when the broker may delete the
+	// commit, and by what rule (docs/json.md).
+	CommitsExpireAt *model.Stamp     `json:"commitsExpireAt"`
+	CommitsExpireBy model.ExpiryRule `json:"commitsExpireBy"`
 	// DeadlineMs is the partition's deadline (model.GroupPartition.Deadline): the time to
 	// loss where check --sample measured rates, else ExpiresInMs; null where neither exists.
 	DeadlineMs *int64       `json:"deadlineMs"`
@@ -161,12 +165,15 @@ type Counts struct {
 type Result struct {
 	Group string `json:"group"`
 	// Type is the group's type ("" when the group could not be read).
-	Type    string      `json:"type"`
-	State   string      `json:"state"`
-	Members int         `json:"members"`
-	TakenAt model.Stamp `json:"takenAt"`
-	Options Options     `json:"options"`
-	Verdict Verdict     `json:"verdict"`
+	Type    string `json:"type"`
+	State   string `json:"state"`
+	Members int    `json:"members"`
+	// CommitsExpireAt and CommitsExpiry are describe's commit-expiry clock of the group.
+	CommitsExpireAt *model.Stamp        `json:"commitsExpireAt"`
+	CommitsExpiry   *model.CommitExpiry `json:"commitsExpiry"`
+	TakenAt         model.Stamp         `json:"takenAt"`
+	Options         Options             `json:"options"`
+	Verdict         Verdict             `json:"verdict"`
 	// ExitCode is the verdict's process exit code (docs/cli.md), set by the
 	// command that reports the check.
 	ExitCode int    `json:"exitCode"`
@@ -218,6 +225,7 @@ func Check(s model.Snapshot, group string, opts Options) Result {
 	}
 	g := s.Groups[gi]
 	r.Type, r.State, r.Members = g.Type, g.State, len(g.Members)
+	r.CommitsExpireAt, r.CommitsExpiry = g.CommitsExpireAt, g.CommitsExpiry
 	if g.Type == model.TypeShare {
 		r.Notes = append(r.Notes, shareCheckNote(g))
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,27 @@ func TestCheckCommitExpiry(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// check -o json carries describe's clock: the group's commitsExpireAt and commitsExpiry, and
+// each partition's commitsExpireAt and commitsExpireBy, whatever the verdict.
+func TestCheckCarriesTheClock(t *testing.T) {
+	at := &model.Stamp{Time: ckNow.Add(48 * time.Hour)}
+	gp := ckPart(0, 0, 10, model.Ptr(int64(10)), model.StatusOK)
+	gp.CommitsExpireAt, gp.CommitsExpireBy = at, model.ExpiryCommitTime
+	s := one(gp)
+	s.Groups[0].CommitsExpireAt = at
+	s.Groups[0].CommitsExpiry = &model.CommitExpiry{Rule: model.ExpiryCommitTime, RetentionMs: 60_000, CommitLog: model.CommitLogRead}
+	r := Check(s, "g", Options{RiskWindow: day})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"commitsExpireAt":"2026-12-01T08:00:00.000Z","commitsExpiry":{"rule":"commit-time"`, `"commitLog":"read"`,
+		`"commitsExpireAt":"2026-12-01T08:00:00.000Z","commitsExpireBy":"commit-time","deadlineMs":null,"result":"pass"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("check's JSON lacks %s:\n%s", want, b)
+		}
 	}
 }

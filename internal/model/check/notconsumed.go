@@ -18,7 +18,8 @@ const CodeNotConsumed = "not-consumed"
 func notConsumedPartition(g model.Group, gp model.GroupPartition) Partition {
 	p := Partition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost(), Beyond: gp.Beyond(), ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass, Pass: true,
-		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time}
+		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time,
+		CommitsExpireAt: gp.CommitsExpireAt, CommitsExpireBy: gp.CommitsExpireBy}
 	p.note(CodeNotConsumed, fmt.Sprintf("no member of %s subscribes to topic %s (%s): not judged, whatever its status (%s); check --topic %s judges it",
 		g.Group, gp.Topic, subscribedText(g), gp.Status, gp.Topic))
 	return p

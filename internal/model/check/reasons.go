@@ -14,7 +14,8 @@ import (
 func checkPartition(g model.Group, gp model.GroupPartition, t *model.Topic, opts Options, now time.Time) Partition {
 	p := Partition{Topic: gp.Topic, Partition: gp.Partition, Low: gp.Low, High: gp.High, Committed: gp.Committed,
 		Status: gp.Status, Lost: gp.Lost(), Beyond: gp.Beyond(), ExpiresInMs: gp.ExpiresInMs, Result: VerdictPass,
-		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time}
+		Reasons: []Reason{}, Notes: []Reason{}, Error: gp.Error, Time: gp.Time,
+		CommitsExpireAt: gp.CommitsExpireAt, CommitsExpireBy: gp.CommitsExpireBy}
 	if ms, basis := gp.Deadline(); basis != model.DeadlineNone {
 		p.DeadlineMs = model.Ptr(ms)
 	}

@@ -1,0 +1,273 @@
+package kafka
+
+// Reading only what a one-shot snapshot's answer uses of __consumer_offsets
+// (model.CommitLogNeed): each partition newest first, in windows that reach further back,
+// each larger than the one before, until every group asked for has what it needs or the
+// log's start is reached. A group that committed recently is found in the newest window; one
+// that committed long ago costs a few large Fetches, not one per MiB. docs/kafka.md
+// ("The commit log") says what is read, when, and its bound; commitlog_window.go holds one
+// partition's windows and what they found.
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/IBM/sarama"
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// The windows of a search: the first holds about searchFirstWindow bytes of the newest
+// records (a group that committed a moment ago is there: little to decode), each next one
+// searchGrowth times the one before, up to searchMaxWindow (the newest 1.25 MiB take two
+// Fetches); a round of Fetch asks one broker for at most searchRoundBytes, room for the
+// largest window and its margin (askBytes) in one answer.
+const (
+	searchFirstWindow = 256 << 10
+	searchMaxWindow   = 12 << 20
+	searchGrowth      = 4
+	searchRoundBytes  = searchMaxWindow*5/4 + 1<<20
+)
+
+// SearchCommitLog reads, for each group of needs, what its need asks of its records in
+// __consumer_offsets: per partition of the topic that holds groups asked for (Kafka's hash
+// rule), from the high watermark back, window by window (ListOffsets for the partition's
+// ends, then one Fetch per leader and round carrying every partition still searched), until
+// each group has the last record of every partition in need.Commits, its last GroupMetadata
+// record when need.Classic, and its commits of the last opt.Window when need.History (or
+// its Empty GroupMetadata record, before which nothing was committed without members). A
+// group whose need is none gets CommitLogNotNeeded and costs no request. The read stops at
+// opt.MaxBytes or ctx: a group not found by then says partial. Nothing is kept between
+// searches.
+func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.CommitLogNeed, opt CommitLogOptions) (map[string]*model.CommitLog, model.CommitLogScan) {
+	opt = opt.withDefaults()
+	start := time.Now()
+	out := make(map[string]*model.CommitLog, len(needs))
+	var scan model.CommitLogScan
+	var groups []string
+	for _, g := range slices.Sorted(maps.Keys(needs)) {
+		if needs[g].None() {
+			out[g] = &model.CommitLog{Status: model.CommitLogNotNeeded, Partition: -1}
+			continue
+		}
+		groups = append(groups, g)
+	}
+	if len(groups) == 0 {
+		return out, scan
+	}
+	failAll := func(status, reason string) (map[string]*model.CommitLog, model.CommitLogScan) {
+		for _, g := range groups {
+			out[g] = &model.CommitLog{Status: status, Reason: reason, Partition: -1}
+		}
+		scan.Took = time.Since(start)
+		return out, scan
+	}
+	lay, err := c.metadata(ctx, []string{offsetsTopic})
+	if err != nil {
+		return failAll(model.CommitLogFailed, "metadata of "+offsetsTopic+": "+toError(err).Message)
+	}
+	if e := lay.topicErrs[offsetsTopic]; e != nil {
+		if denied(e) {
+			return failAll(model.CommitLogDenied, deniedReason)
+		}
+		return failAll(model.CommitLogFailed, e.Message)
+	}
+	n := lay.partitions[offsetsTopic]
+	if n <= 0 {
+		return failAll(model.CommitLogFailed, offsetsTopic+" is not in the cluster metadata")
+	}
+	since := c.cfg.Now().Add(-opt.Window).UnixMilli()
+	parts := map[int32]*searchPartition{}
+	for _, g := range groups {
+		p := offsetsPartition(g, int32(n))
+		sp := parts[p]
+		if sp == nil {
+			sp = newSearchPartition(p, since, opt)
+			parts[p] = sp
+		}
+		sp.add(g, needs[g])
+	}
+	tps := make([]model.TP, 0, len(parts))
+	for _, p := range slices.Sorted(maps.Keys(parts)) {
+		tps = append(tps, model.TP{Topic: offsetsTopic, Partition: p})
+	}
+	located := time.Since(start)
+	ends := c.logEnds(ctx, lay, tps)
+	ended := time.Since(start)
+	byLeader := map[int32][]*searchPartition{}
+	var leaders []int32
+	for _, tp := range tps {
+		sp, po := parts[tp.Partition], ends[tp]
+		switch {
+		case po.Error != nil && denied(po.Error):
+			sp.stop(model.CommitLogDenied, deniedReason)
+		case po.Error != nil:
+			sp.stop(model.CommitLogFailed, "list offsets of "+offsetsTopic+": "+po.Error.Message)
+		default:
+			sp.begin(*po.Low, *po.High)
+		}
+		if sp.finished() {
+			continue
+		}
+		l := lay.leader[tp]
+		if _, seen := byLeader[l]; !seen {
+			leaders = append(leaders, l)
+		}
+		byLeader[l] = append(byLeader[l], sp)
+	}
+	scan.Partitions = len(parts)
+	budget := &atomic.Int64{}
+	budget.Store(opt.MaxBytes)
+	var mu sync.Mutex
+	run(c, leaders, func(l int32) {
+		s := c.searchLeader(ctx, l, byLeader[l], budget)
+		mu.Lock()
+		scan.Requests += s.Requests
+		scan.Records += s.Records
+		scan.Bytes += s.Bytes
+		mu.Unlock()
+	})
+	readAt := c.cfg.Now()
+	for _, sp := range parts {
+		if sp.status == "" {
+			scan.Complete++
+		}
+		for g, gs := range sp.groups {
+			out[g] = sp.commitLog(gs, readAt, opt.Window, opt.MinRecentTimes)
+		}
+	}
+	scan.Took = time.Since(start)
+	c.logf("commit log: searched %d partitions of %s newest first (%d to what their groups need), %d Fetch requests, %d records, %d bytes in %v (metadata %v, log ends %v)",
+		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond),
+		located.Round(time.Millisecond), (ended - located).Round(time.Millisecond))
+	return out, scan
+}
+
+// logEnds is each partition's log start and high watermark: per leader, both ListOffsets at
+// once (one round trip, where a snapshot's watermarks ask the first alone); a partition whose
+// answer failed is asked again by the re-ask rule (watermarksReasked).
+func (c *Client) logEnds(ctx context.Context, lay topicLayout, tps []model.TP) map[model.TP]model.PartitionOffsets {
+	byLeader := map[int32][]model.TP{}
+	results := map[model.TP]*model.PartitionOffsets{}
+	var again []model.TP
+	for _, tp := range tps {
+		l, ok := lay.leader[tp]
+		if !ok {
+			again = append(again, tp) // watermarks says why
+			continue
+		}
+		byLeader[l] = append(byLeader[l], tp)
+		results[tp] = &model.PartitionOffsets{}
+	}
+	var mu sync.Mutex
+	run(c, slices.Sorted(maps.Keys(byLeader)), func(l int32) {
+		var answers [lookupLatest + 1]offsetsAnswer
+		var wg sync.WaitGroup
+		for k := range answers {
+			wg.Go(func() { answers[k] = c.listOffsets(ctx, l, k, byLeader[l], nil) })
+		}
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		for k := range answers {
+			answers[k].apply(l, k, results)
+		}
+	})
+	out := make(map[model.TP]model.PartitionOffsets, len(tps))
+	for tp, po := range results {
+		if po.Error != nil || po.Low == nil || po.High == nil {
+			again = append(again, tp)
+			continue
+		}
+		out[tp] = *po
+	}
+	if len(again) > 0 {
+		maps.Copy(out, c.watermarksReasked(ctx, lay, again, nil, false))
+	}
+	return out
+}
+
+// denied reports whether e is the principal being refused __consumer_offsets.
+func denied(e *model.Error) bool {
+	return e.Code != nil && *e.Code == codeName(kerr.TopicAuthorizationFailed.Code)
+}
+
+// searchLeader searches the partitions one broker leads, round after round, each round one
+// Fetch carrying every partition still searched at the offset its window reads next.
+func (c *Client) searchLeader(ctx context.Context, leader int32, parts []*searchPartition, budget *atomic.Int64) model.CommitLogScan {
+	var scan model.CommitLogScan
+	stop := func(status, reason string) {
+		for _, sp := range parts {
+			sp.stop(status, reason)
+		}
+	}
+	b, err := c.broker(leader)
+	if err != nil {
+		stop(model.CommitLogFailed, err.Error())
+		return scan
+	}
+	for {
+		var todo []*searchPartition
+		for _, sp := range parts {
+			if !sp.finished() {
+				todo = append(todo, sp)
+			}
+		}
+		if len(todo) == 0 {
+			return scan
+		}
+		left := budget.Load()
+		if left <= 0 {
+			stop(model.CommitLogPartial, "the byte budget of the read (--commit-log-budget) ran out before the records the answer needs")
+			return scan
+		}
+		if ctx.Err() != nil {
+			stop(model.CommitLogPartial, stoppedReason(ctx))
+			return scan
+		}
+		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, searchRoundBytes)),
+			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
+		for _, sp := range todo {
+			req.AddBlock(offsetsTopic, sp.p, sp.next, sp.askBytes(), -1)
+		}
+		resp, err := call(ctx, c, b, func() (*sarama.FetchResponse, error) { return b.Fetch(req) })
+		scan.Requests++
+		if err != nil {
+			if ctx.Err() != nil {
+				stop(model.CommitLogPartial, stoppedReason(ctx))
+			} else {
+				stop(model.CommitLogFailed, brokerErr(err, leader, "fetch "+offsetsTopic).Message)
+			}
+			return scan
+		}
+		moved := false
+		for _, sp := range todo {
+			blk := resp.GetBlock(offsetsTopic, sp.p)
+			if blk == nil {
+				sp.stop(model.CommitLogFailed, "fetch "+offsetsTopic+": the broker's reply left the partition out")
+				continue
+			}
+			n, bytes, m := sp.apply(blk)
+			scan.Records += n
+			scan.Bytes += bytes
+			budget.Add(-bytes)
+			moved = moved || m
+		}
+		if !moved {
+			// Nothing came back for any partition: every next batch is larger than its
+			// limit. Raise the limits; past the largest, give up.
+			grown := false
+			for _, sp := range todo {
+				grown = sp.grow() || grown
+			}
+			if !grown {
+				stop(model.CommitLogFailed, "fetch "+offsetsTopic+": a record batch larger than 64 MiB")
+				return scan
+			}
+		}
+	}
+}

@@ -79,8 +79,12 @@ func explainAtRisk(group string, p *model.GroupPartition, t *model.Topic, window
 	if t != nil && t.RetentionMs != nil {
 		ret = "retention.ms " + text.HumanMs(t.RetentionMs)
 	}
-	return fmt.Sprintf("record %s can be deleted by retention (%s) within the %s risk window, before %s reads it%s",
-		text.Thousands(*p.Committed), ret, text.HumanDuration(window), group, behind)
+	before := fmt.Sprintf(", before %s reads it", group)
+	if t := p.Time; t != nil && t.ConsumeRate.OK && t.Loss == nil { // one deadline: it reads in time
+		before = fmt.Sprintf("; at its rate %s reads it first", group)
+	}
+	return fmt.Sprintf("record %s can be deleted by retention (%s) within the %s risk window%s%s",
+		text.Thousands(*p.Committed), ret, text.HumanDuration(window), before, behind)
 }
 
 // atRiskDeadline says an at-risk partition's deadline (model.GroupPartition.Deadline): with

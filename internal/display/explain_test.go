@@ -44,3 +44,17 @@ func TestExplainNeverANegativeDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainAtRiskWithoutExpiryKeepsOneDeadline: an at-risk partition whose next record's
+// expiry is unknown says "before G reads it" only when G is not measured reading in time.
+func TestExplainAtRiskWithoutExpiryKeepsOneDeadline(t *testing.T) {
+	p := &model.GroupPartition{Topic: "events", Status: model.StatusAtRisk, Committed: model.Ptr[int64](12), Lag: model.Ptr[int64](5),
+		Low: model.Ptr[int64](0), High: model.Ptr[int64](17)}
+	if got := Explain("event-sink", p, nil, time.Hour); !strings.Contains(got, "before event-sink reads it") {
+		t.Errorf("stopped: %q", got)
+	}
+	p.Time = &model.PartitionTime{ConsumeRate: model.Opt[float64]{V: 2, OK: true}}
+	if got := Explain("event-sink", p, nil, time.Hour); strings.Contains(got, "before event-sink reads it") || !strings.Contains(got, "at its rate event-sink reads it first") {
+		t.Errorf("reading in time: %q", got)
+	}
+}

@@ -124,6 +124,8 @@ type planRequestedMsg struct {
 	// so that the partition R was pressed on is in the plan.
 	uncommitted bool
 	marked      []model.TP
+	// cursor is the row R was pressed on: with marks that leave it out, the scope says so.
+	cursor *model.TP
 	// restore opens the planner on restoring a backup of the group.
 	restore bool
 }

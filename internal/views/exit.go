@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/display"
+	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -18,9 +19,25 @@ func ExitNotes(m tea.Model) string {
 	if !ok || len(a.executed) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("offsettui: " + text.Plural(len(a.executed), "plan") + " executed in this session:\n")
+	var run []plan.ResetResult
+	var cancelled []string
 	for _, r := range a.executed {
+		if r.Outcome == plan.OutcomeCancelled {
+			cancelled = append(cancelled, r.Plan.Group)
+			continue
+		}
+		run = append(run, r)
+	}
+	var b strings.Builder
+	if len(cancelled) > 0 {
+		b.WriteString("offsettui: cancelled before anything was written: " + strings.Join(cancelled, ", ") + "\n")
+		if len(run) == 0 {
+			return b.String()
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("offsettui: " + text.Plural(len(run), "plan") + " executed in this session:\n")
+	for _, r := range run {
 		p := r.Plan
 		b.WriteString("\n  " + p.Group + ": " + string(r.Outcome) + " (" + display.OutcomeMeaning(r.Outcome, p.Strategy.Kind) + "), " + resolvedText(p.Strategy) + "\n")
 		if p.Backup != nil {

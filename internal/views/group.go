@@ -175,7 +175,8 @@ func (s *groupScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.Plan):
 		req := planRequestedMsg{group: s.name, marked: s.markedTPs()}
 		if p := s.current(); p != nil {
-			req.topic, req.uncommitted = p.Topic, p.Position() == nil
+			tp := p.TP()
+			req.topic, req.uncommitted, req.cursor = p.Topic, p.Position() == nil, &tp
 		}
 		s.c.post(req)
 	case key.Matches(msg, s.keys.Report) && s.g != nil:

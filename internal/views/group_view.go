@@ -312,12 +312,19 @@ func (s *groupScreen) View() string {
 // most maxLines lines (the last one cut with …).
 func wrapLines(text string, width int, indent string, maxLines int) []string {
 	lines := strings.Split(ansi.Wrap(text, max(1, width-len(indent)), ""), "\n")
+	if len(lines) > maxLines {
+		last := strings.Join(lines[maxLines-1:], " ")
+		if maxLines > 1 {
+			last = indent + last
+		}
+		lines = append(lines[:maxLines-1], truncate(last, width))
+		for i := 1; i < maxLines-1; i++ {
+			lines[i] = indent + lines[i]
+		}
+		return lines
+	}
 	for i := 1; i < len(lines); i++ {
 		lines[i] = indent + lines[i]
-	}
-	if len(lines) > maxLines {
-		lines[maxLines-1] = truncate(lines[maxLines-1]+" "+strings.Join(lines[maxLines:], " "), width)
-		lines = lines[:maxLines]
 	}
 	return lines
 }

@@ -64,6 +64,7 @@ type plannerScreen struct {
 	// selUncommitted: the row R was pressed on has no commit (planRequestedMsg).
 	selUncommitted bool
 	marked         []model.TP
+	cursor         *model.TP // the row R was pressed on
 
 	// The form.
 	field  int
@@ -339,6 +340,10 @@ func (s *plannerScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if s.phase == phaseExecuting {
 			s.progress = &msg.progress
 			s.writeBegun = s.writeBegun || msg.progress.Phase != plan.PhaseObserve
+			if s.writeBegun && s.cancelling { // the cancel came as the backup began: it runs on
+				s.cancelling = false
+				s.flash = "too late to cancel: the backup has begun; the reset runs to its answer"
+			}
 		}
 		cmd = msg.next
 	case resetExecutedMsg:
@@ -361,8 +366,8 @@ func (s *plannerScreen) start(msg planRequestedMsg) tea.Cmd {
 	if s.ready || msg.group != s.group {
 		return nil
 	}
-	s.ready, s.selTopic, s.selUncommitted, s.marked = true, msg.topic, msg.uncommitted, msg.marked
-	s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
+	s.ready, s.selTopic, s.selUncommitted, s.marked, s.cursor = true, msg.topic, msg.uncommitted, msg.marked, msg.cursor
+	s.scopes = s.scopeChoices()
 	if msg.restore {
 		s.kind, s.field = slices.Index(plannerKinds, plan.Restore), fieldValue
 	}
@@ -388,7 +393,7 @@ func (s *plannerScreen) applyData(snap *model.Snapshot) {
 		}
 	}
 	if s.ready { // new counts in the labels; the same choice (scopeID) stays chosen
-		s.scopes = scopeChoices(s.g, s.topics, s.selTopic, s.marked)
+		s.scopes = s.scopeChoices()
 	}
 	s.src.refresh(snap, s.g, s.group)
 	s.values[plan.FromGroup] = s.src.chosen()

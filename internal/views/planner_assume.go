@@ -33,3 +33,12 @@ func (s *plannerScreen) switchAssumption() {
 	s.plan = &p
 	s.flash = "counting under auto.offset.reset=" + s.assume + ": where a consumer without a commit starts (a switches)"
 }
+
+// assumptionLines is how many lines the assumption's line may wrap to: two, but one (cut)
+// on a compact screen, where every line is a row of the plan.
+func (s *plannerScreen) assumptionLines() int {
+	if s.compact() {
+		return 1
+	}
+	return 2
+}

@@ -277,9 +277,35 @@ func TestCancelDuringTheWatch(t *testing.T) {
 			if !cancelled {
 				t.Error("the reset's context was not cancelled")
 			}
+			if n := ExitNotes(hs.m); !strings.Contains(n, "cancelled before anything was written: ship-svc") || strings.Contains(n, "executed") {
+				t.Errorf("exit notes after a cancel: %q", n)
+			}
 			if quits := k.String() == "q"; hs.quit != quits {
 				t.Errorf("%s: quit %v once the result is in, want %v", k, hs.quit, quits)
 			}
 		})
+	}
+}
+
+// TestCancelTooLate: a cancel that comes as the backup begins (the write phase's progress
+// after esc) is not a cancel: the status stops saying "cancelling … nothing written", the
+// flash says it is too late, and quitting is refused again until the answer.
+func TestCancelTooLate(t *testing.T) {
+	rs := &fakeResetter{untilCancel: true}
+	hs, _ := plannerHarness(t, 120, 40, rs, false)
+	hs.rewindShipSvc().send(keyType(tea.KeyEnter)).typeText("ship-svc")
+	hs.m.Update(keyType(tea.KeyEnter))
+	p := hs.planner()
+	hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseObserve, Left: time.Second}}})
+	hs.send(keyType(tea.KeyEsc))
+	if !p.cancelling {
+		t.Fatal("esc during the watch did not cancel")
+	}
+	hs.send(screenMsg{to: p.id, msg: resetProgressMsg{progress: plan.Progress{Phase: plan.PhaseWrite}}})
+	if p.cancelling || !strings.Contains(p.flash, "too late to cancel") || p.Busy() != writingNote {
+		t.Errorf("after the backup began: cancelling %v, flash %q, busy %q", p.cancelling, p.flash, p.Busy())
+	}
+	if v := hs.view(); strings.Contains(v, "CANCELLING") {
+		t.Errorf("still says CANCELLING:\n%s", v)
 	}
 }

@@ -110,6 +110,16 @@ type scopeChoice struct {
 // partitions.
 var fileScope = scopeChoice{id: "file", label: "the partitions the file names"}
 
+// scopeChoices is the form's scopes for the group screen's selection: the marked
+// partitions' label says when they leave out the row R was pressed on (docs/tui.md).
+func (s *plannerScreen) scopeChoices() []scopeChoice {
+	out := scopeChoices(s.g, s.topics, s.selTopic, s.marked)
+	if c := s.cursor; c != nil && len(s.marked) > 0 && !slices.Contains(s.marked, *c) {
+		out[0].label += "; " + c.String() + ", under the cursor, is not marked"
+	}
+	return out
+}
+
 // scopeChoices lists the scopes, narrowest first: the marked partitions, the
 // selected row's topic, the group's other topics, all topics with a commit.
 func scopeChoices(g *model.Group, topics map[string]int, selected string, marked []model.TP) []scopeChoice {

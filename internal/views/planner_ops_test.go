@@ -114,6 +114,15 @@ func TestPlannerDeleteOffsets(t *testing.T) {
 		got.scope.Topics[0].Partitions[0] != marked[0].Partition || got.scope.Topics[0].Partitions[1] != marked[1].Partition {
 		t.Errorf("marked %v, planned %+v", marked, got.scope)
 	}
+	// space moved the cursor past the marks: the row R was pressed on is left out, and said so.
+	if v := hs.view(); !strings.Contains(v, "under the cursor, is not marked") {
+		t.Errorf("the scope does not say the cursor's row is left out:\n%s", v)
+	}
+	hs, _ = plannerHarness(t, 120, 40, &fakeResetter{}, false)
+	hs.openGroup("replay").send(keyRunes(" "), keyType(tea.KeyUp), keyRunes("R"))
+	if v := hs.view(); !strings.Contains(v, "marked: ") || strings.Contains(v, "under the cursor") {
+		t.Errorf("the cursor's row is marked, yet:\n%s", v)
+	}
 }
 
 // TestPlannerDeleteGroup: its one scope is the whole group; a live group is blocked

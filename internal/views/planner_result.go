@@ -92,7 +92,9 @@ func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 		}
 		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden)
 		if a := display.AssumptionText(p); a != "" {
-			body = append(body, st.muted.Render(truncate(a, s.width)))
+			for _, l := range wrapLines(a, s.width, "  ", s.assumptionLines()) {
+				body = append(body, st.muted.Render(l))
+			}
 		}
 		body = append(body, header)
 		body = append(body, rows...)

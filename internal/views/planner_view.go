@@ -119,7 +119,9 @@ func (s *plannerScreen) planLines() (top, body, bottom []string) {
 			top[len(top)-1] += sep + st.notice.Render(hidden)
 		}
 		if a := display.AssumptionText(*s.plan); a != "" {
-			top = append(top, st.muted.Render(truncate(a+" (a switches)", s.width)))
+			for _, l := range wrapLines(a+" (a switches)", s.width, "  ", s.assumptionLines()) {
+				top = append(top, st.muted.Render(l))
+			}
 		}
 		gap()
 		top = append(top, header)

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func (r *Result) summary() string {
 
 // firstCause renders the first reason of the first partition with result v.
 func (r *Result) firstCause(v Verdict, count int) string {
-	for _, p := range r.Partitions {
+	for _, p := range soonestFirst(r.Partitions) {
 		if p.Result != v {
 			continue
 		}
@@ -102,6 +103,32 @@ func (r *Result) firstCause(v Verdict, count int) string {
 		}
 	}
 	return ""
+}
+
+// soonestFirst orders partitions by their deadline: those that already lost records (their
+// deadline passed), then the soonest, then those without one, keeping the check's order
+// otherwise: the summary names the most urgent cause.
+func soonestFirst(ps []Partition) []Partition {
+	deadline := func(p Partition) *int64 {
+		if p.Lost != nil && *p.Lost > 0 {
+			return new(int64)
+		}
+		return p.DeadlineMs
+	}
+	out := slices.Clone(ps)
+	slices.SortStableFunc(out, func(a, b Partition) int {
+		da, db := deadline(a), deadline(b)
+		switch {
+		case da == nil && db == nil:
+			return 0
+		case da == nil:
+			return 1
+		case db == nil:
+			return -1
+		}
+		return cmp.Compare(*da, *db)
+	})
+	return out
 }
 
 // passNotes joins the distinct retention notes of the topics checked.

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/report"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -40,13 +44,14 @@ func newApplyCmd() *cobra.Command {
 		Annotations: map[string]string{synopsisAnnotation: "offsettui apply FILE [flags]"},
 		Short:       "show a plan file (--plan-out) beside its group now; --execute applies it",
 		Long: "Shows a plan file (reset, delete-offsets or delete-group --plan-out; the TUI planner's w; an MCP\n" +
-			"plan tool's plan-out) beside its group as it is now, and with --execute writes exactly the plan\n" +
+			"plan tool's plan-out) beside its group as it is now, and with --execute and the group's name typed\n" +
+			"(or on stdin) as the confirmation writes exactly the plan\n" +
 			"reviewed, under a reset's guards, when the cluster is the plan's, the group is in the state it\n" +
 			"required and every row's commit is the one planned; else exit 3, nothing written. An edited or\n" +
 			"cut file: exit 2 (docs/resets.md#plan-files).",
 		Example: "  offsettui reset --bootstrap-server kafka:9092 --group billing --all-topics --by-duration 1h --plan-out billing-rewind.json\n" +
 			"  offsettui apply billing-rewind.json --bootstrap-server kafka:9092              # the plan beside the group now\n" +
-			"  offsettui apply billing-rewind.json --bootstrap-server kafka:9092 --execute",
+			"  echo billing | offsettui apply billing-rewind.json --bootstrap-server kafka:9092 --execute   # the group's name confirms",
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
@@ -105,6 +110,10 @@ func (f *applyFlags) apply(cmd *cobra.Command, c common, planned plan.Plan) erro
 		fmt.Fprintln(stderr, "DRY RUN: nothing was written. Add --execute to apply this plan as reviewed (offsettui writes a backup first).")
 		return nil
 	}
+	if err := confirmApply(cmd.InOrStdin(), stderr, planned.Group); err != nil {
+		fmt.Fprintf(stderr, "offsettui apply: not applied: %v; nothing was written\n", err)
+		return exitWith(exitBlocked)
+	}
 	res := svc.Execute(plan.WithProgress(ctx, countdown(stderr, "offsettui apply", planned.Group, planned.Strategy.Kind, isTerminal(stderr))), planned)
 	if s.demo != nil && res.Plan.Undo != nil {
 		res.Notes = append(res.Notes, "the demo cluster stopped when this command exited: the undo command above cannot reach it")
@@ -123,6 +132,24 @@ func (f *applyFlags) apply(cmd *cobra.Command, c common, planned plan.Plan) erro
 	}
 	fmt.Fprintf(stderr, "offsettui apply: %s\n", res.Outcome)
 	return exitWith(outcomeExitCode(res.Outcome))
+}
+
+// confirmApply is apply's typed confirmation, as the TUI's: the group's name, typed at the
+// prompt on a terminal, or one line on stdin from a script (echo G | offsettui apply FILE
+// --execute). Anything else, or nothing, is not a confirmation.
+func confirmApply(stdin io.Reader, stderr io.Writer, group string) error {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		fmt.Fprintf(stderr, "Type the group's name (%s) to apply this plan: ", group)
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	typed := strings.TrimSpace(line)
+	switch {
+	case typed == group:
+		return nil
+	case typed == "" && err != nil:
+		return fmt.Errorf("--execute needs the group's name (%s) typed, or on stdin, as its confirmation: none was given", group)
+	}
+	return fmt.Errorf("the confirmation %q is not the group's name (%s)", typed, group)
 }
 
 // service is the reset service apply writes with: reset's, with the plan file's own

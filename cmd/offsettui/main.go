@@ -25,6 +25,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 // does. A command's error is said here, once, on stderr, as "offsettui COMMAND: error"
 // (exitcodes.go).
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runIO(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// runIO is runContext reading stdin from stdin (apply's typed confirmation).
+func runIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
@@ -42,6 +47,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		args = []string{} // cobra reads os.Args for nil
 	}
 	root.SetArgs(args)
+	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/offsettui/offsettui/internal/reset"
 )
 
 // runAsOffsettui, set to 1 in a test binary's environment, makes it run as offsettui with its
@@ -44,8 +47,22 @@ func deleteGroupMain(args []string, stdout, stderr io.Writer) int {
 	return run(append([]string{"delete-group"}, args...), stdout, stderr)
 }
 
+// applyMain types the group's name of the plan file it is given as apply's confirmation, as
+// the operator would (TestApplyConfirmation tests the confirmation itself).
 func applyMain(args []string, stdout, stderr io.Writer) int {
-	return run(append([]string{"apply"}, args...), stdout, stderr)
+	confirm := ""
+	for _, a := range args {
+		if p, err := reset.LoadPlanFile(a); err == nil {
+			confirm = p.Group + "\n"
+			break
+		}
+	}
+	return applyTyping(confirm, args, stdout, stderr)
+}
+
+// applyTyping runs apply with typed on its stdin.
+func applyTyping(typed string, args []string, stdout, stderr io.Writer) int {
+	return runIO(context.Background(), append([]string{"apply"}, args...), strings.NewReader(typed), stdout, stderr)
 }
 
 func backupMain(args []string, stdout, stderr io.Writer) int {

@@ -68,6 +68,17 @@ func TestPlanOutAndApplyOnTheDemo(t *testing.T) {
 		t.Errorf("apply --read-only: exit %d\n%s\nwant exit 3, read-only", code, out)
 	}
 	backups := t.TempDir()
+	// --execute's confirmation is the group's name, typed or on stdin: another name, or
+	// none, writes nothing (applied after them, the plan meets no drift).
+	for _, typed := range []string{"", "audit-expor\n", "billing\n"} {
+		if code, out := run(func(args []string, o, e *bytes.Buffer) int { return applyTyping(typed, args, o, e) },
+			append(conn, path, "--execute", "--backup-dir", backups)...); code != exitBlocked || !strings.Contains(out, "not applied") || !strings.Contains(out, "nothing was written") {
+			t.Errorf("apply --execute typing %q: exit %d\n%s\nwant exit 3, not applied", typed, code, out)
+		}
+	}
+	if files, _ := os.ReadDir(backups); len(files) != 0 {
+		t.Errorf("an unconfirmed apply left %d files in the backup dir", len(files))
+	}
 	if code, out := run(applyCmd, append(conn, path, "--execute", "--backup-dir", backups)...); code != exitOK || !strings.Contains(out, "offsettui apply: applied") {
 		t.Errorf("apply --execute: exit %d\n%s", code, out)
 	}

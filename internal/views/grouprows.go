@@ -183,7 +183,7 @@ func sortOrder(rows []groupRow, col int, reverse bool) []int {
 // STATE, EVAL, ETA, COMMIT-TTL, TREND, MEMBERS, PARTITIONS, TOPICS, TYPE, CONSUME. STATUS is as wide as its
 // widest value and is never cut; GROUP takes what is left and is shortened in
 // the middle. The time axis' columns (LOSS-IN, EVAL, ETA, CONSUME) are there
-// only when timed: one snapshot alone shows no rates. To add a column: an id
+// only when timed: one snapshot alone shows no rates (but LOSS-IN shows a group losing now). To add a column: an id
 // above, an entry here, its cell in groupCells.
 // groupWant is the longest group name the table keeps whole by dropping columns:
 // a longer one is shortened anyway, and nothing is dropped for it.
@@ -226,8 +226,13 @@ func groupColumns(rows []groupRow, timed bool) []column {
 		{id: gcTrend, title: "TREND", width: trendSpark + 2, drop: 8},
 		{id: gcCommitTTL, title: "COMMIT-TTL", width: textWidth("COMMIT-TTL", 0, 0), right: true, drop: 7},
 	}
-	if timed {
+	switch {
+	case timed:
 		cols = append(cols, timeColumns()...)
+	case slices.ContainsFunc(rows, func(r groupRow) bool { return r.g.LosingNow }):
+		// Losing now needs no rates (a live consumer behind the log start): its LOSS-IN
+		// "now" shows from the first snapshot.
+		cols = append(cols, lossColumn())
 	}
 	return cols
 }

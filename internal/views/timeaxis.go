@@ -232,8 +232,13 @@ func timeColumns() []column {
 		{id: gcConsume, title: "CONSUME", width: textWidth("CONSUME", len("999/s"), 0), right: true, drop: 13},
 		{id: gcETA, title: "ETA", width: textWidth("ETA", len("caught up"), 0), drop: 6},
 		{id: gcEval, title: "EVAL", width: textWidth("EVAL", len("STALLED"), 0), drop: 5},
-		{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 1},
+		lossColumn(),
 	}
+}
+
+// lossColumn is the groups table's LOSS-IN: the soonest partition's deadline, or "now".
+func lossColumn() column {
+	return column{id: gcLoss, title: "LOSS-IN", width: textWidth("LOSS-IN", len("23h59m"), 0), right: true, drop: 1}
 }
 
 // lossLines is the room of the time-to-loss sentence: its end (the rate

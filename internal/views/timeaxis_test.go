@@ -185,3 +185,23 @@ func TestReportPathIsSafe(t *testing.T) {
 		t.Errorf("two groups share the report %s", a)
 	}
 }
+
+// TestLossInWithoutRates: one snapshot shows no time-axis columns, but a group losing now
+// (which needs no rates: a live consumer behind the log start) brings LOSS-IN with it.
+func TestLossInWithoutRates(t *testing.T) {
+	has := func(cols []column) bool {
+		for _, c := range cols {
+			if c.id == gcLoss {
+				return true
+			}
+		}
+		return false
+	}
+	calm, losing := &model.Group{Group: "a"}, &model.Group{Group: "b", LosingNow: true}
+	if has(groupColumns([]groupRow{{g: calm}}, false)) {
+		t.Error("LOSS-IN without rates and nobody losing")
+	}
+	if !has(groupColumns([]groupRow{{g: calm}, {g: losing}}, false)) {
+		t.Error("no LOSS-IN for a group losing now")
+	}
+}

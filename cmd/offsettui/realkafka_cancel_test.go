@@ -40,8 +40,8 @@ func TestRealKafkaTUICancelDuringTheWatch(t *testing.T) {
 	tm := teatest.NewTestModel(t, views.New(tuiOptions(c, lc, 0, true, backups)), teatest.WithInitialTermSize(160, 50))
 	waitFor := outputWaiter(t, tm, 45*time.Second)
 	openPlanner(tm, waitFor, w.group, w.topic)
-	tm.Type("hh") // --to-current → --to-latest → --to-earliest
-	waitFor("◂ --to-earliest ▸")
+	tm.Type("hh")                    // --to-current → --to-latest → --to-earliest
+	waitFor("--to-earliest --topic") // the Kafka command, which wraps before the topic
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor("ARMED")
 	tm.Type(w.group)

@@ -53,8 +53,9 @@ func TestRealKafkaRestoreRefusesDamagedBackups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A second backup of the same group, for its manifest.
-	code, r2, _ := runReset(t, append(conn, "--to-offset", "1", "--all-topics", "--execute")...)
+	// A second backup of the same group, for its manifest (to 2: a plan that changes nothing
+	// is blocked, nothing-to-reset).
+	code, r2, _ := runReset(t, append(conn, "--to-offset", "2", "--all-topics", "--execute")...)
 	if code != exitOK || r2.Backup == nil {
 		t.Fatalf("second reset: exit %d backup %v", code, r2.Backup)
 	}
@@ -62,7 +63,7 @@ func TestRealKafkaRestoreRefusesDamagedBackups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := map[model.TP]int64{tpOf(topic, 0): 1, tpOf(topic, 1): 1}
+	after := map[model.TP]int64{tpOf(topic, 0): 2, tpOf(topic, 1): 2}
 	files, audit := backupFiles(t, dir), auditLog(t, dir)
 
 	line0, line1 := topic+",0,25\n", topic+",1,35\n"

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -175,21 +176,59 @@ func TestTUIRestoreFlowDemo(t *testing.T) {
 	}
 }
 
-// outputWaiter returns a function that waits, up to d, until the TUI's output holds every
-// text it is given.
+// screenOutput is what a TUI under test has drawn so far, kept whole across waits: the
+// screen draws only the lines that change, so a line drawn before one wait (a row that
+// filtering leaves in its place) is still there for the next.
+type screenOutput struct {
+	tm    *teatest.TestModel
+	seen  []byte
+	chunk []byte
+}
+
+// screens holds each test program's screenOutput (outputWaiter makes it).
+var screens sync.Map // *teatest.TestModel → *screenOutput
+
+// holds reads what was drawn since and reports whether the output holds every text.
+func (o *screenOutput) holds(what []string) bool {
+	for {
+		n, _ := o.tm.Output().Read(o.chunk)
+		if n == 0 {
+			break
+		}
+		o.seen = append(o.seen, o.chunk[:n]...)
+	}
+	for _, w := range what {
+		if !bytes.Contains(o.seen, []byte(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+// within waits up to d for the texts and reports whether they came.
+func (o *screenOutput) within(d time.Duration, what ...string) bool {
+	for deadline := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if o.holds(what) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
+// outputWaiter returns a function that waits, up to d, until the TUI's output so far holds
+// every text it is given, and fails the test when it does not.
 func outputWaiter(t *testing.T, tm *teatest.TestModel, d time.Duration) func(...string) {
 	// A program a failed wait leaves running would be killed by the next SIGINT sent to
 	// this process (TestRealKafkaResetCancelledDuringTheWatch) and fail a finished test.
-	t.Cleanup(func() { _ = tm.Quit() })
+	t.Cleanup(func() { _ = tm.Quit(); screens.Delete(tm) })
+	o := &screenOutput{tm: tm, chunk: make([]byte, 64<<10)}
+	screens.Store(tm, o)
 	return func(what ...string) {
 		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			for _, w := range what {
-				if !bytes.Contains(b, []byte(w)) {
-					return false
-				}
-			}
-			return true
-		}, teatest.WithDuration(d), teatest.WithCheckInterval(20*time.Millisecond))
+		if !o.within(d, what...) {
+			t.Fatalf("waited %s for %q; the screen's last output:\n%s", d, what, ansi.Strip(string(o.seen[max(0, len(o.seen)-8<<10):])))
+		}
 	}
 }

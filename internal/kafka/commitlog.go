@@ -188,7 +188,7 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 // only what DescribeGroups sets) and follows every group with commits forward from where
 // its last read stopped (ReadCommitLog), keeping the recent commits of the groups without
 // members, or whose members are unknown (a Stable fleet's history would cost memory for
-// nothing). A one-shot snapshot starts once their offsets are fetched too, and searches
+// nothing). A one-shot snapshot starts once its watermarks are read too, and searches
 // only what each group's answer uses (model.GroupObservation.CommitLogNeed,
 // SearchCommitLog). The function it returns waits for the read and, given the
 // observation, gives each group with commits its CommitLog (share groups have none) and

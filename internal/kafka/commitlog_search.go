@@ -96,7 +96,7 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		tps = append(tps, model.TP{Topic: offsetsTopic, Partition: p})
 	}
 	located := time.Since(start)
-	ends := c.logEnds(ctx, lay, tps)
+	ends := c.watermarksReasked(ctx, lay, tps, nil, false)
 	ended := time.Since(start)
 	byLeader := map[int32][]*searchPartition{}
 	var leaders []int32
@@ -145,50 +145,6 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond),
 		located.Round(time.Millisecond), (ended - located).Round(time.Millisecond))
 	return out, scan
-}
-
-// logEnds is each partition's log start and high watermark: per leader, both ListOffsets at
-// once (one round trip, where a snapshot's watermarks ask the first alone); a partition whose
-// answer failed is asked again by the re-ask rule (watermarksReasked).
-func (c *Client) logEnds(ctx context.Context, lay topicLayout, tps []model.TP) map[model.TP]model.PartitionOffsets {
-	byLeader := map[int32][]model.TP{}
-	results := map[model.TP]*model.PartitionOffsets{}
-	var again []model.TP
-	for _, tp := range tps {
-		l, ok := lay.leader[tp]
-		if !ok {
-			again = append(again, tp) // watermarks says why
-			continue
-		}
-		byLeader[l] = append(byLeader[l], tp)
-		results[tp] = &model.PartitionOffsets{}
-	}
-	var mu sync.Mutex
-	run(c, slices.Sorted(maps.Keys(byLeader)), func(l int32) {
-		var answers [lookupLatest + 1]offsetsAnswer
-		var wg sync.WaitGroup
-		for k := range answers {
-			wg.Go(func() { answers[k] = c.listOffsets(ctx, l, k, byLeader[l], nil) })
-		}
-		wg.Wait()
-		mu.Lock()
-		defer mu.Unlock()
-		for k := range answers {
-			answers[k].apply(l, k, results)
-		}
-	})
-	out := make(map[model.TP]model.PartitionOffsets, len(tps))
-	for tp, po := range results {
-		if po.Error != nil || po.Low == nil || po.High == nil {
-			again = append(again, tp)
-			continue
-		}
-		out[tp] = *po
-	}
-	if len(again) > 0 {
-		maps.Copy(out, c.watermarksReasked(ctx, lay, again, nil, false))
-	}
-	return out
 }
 
 // denied reports whether e is the principal being refused __consumer_offsets.

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestFleetAgreesWithReference reads a scale cluster with offsettui and with

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestShareUnwritableFailsClosed: a coordinator whose versions cannot be learned (not in

@@ -31,7 +31,7 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 		t.Fatalf("start the demo: %v", err)
 	}
 	t.Cleanup(d.Close)
-	cl, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

@@ -33,7 +33,7 @@ func TestSlowBrokerCostsOneTimeoutAndReconnects(t *testing.T) {
 		}
 		return nil, nil, false
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestWriteReplyLeavingPartitionsOut(t *testing.T) {
 		}
 		return nil, nil, false
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestListedGroupOffsetFetchNotFound(t *testing.T) {
 		}
 		return resp, nil, true
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
-	c, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 5 * time.Second})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,7 +175,7 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 		group := realkafka.Name("fo-plan")
 		w.seed.Commit(group, w.before)
 		coord := c.Coordinator(group)
-		cl, err := kafka.New(kafka.Config{Bootstrap: strings.Split(c.Bootstrap, ","), Timeout: 3 * time.Second})
+		cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: strings.Split(c.Bootstrap, ","), Timeout: 3 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package faultproxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -197,7 +198,7 @@ func snapshotThrough(t *testing.T, addrs []string, props map[string]string, grou
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := kafka.New(kafka.Config{Bootstrap: addrs, Client: settings, Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Client: settings, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/demo"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 

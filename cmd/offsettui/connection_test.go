@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/contexts"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/twmb/franz-go/pkg/kfake"
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestLazyClientQuitDuringAHungConnect: while the first connection hangs, a caller

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // Read-only as the run decided it holds on every connection the run makes: a TUI started

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/check"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // checkOutcome is a check's exit code and verdict.

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // TestRealKafkaBackupAllGroups: backup --all-groups of 1,000 groups (and whatever else the

@@ -16,8 +16,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/offsettui/offsettui/internal/views"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )

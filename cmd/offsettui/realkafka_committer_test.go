@@ -11,6 +11,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"slices"
@@ -22,8 +23,8 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
-	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
@@ -63,7 +64,7 @@ type noHistory struct{ reset.Cluster }
 // history (observe 0) or only through its watches (history false).
 func committerService(t *testing.T, b realkafka.Broker, observe time.Duration, history bool) *reset.Service {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestRealKafkaCommitterEvery30s(t *testing.T) {
 		// 75 s), for a principal that may not read __consumer_offsets: the commit logs are left
 		// out. Its window holds the 3 commits it needs for about half of every 30 s, so it flags
 		// the committer once its window has filled, within two minutes.
-		cl, err := kafka.New(kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
+		cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{b.Addr}, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,7 @@
 package main
 
 // The corners of issue 18 as the CLI shows them, on real brokers (Kafka 4.4.0 and the oldest
-// 4.x supported), with shapes built by Kafka's own Java clients (internal/realkafka): a
+// 4.x supported), with shapes built by Kafka's own Java clients (internal/testsupport/realkafka): a
 // Stable group's stale topic, and read_committed consumers after transactions.
 
 import (
@@ -15,7 +15,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/check"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // describeGroups runs `offsettui describe --bootstrap-server addr --group G... -o json`.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // TestRealDescribeUnknownTopic: on a real broker (auto.create.topics.enable is on by

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // mcpPython is the Python with the mcp package that .ci/run installs (OFFSETTUI_MCP_PYTHON);

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 

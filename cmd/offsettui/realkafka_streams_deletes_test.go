@@ -15,7 +15,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // TestRealKafkaStreamsDeletes, on a running Kafka Streams app and its twin, then on both

@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // trustWorld is a fresh topic of two partitions with ten records each, and a

@@ -55,7 +55,7 @@ func TestDemoTriageFirstScreen(t *testing.T) {
 		t.Fatalf("start the demo: %v", err)
 	}
 	t.Cleanup(d.Close)
-	cl, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/offsettui/offsettui/internal/demo"
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/offsettui/offsettui/internal/views"
 )
 
@@ -32,7 +32,7 @@ func demoTUI(t *testing.T) (*teatest.TestModel, *demo.Cluster, *kafka.Client, st
 		t.Fatalf("start the demo: %v", err)
 	}
 	t.Cleanup(d.Close)
-	cl, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

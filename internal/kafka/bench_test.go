@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -42,7 +42,7 @@ func benchScale(b *testing.B, s scaleSpec) {
 	b.Run("cold", func(b *testing.B) {
 		check := true
 		benchSnapshots(b, rc, s, model.Query{}, func() (*kafka.Client, func()) {
-			c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
+			c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func BenchmarkSnapshotOneGroup(b *testing.B) {
 // benchWarm takes one untimed snapshot to connect and fill caches, then times
 // repeated snapshots on the same client.
 func benchWarm(b *testing.B, rc *kafkatest.RequestCounter, addrs []string, s scaleSpec, q model.Query) {
-	c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}

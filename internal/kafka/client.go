@@ -78,10 +78,8 @@ type Client struct {
 	clog commitLogCache
 }
 
-// New checks the configuration and connects (one Metadata round trip).
-func New(cfg Config) (*Client, error) { return NewContext(context.Background(), cfg) }
-
-// NewContext is New whose connection stops waiting when ctx is done (a quit, Ctrl-C).
+// NewContext checks the configuration and connects (one Metadata round trip); the
+// connection stops waiting when ctx is done (a quit, Ctrl-C).
 func NewContext(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		cfg.Bootstrap = cfg.Client.Bootstrap

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
-	"github.com/offsettui/offsettui/internal/kafkatest"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"

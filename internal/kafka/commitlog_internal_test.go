@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -52,7 +52,7 @@ func TestHungBrokerCostsOneTimeoutPerSnapshot(t *testing.T) {
 	// two timeouts (cut by the snapshot's deadline at 2×), over the bound even on a
 	// loaded machine, while one timeout leaves a whole timeout of slack.
 	const timeout = 3 * time.Second
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestAllSeedsHungFailsWithinOneTimeout(t *testing.T) {
 	// One timeout per seed, one after another, would be 3 timeouts: over the bound of 2.
 	const timeout = 3 * time.Second
 	start := time.Now()
-	_, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
+	_, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
 	if err == nil {
 		t.Fatal("connected to a cluster that never answers")
 	}

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/report"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestFleetAgreesWithReference reads a scale cluster with offsettui and with
@@ -28,7 +28,7 @@ func TestFleetAgreesWithReference(t *testing.T) {
 	}
 	k := sharedScaleCluster(t, spec)
 	ctx := context.Background()
-	c, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 30 * time.Second})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func BenchmarkFleet(b *testing.B) {
 	rc := kafkatest.CountRequests(k)
 	defer rc.Remove()
 	cold := func() (*kafka.Client, func()) {
-		c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
+		c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Timeout: 10 * time.Second})
 		if err != nil {
 			b.Fatal(err)
 		}

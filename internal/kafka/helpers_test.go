@@ -1,6 +1,7 @@
 package kafka_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // newClient connects internal/kafka to addrs.
 func newClient(t testing.TB, addrs []string, now func() time.Time) *kafka.Client {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: addrs, Timeout: 5 * time.Second, Now: now})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Timeout: 5 * time.Second, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

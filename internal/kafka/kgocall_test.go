@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
@@ -32,7 +32,7 @@ func TestKgoTimeoutDropsTheBroker(t *testing.T) {
 		return nil, nil, share && k.CurrentNode() == 1 // silence
 	})
 	const timeout = time.Second
-	cl, err := New(Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
+	cl, err := NewContext(context.Background(), Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestKgoDroppedConnectionKeepsTheBroker(t *testing.T) {
 		}
 		return nil, nil, false
 	})
-	cl, err := New(Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := NewContext(context.Background(), Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestKgoNegotiatesVersions(t *testing.T) {
 				got.Store(int32(r.GetVersion()))
 				return nil, nil, false
 			})
-			cl, err := New(Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+			cl, err := NewContext(context.Background(), Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

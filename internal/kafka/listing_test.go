@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 

@@ -4,6 +4,7 @@ package kafka_test
 // (scripts/kafka.sh), with Kafka's own CLI as the oracle where it can run.
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 const (
@@ -41,7 +42,7 @@ func connect(addr string, props map[string]string) error {
 	if err != nil {
 		return err
 	}
-	cl, err := kafka.New(kafka.Config{Client: s, Timeout: 10 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Client: s, Timeout: 10 * time.Second})
 	if err == nil {
 		_ = cl.Close()
 	}

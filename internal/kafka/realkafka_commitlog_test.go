@@ -9,7 +9,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
@@ -103,7 +103,7 @@ func TestRealKafkaCommitLogDenied(t *testing.T) {
 		// newest first (a one-shot command), and fails unless both say the same.
 		read := func(user string) *model.CommitLog {
 			t.Helper()
-			c, err := kafka.New(kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
+			c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
 				"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "SCRAM-SHA-512",
 				"sasl.jaas.config": fmt.Sprintf(`org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;`, user, user+"-secret")})})
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
@@ -121,7 +121,7 @@ func TestRealKafkaCommitExpiryClock(t *testing.T) {
 // ACL but those a test grants).
 func scramClient(t *testing.T, b realkafka.Broker, user string) *kafka.Client {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{b.SASLAddr}, Timeout: 10 * time.Second, Client: withProps(t, map[string]string{
 		"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "SCRAM-SHA-512",
 		"sasl.jaas.config": fmt.Sprintf(`org.apache.kafka.common.security.scram.ScramLoginModule required username=%q password=%q;`, user, user+"-secret")})})
 	if err != nil {

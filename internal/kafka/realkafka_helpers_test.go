@@ -3,14 +3,14 @@ package kafka_test
 // The kafka-specific helpers of the tests against a real Apache Kafka broker
 // (realkafka_test.go): the describe-parity rows of ConsumerGroupCommand. Finding
 // the broker, names, seeding, live members and running Kafka's CLI are in
-// internal/realkafka.
+// internal/testsupport/realkafka.
 
 import (
 	"strconv"
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // cliRow is one partition row of ConsumerGroupCommand --describe.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // TestRealKafkaTimeAxis reads positions a real broker reports over three

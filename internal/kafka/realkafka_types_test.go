@@ -6,6 +6,7 @@ package kafka_test
 // field. They skip, naming the Kafka version, where the broker has no such groups.
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -17,7 +18,7 @@ import (
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -384,7 +385,7 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 		{"SASL_PLAINTEXT OAUTHBEARER", realkafka.Env(t, "OFFSETTUI_IT_OAUTH_BOOTSTRAP"), realkafka.OAuthProperties(realkafka.OIDCEndpoint(t, key, time.Hour, &issued), "oidc-secret")},
 	} {
 		t.Run(l.name, func(t *testing.T) {
-			cl, err := kafka.New(kafka.Config{Bootstrap: []string{l.addr}, Client: withProps(t, l.props), Timeout: 10 * time.Second})
+			cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{l.addr}, Client: withProps(t, l.props), Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -398,7 +399,7 @@ func TestRealKafkaShareGroupOverEveryListener(t *testing.T) {
 		})
 	}
 	t.Run("SASL_PLAINTEXT as a principal without ACLs", func(t *testing.T) {
-		cl, err := kafka.New(kafka.Config{Bootstrap: []string{realkafka.Env(t, "OFFSETTUI_IT_SASL_BOOTSTRAP")}, Timeout: 10 * time.Second,
+		cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: []string{realkafka.Env(t, "OFFSETTUI_IT_SASL_BOOTSTRAP")}, Timeout: 10 * time.Second,
 			Client: withProps(t, kv("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
 				"sasl.jaas.config", scramModule+` required username="alice" password="alice-secret";`))})
 		if err != nil {

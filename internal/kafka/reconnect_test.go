@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -33,7 +33,7 @@ func TestSlowBrokerCostsOneTimeoutAndReconnects(t *testing.T) {
 		}
 		return nil, nil, false
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestRealClusterShardProbes(t *testing.T) {
 	}
 	defer kc.Close()
 	adm := kadm.NewClient(kc)
-	c, err := New(Config{Bootstrap: strings.Split(boot, ","), Timeout: 3 * time.Second})
+	c, err := NewContext(context.Background(), Config{Bootstrap: strings.Split(boot, ","), Timeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

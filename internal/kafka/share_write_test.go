@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestShareUnwritableFailsClosed: a coordinator whose versions cannot be learned (not in
@@ -14,7 +14,7 @@ import (
 // only its versions tell a Kafka 4.1 (which writes nothing) from a 4.2.
 func TestShareUnwritableFailsClosed(t *testing.T) {
 	k := kafkatest.Cluster(t)
-	cl, err := New(Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := NewContext(context.Background(), Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

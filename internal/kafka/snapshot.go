@@ -277,7 +277,7 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation) {
 }
 
 // atRisk reports whether a commit at off points below the first record that
-// retention cannot delete within the risk window (model.Classify's rule).
+// retention cannot delete within the risk window (internal/model/classify.go).
 func atRisk(po model.PartitionOffsets, off int64) bool {
 	if po.RiskOffset == nil {
 		return false

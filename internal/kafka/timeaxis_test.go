@@ -10,9 +10,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // produceAt writes records to topic-0 at rate per second until ctx ends,

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // TestCommittedTimestampsSharedPartition: two groups committed at different offsets

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -82,7 +82,7 @@ func TestOffsetFetchFallbackCannotDeadlock(t *testing.T) {
 	for i := range groups {
 		s.Commit(fmt.Sprintf("g%02d", i), map[model.TP]int64{{Topic: "t", Partition: 0}: 1})
 	}
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Concurrency: 2})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -35,7 +35,7 @@ func aclCluster(t *testing.T) *kfake.Cluster {
 
 func saslClient(t *testing.T, k *kfake.Cluster, user, pass string) *kafka.Client {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Client: withProps(t, map[string]string{
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second, Client: withProps(t, map[string]string{
 		"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 		"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="` + user + `" password="` + pass + `";`,
 	})})

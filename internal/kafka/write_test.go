@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/kafka"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/offsettui/offsettui/internal/text"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -31,7 +31,7 @@ func TestWriteReplyLeavingPartitionsOut(t *testing.T) {
 		}
 		return nil, nil, false
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestListedGroupOffsetFetchNotFound(t *testing.T) {
 		}
 		return resp, nil, true
 	})
-	cl, err := kafka.New(kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: k.ListenAddrs(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

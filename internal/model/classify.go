@@ -27,17 +27,11 @@ type PartitionInput struct {
 	nums *int64s
 }
 
-// Classify computes a group partition's lag, status and derived numbers as
-// docs/statuses.md defines them. Topic and partition are left for the caller.
-func Classify(in PartitionInput) GroupPartition {
-	var p GroupPartition
-	classifyInto(&p, in)
-	return p
-}
-
-// classifyInto is Classify writing into *p, which must be the zero GroupPartition (a new
-// row): a group's rows are classified in place, so 500,000 of them are not each copied
-// twice, nor written whole once more.
+// classifyInto computes a group partition's lag, status and derived numbers as
+// docs/statuses.md defines them, into *p, which must be the zero GroupPartition (a new
+// row): a group's rows are classified in place (assemble.go, narrow.go), so 500,000 of them are not
+// each copied twice, nor written whole once more. Topic and partition are left for the
+// caller.
 func classifyInto(p *GroupPartition, in PartitionInput) {
 	classify(p, in)
 	classifyCompaction(p, in.Topic, in.Compacted, in.Now)

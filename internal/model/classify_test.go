@@ -15,6 +15,14 @@ var now = time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 
 func i64(v int64) *int64 { return &v }
 
+// classified is one group partition classified alone (the product classifies its rows in
+// place: classifyInto).
+func classified(in PartitionInput) GroupPartition {
+	var p GroupPartition
+	classifyInto(&p, in)
+	return p
+}
+
 func topic(policy string, retentionMs int64) *Topic {
 	return &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr(policy), RetentionMs: i64(retentionMs), RetentionBytes: i64(-1)}
 }
@@ -60,7 +68,7 @@ func TestClassifyBoundaries(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := Classify(PartitionInput{Committed: c.committed, Offsets: c.offs, Topic: c.topic, Now: now})
+			p := classified(PartitionInput{Committed: c.committed, Offsets: c.offs, Topic: c.topic, Now: now})
 			if p.Status != c.want {
 				t.Errorf("status = %v, want %v", p.Status, c.want)
 			}
@@ -106,7 +114,7 @@ func TestAtRiskAroundTheWindowEdge(t *testing.T) {
 				risk = 6 // the first record at or after the edge is the next one
 			}
 			ts := c.ts
-			p := Classify(PartitionInput{Committed: i64(5), Offsets: PartitionOffsets{Low: i64(0), High: i64(10), RiskOffset: &risk},
+			p := classified(PartitionInput{Committed: i64(5), Offsets: PartitionOffsets{Low: i64(0), High: i64(10), RiskOffset: &risk},
 				Topic: &top, CommittedTimestamp: &ts, Now: now})
 			if p.Status != c.want {
 				t.Errorf("status = %v, want %v", p.Status, c.want)
@@ -294,7 +302,7 @@ func TestEmptyPolicyHasNoExpiry(t *testing.T) {
 		status  Status
 		expires bool
 	}{{"", StatusOK, false}, {"delete", StatusAtRisk, true}} {
-		p := Classify(PartitionInput{Committed: i64(0), Offsets: offs, Topic: topic(c.policy, 60000), CommittedTimestamp: &old, Now: now})
+		p := classified(PartitionInput{Committed: i64(0), Offsets: offs, Topic: topic(c.policy, 60000), CommittedTimestamp: &old, Now: now})
 		if p.Status != c.status || (p.ExpiresInMs != nil) != c.expires || p.Error != nil {
 			t.Errorf("cleanup.policy=%q: status %s, expiresInMs %v, error %v; want %s, expires %v", c.policy, p.Status, text.Num(p.ExpiresInMs), p.Error, c.status, c.expires)
 		}

@@ -48,7 +48,7 @@ func TestClassifyCompaction(t *testing.T) {
 			if c.read != nil && c.read.NextStoredAt != nil {
 				in.CommittedTimestamp = c.read.NextStoredAt
 			}
-			p := Classify(in)
+			p := classified(in)
 			if p.Status != c.status {
 				t.Errorf("status %s, want %s", p.Status, c.status)
 			}
@@ -78,7 +78,7 @@ func TestClassifyCompaction(t *testing.T) {
 func TestClassifyCompactionNumbers(t *testing.T) {
 	drm := int64(1000)
 	ts := now.Add(-2 * time.Second)
-	p := Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
+	p := classified(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
 		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact"), DeleteRetentionMs: &drm}, Now: now, CommittedTimestamp: &ts,
 		Compacted: &CompactedRead{Gap: 12, GapComplete: true, NextStoredAt: &ts, Stored: 4, StoredComplete: true}})
 	cp := p.Compaction()
@@ -87,7 +87,7 @@ func TestClassifyCompactionNumbers(t *testing.T) {
 		t.Fatalf("lag %d, compaction %+v, time lag %v", *p.Lag, cp, *p.TimeLagMs)
 	}
 	// A read that stopped short: lower bounds, no exact numbers.
-	p = Classify(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
+	p = classified(PartitionInput{Committed: i64(20), Offsets: PartitionOffsets{Low: i64(0), High: i64(59)},
 		Topic: &Topic{Topic: "t", Partitions: 1, CleanupPolicy: Ptr("compact"), DeleteRetentionMs: &drm}, Now: now,
 		Compacted: &CompactedRead{Gap: 5, Stored: 0}})
 	cp = p.Compaction()

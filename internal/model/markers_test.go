@@ -27,7 +27,7 @@ func TestClassifyTransactionMarkers(t *testing.T) {
 		{"nothing counted", 11, offs(12), &TransactionMarkers{}, "1 ok <nil>"},
 		{"expired wins", 0, PartitionOffsets{Low: i64(3), High: i64(12), LastStable: i64(12)}, &TransactionMarkers{ControlRecords: 1}, "12 expired <nil>"},
 	} {
-		p := Classify(PartitionInput{Committed: i64(c.committed), Offsets: c.offs, Topic: week, Now: now, Markers: c.markers,
+		p := classified(PartitionInput{Committed: i64(c.committed), Offsets: c.offs, Topic: week, Now: now, Markers: c.markers,
 			CommittedTimestamp: Ptr(now.Add(-1000))})
 		got := fmt.Sprintf("%d %s %v", *p.Lag, p.Status, p.TransactionMarkers())
 		if p.TransactionMarkers() != nil {

@@ -18,7 +18,7 @@ func TestReadsRemote(t *testing.T) {
 		{15, nil, nil},
 	}
 	for _, c := range cases {
-		p := Classify(PartitionInput{Committed: i64(c.committed), Offsets: PartitionOffsets{Low: i64(0), LocalLow: c.localLow, High: i64(60)}, Topic: tiered, Now: now})
+		p := classified(PartitionInput{Committed: i64(c.committed), Offsets: PartitionOffsets{Low: i64(0), LocalLow: c.localLow, High: i64(60)}, Topic: tiered, Now: now})
 		if p.Status != StatusOK || (p.ReadsRemote() == nil) != (c.want == nil) || (c.want != nil && *p.ReadsRemote() != *c.want) {
 			t.Errorf("committed %d, local start %v: status %s, readsRemote %v, want ok and %v", c.committed, c.localLow, p.Status, p.ReadsRemote(), c.want)
 		}

@@ -30,7 +30,8 @@ func fleetSnapshot(groups int) model.Snapshot {
 // and as JSON, written to nowhere.
 func BenchmarkDescribeOutput(b *testing.B) {
 	s := fleetSnapshot(10_000)
-	for name, write := range map[string]func(io.Writer, model.Snapshot) error{"table": Describe, "json": DescribeJSON} {
+	table := func(w io.Writer, s model.Snapshot) error { return DescribeFit(w, s, 0) }
+	for name, write := range map[string]func(io.Writer, model.Snapshot) error{"table": table, "json": DescribeJSON} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {

@@ -17,7 +17,7 @@ func TestDescribeSaysWhatTheBrokersCannotBeAsked(t *testing.T) {
 		model.APIApiVersions: 3, model.APIOffsetDelete: 0, model.APIDescribeCluster: 0} // Kafka 2.8.2's
 	s.Cluster.KafkaVersion, s.Cluster.Capabilities = model.KafkaLine(v), model.ClusterCapabilities(v)
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -30,7 +30,7 @@ func TestDescribeSaysWhatTheBrokersCannotBeAsked(t *testing.T) {
 		t.Errorf("capability lines:\n%s", strings.Join(lines[:7], "\n"))
 	}
 	b.Reset()
-	if err := Describe(&b, snapshot()); err != nil {
+	if err := DescribeFit(&b, snapshot(), 0); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "Kafka ") {

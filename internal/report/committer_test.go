@@ -30,7 +30,7 @@ func TestCommitterInEveryReport(t *testing.T) {
 	want := "a client outside the group commits for it: 12 commits over 21s, every 2s, moving the offsets 20/s (seen in __consumer_offsets); " +
 		"offsettui refuses to reset it while it runs"
 	var table, md, js strings.Builder
-	if err := Describe(&table, s); err != nil {
+	if err := DescribeFit(&table, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := Markdown(&md, s); err != nil {

@@ -35,7 +35,7 @@ func TestCompactedRowsSayWhatTheyMeasure(t *testing.T) {
 	}
 	s := model.Assemble(obs, model.AssembleOptions{})
 	var d, md bytes.Buffer
-	if err := Describe(&d, s); err != nil {
+	if err := DescribeFit(&d, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := Markdown(&md, s); err != nil {

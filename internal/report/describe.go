@@ -18,19 +18,17 @@ import (
 	"github.com/offsettui/offsettui/internal/text"
 )
 
-// Describe writes a snapshot the way kafka-consumer-groups --describe does, plus
+// DescribeFit writes a snapshot the way kafka-consumer-groups --describe does, plus
 // LOW, STATUS, TIME-LAG, EXPIRES-IN and COMMIT-TTL, one block per group, worst groups
 // first.
 // A snapshot with a time axis (docs/timeaxis.md) adds CONSUME, PRODUCE, LAG/S,
 // ETA and EVALUATION, and one with a baseline adds what changed since.
 // The columns are aligned per group, so each group's block leaves (through a
 // buffer) as soon as it is written, before the next group is rendered.
-func Describe(w io.Writer, s model.Snapshot) error { return DescribeFit(w, s, 0) }
-
-// DescribeFit is Describe with each group's rows fitted to width runes (0: whole), for a
-// terminal that shows the table in place (describe --watch): columns are hidden by a written
-// priority and long values shortened (fit.go), a header that lost columns ends in "…", and
-// the last line names the columns hidden.
+// A width above 0 fits each group's rows to width runes, for a terminal that shows the
+// table in place (describe --watch): columns are hidden by a written priority and long
+// values shortened (fit.go), a header that lost columns ends in "…", and the last line
+// names the columns hidden.
 func DescribeFit(w io.Writer, s model.Snapshot, width int) error {
 	tw := bufio.NewWriterSize(w, outputBuffer)
 	fmt.Fprintln(tw, clusterLine(s))
@@ -105,7 +103,7 @@ func describeGroups(tw *bufio.Writer, s model.Snapshot, width int) []string {
 		return nil
 	}, func(b []byte) error {
 		_, err := tw.Write(b)
-		return err // a bufio.Writer keeps its first error: Describe's Flush returns it
+		return err // a bufio.Writer keeps its first error: DescribeFit's Flush returns it
 	})
 	return hidden
 }

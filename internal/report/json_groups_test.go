@@ -38,7 +38,7 @@ func TestDescribeInChunks(t *testing.T) {
 		s := fleetSnapshot(n)
 		s.Groups[n-1].Group = "the-last"
 		var got bytes.Buffer
-		if err := Describe(&got, s); err != nil {
+		if err := DescribeFit(&got, s, 0); err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
@@ -59,7 +59,7 @@ func TestDescribeInChunks(t *testing.T) {
 // A failed write of a chunked table is reported.
 func TestDescribeInChunksWriteError(t *testing.T) {
 	s := fleetSnapshot(3 * groupChunk)
-	if err := Describe(&failWriter{n: 200 << 10}, s); err == nil {
+	if err := DescribeFit(&failWriter{n: 200 << 10}, s, 0); err == nil {
 		t.Fatal("a write that failed was not reported")
 	}
 }

@@ -26,7 +26,7 @@ func TestDescribeNotConsumed(t *testing.T) {
 			Committed: map[model.TP]int64{active: 7, stale: 20}}},
 	}, model.AssembleOptions{})
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"· lag 3 · OK 1", "NOT-CONSUMED (EXPIRED (lost 60))",
@@ -54,7 +54,7 @@ func TestDescribeMarkers(t *testing.T) {
 		Groups:  []model.GroupObservation{{Group: "r", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{tp: 5}}},
 	}, model.AssembleOptions{})
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	if want := "12 0 OK (2 transaction markers and 5 aborted records; Kafka's CLI shows LAG 7)"; !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {

@@ -71,7 +71,7 @@ func snapshot() model.Snapshot {
 
 func TestDescribeGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := Describe(&b, snapshot()); err != nil {
+	if err := DescribeFit(&b, snapshot(), 0); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "describe.golden", b.Bytes())

@@ -29,7 +29,7 @@ func TestDescribeStreamsRestore(t *testing.T) {
 				RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"counter-counts-changelog"}}}}}},
 	}, model.AssembleOptions{})
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"  RESTORING: 18,800 changelog records left to restore in 1 active task\n",

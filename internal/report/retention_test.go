@@ -30,7 +30,7 @@ func TestDescribeNeverDeleted(t *testing.T) {
 			{Group: "d", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{gone: 0}}},
 	}, model.AssembleOptions{})
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	out := strings.Join(strings.Fields(b.String()), " ")

@@ -22,7 +22,7 @@ func TestReportsSayWhenTheirNumbersWereRead(t *testing.T) {
 	if err := Markdown(&md, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := Describe(&table, s); err != nil {
+	if err := DescribeFit(&table, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -59,7 +59,7 @@ func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 func TestDescribeTimeAxisGolden(t *testing.T) {
 	s, _ := timedSnapshots()
 	var b bytes.Buffer
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "describe-timeaxis.golden", b.Bytes())
@@ -87,7 +87,7 @@ func TestMarkdownGolden(t *testing.T) {
 	}
 	golden(t, "markdown-baseline.golden", b.Bytes())
 	b.Reset()
-	if err := Describe(&b, s); err != nil {
+	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "describe-baseline.golden", b.Bytes())

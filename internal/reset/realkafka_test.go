@@ -21,14 +21,14 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // realService is a reset service on the real broker, backups in a temp dir.
 func realService(t *testing.T, addr string) *reset.Service {
 	t.Helper()
-	c, err := kafka.New(kafka.Config{Bootstrap: strings.Split(addr, ","), Timeout: 10 * time.Second})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: strings.Split(addr, ","), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

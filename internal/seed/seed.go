@@ -1,7 +1,7 @@
 // Package seed is the one client that builds a known state on a cluster:
 // topics, records with chosen partitions and timestamps, commits in the admin
 // form, moved log starts. The embedded demo cluster seeds its scenario with it
-// and tests (through internal/kafkatest) build the truth they compare with.
+// and tests (through internal/testsupport/kafkatest) build the truth they compare with.
 //
 // It uses franz-go, independent of internal/kafka (sarama), so that what a test
 // builds is never read back through the code under test.

@@ -70,7 +70,7 @@ func demoExporter(t *testing.T, traffic bool, clk *stepClock) (*serve.Exporter, 
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
-	c, err := kafka.New(kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 5 * time.Second, Now: clk.Now})
+	c, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: d.Bootstrap(), Timeout: 5 * time.Second, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

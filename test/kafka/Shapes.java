@@ -1,6 +1,6 @@
 // Group and topic shapes for offsettui's real-broker tests, built with Kafka's own Java
 // clients. scripts/kafka.sh compiles this file once per jar set (javac against the broker's
-// jars) and exports the class directory; internal/realkafka runs the sub-commands:
+// jars) and exports the class directory; internal/testsupport/realkafka runs the sub-commands:
 //
 //   java -cp "$CLASSES:$LIB/*" Shapes SUBCOMMAND --bootstrap HOST:PORT [--name value ...]
 //

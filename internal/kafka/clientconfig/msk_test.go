@@ -18,7 +18,7 @@ import (
 
 	"github.com/aws/aws-msk-iam-sasl-signer-go/signer"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // The AWS access key of AWS's documentation examples.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 // testJWT returns an unsigned JWT-shaped token with the claims (the client never checks the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 const (

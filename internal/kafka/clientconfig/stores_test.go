@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 )
 
 func TestBinaryStores(t *testing.T) {

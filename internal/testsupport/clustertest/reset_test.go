@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/faultproxy"
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/model/plan"
-	"github.com/offsettui/offsettui/internal/realcluster"
-	"github.com/offsettui/offsettui/internal/realkafka"
 	"github.com/offsettui/offsettui/internal/reset"
+	"github.com/offsettui/offsettui/internal/testsupport/faultproxy"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -175,7 +175,7 @@ func TestRealClusterResetCoordinatorFailover(t *testing.T) {
 		group := realkafka.Name("fo-plan")
 		w.seed.Commit(group, w.before)
 		coord := c.Coordinator(group)
-		cl, err := kafka.New(kafka.Config{Bootstrap: strings.Split(c.Bootstrap, ","), Timeout: 3 * time.Second})
+		cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: strings.Split(c.Bootstrap, ","), Timeout: 3 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // A compacted topic whose tombstones the cleaner removed after a group had read the keys

@@ -1,7 +1,7 @@
 // Package realkafka holds the helpers of the tests that run against a real Apache
 // Kafka broker (scripts/kafka.sh): finding the broker (skip, or fail under
 // OFFSETTUI_REQUIRE_KAFKA=1), unique names, a franz-go seeding client that never
-// goes through internal/kafka (internal/kafkatest's, with the admin steps a real
+// goes through internal/kafka (internal/testsupport/kafkatest's, with the admin steps a real
 // broker needs), live members of both group protocols, and Kafka's own
 // ConsumerGroupCommand as the oracle. Only _test.go files import it.
 package realkafka
@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -106,7 +106,7 @@ func Ctx(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// Seed is the independent franz-go seeding client of internal/kafkatest
+// Seed is the independent franz-go seeding client of internal/testsupport/kafkatest
 // (Produce, ProduceN, Commit, Committed, DeleteRecords) connected to the real
 // broker, with the admin steps a real broker needs that kfake's own API does for
 // a fake cluster. It never goes through internal/kafka.

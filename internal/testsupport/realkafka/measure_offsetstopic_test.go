@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 

@@ -47,13 +47,13 @@ var allowed = map[string][]string{
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles", "github.com/charmbracelet/lipgloss",
 		"github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
 	"internal/seed": {"internal/model", "github.com/twmb/franz-go"},
-	"internal/kafkatest": {"internal/model", "internal/seed", "github.com/twmb/franz-go",
+	"internal/testsupport/kafkatest": {"internal/model", "internal/seed", "github.com/twmb/franz-go",
 		"github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
-	"internal/realkafka":   {"internal/model", "internal/kafkatest", "github.com/twmb/franz-go"},
-	"internal/faultproxy":  {"github.com/twmb/franz-go"},
-	"internal/realcluster": {"internal/realkafka", "github.com/twmb/franz-go"},
-	"internal/clustertest": {},
-	"internal/layers":      {},
+	"internal/testsupport/realkafka":   {"internal/model", "internal/testsupport/kafkatest", "github.com/twmb/franz-go"},
+	"internal/testsupport/faultproxy":  {"github.com/twmb/franz-go"},
+	"internal/testsupport/realcluster": {"internal/testsupport/realkafka", "github.com/twmb/franz-go"},
+	"internal/testsupport/clustertest": {},
+	"internal/testsupport/layers":      {},
 }
 
 // pure are the packages that compute and word but do no I/O: they import none of
@@ -109,9 +109,8 @@ var rules = []rule{
 	{"the MCP tools reach a cluster only through their read-only Cluster: no Kafka client, no reset service, no exporter", under("internal/mcpserver"),
 		[]string{module + "/internal/kafka", module + "/internal/reset", module + "/internal/serve", "github.com/IBM/sarama", "github.com/twmb/franz-go"}},
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
-	{"test support (the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
-		not(under("internal/kafkatest", "internal/realkafka", "internal/realcluster", "internal/faultproxy")),
-		[]string{module + "/internal/kafkatest", module + "/internal/realkafka", module + "/internal/realcluster", module + "/internal/faultproxy"}},
+	{"test support (internal/testsupport: the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
+		not(under("internal/testsupport")), []string{module + "/internal/testsupport"}},
 }
 
 // pkgInfo is one package of the module as go list sees it (tests excluded).
@@ -160,6 +159,7 @@ func TestLayers(t *testing.T) {
 	if _, ok := all[module+"/internal/kafka"]; !ok || len(all) < 8 {
 		t.Fatalf("go list found %d packages of the module, without internal/kafka", len(all))
 	}
+	checkDocMap(t, all)
 	for rel := range allowed {
 		if _, ok := all[module+"/"+rel]; !ok {
 			t.Errorf("allowed names %s, which is not a package of the module: remove it (and from docs/architecture.md)", rel)

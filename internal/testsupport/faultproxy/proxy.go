@@ -2,7 +2,7 @@
 // it stalls, cuts or delays chosen requests on their way to a cluster (kfake or
 // a real broker) and counts every request each broker gets. It is test support:
 // only _test.go files import it, and the production code of cmd/offsettui must
-// never import it (internal/layers checks this).
+// never import it (internal/testsupport/layers checks this).
 //
 // Start listens on 127.0.0.1 once per broker of the upstream cluster. A client
 // bootstrapped on Addrs stays on the proxy: broker addresses in Metadata,

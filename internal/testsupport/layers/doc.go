@@ -1,9 +1,9 @@
-// Package layers holds no code: its test holds the map of the module
-// (docs/architecture.md) as an allowlist, per package, of what it may import, and
-// checks it with `go list`. A package missing from the map fails, so does an
+// Package layers holds no code: its test reads the map of the module
+// (docs/architecture.md), holds it as an allowlist, per package, of what it may import,
+// and checks both with `go list`. A package missing from the map fails, so does an
 // import the map does not list; the pure packages (internal/model and below,
 // internal/text, internal/display) import no I/O; and the rules of docs/testing.md
 // hold through any path: sarama only under internal/kafka and cmd/offsettui, views
 // without report, reset or kafka, report without kafka, kafka without views,
-// reset or report, test support imported by tests only.
+// reset or report, test support (internal/testsupport/...) imported by tests only.
 package layers

@@ -14,7 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/offsettui/offsettui/internal/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
 )
 
 // TestRealClusterServeWholeClusterKilled: `offsettui serve` over the three-node cluster,

@@ -1,6 +1,7 @@
 package faultproxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -14,9 +15,9 @@ import (
 
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
-	"github.com/offsettui/offsettui/internal/kafkatest"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/kafkatest"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -197,7 +198,7 @@ func snapshotThrough(t *testing.T, addrs []string, props map[string]string, grou
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := kafka.New(kafka.Config{Bootstrap: addrs, Client: settings, Timeout: 5 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: addrs, Client: settings, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

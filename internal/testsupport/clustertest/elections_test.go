@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
 )
 
 // TestRealClusterFastWatchThroughElections: `describe --watch` every 100 ms, and `check`

@@ -155,7 +155,7 @@ type tuiRun struct {
 
 func runTUIOn(t *testing.T, boot, filter string, check func(screen string, failedSince bool)) *tuiRun {
 	t.Helper()
-	cl, err := kafka.New(kafka.Config{Bootstrap: strings.Split(boot, ","), Timeout: 3 * time.Second})
+	cl, err := kafka.NewContext(context.Background(), kafka.Config{Bootstrap: strings.Split(boot, ","), Timeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package clustertest
 
 // The world of the tests that bounce the brokers of the real three-node cluster
-// (internal/realcluster): a static topic whose groups never move (their numbers are
+// (internal/testsupport/realcluster): a static topic whose groups never move (their numbers are
 // known exactly), a live topic written by a producer and read by two live groups (one
 // per consumer protocol) that commit as they go, and an independent reader that reads
 // the truth with franz-go every 100 ms, never through internal/kafka.
@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realcluster"
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )

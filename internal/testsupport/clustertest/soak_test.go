@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offsettui/offsettui/internal/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
 )
 
 // TestRealClusterSoak (not in CI: set OFFSETTUI_SOAK to a duration, 30m for the figures of

@@ -3,7 +3,7 @@ package realkafka_test
 import (
 	"testing"
 
-	"github.com/offsettui/offsettui/internal/realkafka"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // OffsetsPartition agrees with Kafka's Utils.abs(groupId.hashCode()) % n, as Java computed it

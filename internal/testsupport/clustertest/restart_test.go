@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/offsettui/offsettui/internal/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
 )
 
 // watchLog keeps what one watch printed, to be judged once the truth after it is read.

@@ -40,6 +40,7 @@ func listed(t *testing.T, b realkafka.Broker, group string) bool {
 // the commits into the same name (Kafka's --describe shows them); a live group is refused,
 // exit 3, nothing written (no backup, no audit line, the group as it was).
 func TestRealKafkaDeleteGroup(t *testing.T) {
+	t.Parallel() // its own groups and topics: it waits beside the others
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
 		s := b.Seed(t)
 		topic := realkafka.Name("dg")

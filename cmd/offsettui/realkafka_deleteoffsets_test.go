@@ -67,6 +67,7 @@ func kafkaDeleteOffsets(t *testing.T, b realkafka.Broker, group, topic string) s
 // twin's; Active's are refused per partition by the broker (GROUP_SUBSCRIBED_TO_TOPIC),
 // exit 3, nothing written (no backup left, the commits as they were).
 func TestRealKafkaDeleteOffsets(t *testing.T) {
+	t.Parallel() // its own groups and topics: it waits beside the others
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
 		s := b.Seed(t)
 		active, stale := realkafka.Name("do-active"), realkafka.Name("do-stale")

@@ -72,6 +72,7 @@ func reasons(p cliPlan) map[model.TP]plan.Reason {
 // and a copy into a group that does not exist creates it and says so. A source no broker
 // lists is refused (exit 3) with nothing written.
 func TestRealKafkaFromGroupParity(t *testing.T) {
+	t.Parallel() // its own groups and topics: it waits beside the others
 	realkafka.EachVersion(t, func(t *testing.T, b realkafka.Broker) {
 		s := b.Seed(t)
 		a, c := realkafka.Name("fg-a"), realkafka.Name("fg-b")

@@ -34,7 +34,8 @@ func TestRealClusterShardProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// The cluster tests beside it move leaders for minutes at a time (a rolling restart).
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var wrong []string
 	for attempt := 0; ; attempt++ {

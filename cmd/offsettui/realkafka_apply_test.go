@@ -6,7 +6,6 @@ package main
 // planning, a member joined, or another cluster: each refused, nothing written.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -66,28 +65,7 @@ type applyAuditLine struct {
 	} `json:"planFile"`
 }
 
-func applyAudit(t *testing.T, dir string) []applyAuditLine {
-	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "audit.log"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []applyAuditLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var l applyAuditLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, l)
-	}
-	return out
-}
+func applyAudit(t *testing.T, dir string) []applyAuditLine { return readAudit[applyAuditLine](t, dir) }
 
 // nothingWritten fails unless group's commits are want and dir holds no backup and no audit.
 func nothingWritten(t *testing.T, s *realkafka.Seed, group string, want map[model.TP]int64, dir string) {

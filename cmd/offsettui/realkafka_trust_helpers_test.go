@@ -166,7 +166,10 @@ type auditLine struct {
 }
 
 // auditLog reads dir's audit.log (none: nil).
-func auditLog(t *testing.T, dir string) []auditLine {
+func auditLog(t *testing.T, dir string) []auditLine { return readAudit[auditLine](t, dir) }
+
+// readAudit reads dir's audit.log into T, the part of a line a test reads (none: nil).
+func readAudit[T any](t *testing.T, dir string) []T {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "audit.log"))
 	if os.IsNotExist(err) {
@@ -176,11 +179,11 @@ func auditLog(t *testing.T, dir string) []auditLine {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []auditLine
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var l auditLine
+		var l T
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("audit line %q: %v", sc.Text(), err)
 		}

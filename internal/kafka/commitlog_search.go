@@ -24,13 +24,17 @@ import (
 // The windows of a search: the first holds about searchFirstWindow bytes of the newest
 // records (a group that committed a moment ago is there: little to decode), each next one
 // searchGrowth times the one before, up to searchMaxWindow (the newest 1.25 MiB take two
-// Fetches); a round of Fetch asks one broker for at most searchRoundBytes, room for the
-// largest window and its margin (askBytes) in one answer.
+// Fetches). A round of Fetch asks one broker for at most searchRoundBytes, room for the
+// largest window and its margin (askBytes) in one answer; when several brokers are asked at
+// once (many groups), their rounds share searchSharedBytes. An answer is decoded whole, at
+// some three times its size: what is in flight bounds the search's memory, whatever the
+// number of brokers.
 const (
 	searchFirstWindow = 256 << 10
 	searchMaxWindow   = 12 << 20
 	searchGrowth      = 4
 	searchRoundBytes  = searchMaxWindow*5/4 + 1<<20
+	searchSharedBytes = 8 << 20
 )
 
 // SearchCommitLog reads, for each group of needs, what its need asks of its records in
@@ -123,8 +127,12 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 	budget := &atomic.Int64{}
 	budget.Store(opt.MaxBytes)
 	var mu sync.Mutex
+	round := int64(searchRoundBytes)
+	if len(leaders) > 1 {
+		round = max(searchSharedBytes/int64(len(leaders)), 1<<20)
+	}
 	run(c, leaders, func(l int32) {
-		s := c.searchLeader(ctx, l, byLeader[l], budget)
+		s := c.searchLeader(ctx, l, byLeader[l], budget, round)
 		mu.Lock()
 		scan.Requests += s.Requests
 		scan.Records += s.Records
@@ -138,6 +146,7 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		}
 		for g, gs := range sp.groups {
 			out[g] = sp.commitLog(gs, readAt, opt.Window, opt.MinRecentTimes)
+			delete(sp.groups, g) // what the search held of it goes as its answer comes
 		}
 	}
 	scan.Took = time.Since(start)
@@ -153,8 +162,9 @@ func denied(e *model.Error) bool {
 }
 
 // searchLeader searches the partitions one broker leads, round after round, each round one
-// Fetch carrying every partition still searched at the offset its window reads next.
-func (c *Client) searchLeader(ctx context.Context, leader int32, parts []*searchPartition, budget *atomic.Int64) model.CommitLogScan {
+// Fetch of at most round bytes carrying every partition still searched at the offset its
+// window reads next.
+func (c *Client) searchLeader(ctx context.Context, leader int32, parts []*searchPartition, budget *atomic.Int64, round int64) model.CommitLogScan {
 	var scan model.CommitLogScan
 	stop := func(status, reason string) {
 		for _, sp := range parts {
@@ -185,7 +195,7 @@ func (c *Client) searchLeader(ctx context.Context, leader int32, parts []*search
 			stop(model.CommitLogPartial, stoppedReason(ctx))
 			return scan
 		}
-		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, searchRoundBytes)),
+		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, round)),
 			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
 		for _, sp := range todo {
 			req.AddBlock(offsetsTopic, sp.p, sp.next, sp.askBytes(), -1)

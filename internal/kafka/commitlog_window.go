@@ -71,20 +71,26 @@ type groupSearch struct {
 	// of a partition's newest deletion (nothing before it counts), nil without one.
 	historyDone bool
 	hist        []histCommit
+	parts       []model.TP // hist's partitions: need.Commits, then any other one met
 	cutAt       map[model.TP]int64
 }
 
-// foundCommit is one commit record found: its offset in __consumer_offsets and what it says.
+// foundCommit is one commit record found: its offset in __consumer_offsets and what it says
+// (never a deletion), in 40 bytes: a group keeps one for each partition it asks for.
 type foundCommit struct {
-	at    int64 // the record's offset; -1: none
-	val   decodedCommit
-	found bool // found in a window read before; else the current window's candidate
+	at, offset, atMs int64 // at: the record's offset, -1: none
+	expireMs         int64 // -1: none
+	own              bool
+	found            bool // found in a window read before; else the current window's candidate
 }
 
-// histCommit is a commit of the history.
+// histCommit is a commit of the history at offset at, of the partition parts[part] of its
+// group: only what Recent shows of it, in 32 bytes (a group without members keeps one for
+// each of its partitions while the search runs).
 type histCommit struct {
-	tp model.TP
-	foundCommit
+	at, offset, atMs int64
+	part             int32
+	own              bool
 }
 
 // pendingFound is a transactional commit waiting for its producer's marker.
@@ -108,6 +114,7 @@ func (sp *searchPartition) add(group string, need model.CommitLogNeed) {
 	}
 	if need.History {
 		gs.hist = make([]histCommit, 0, len(need.Commits)) // a commit of each partition, at least
+		gs.parts = slices.Clip(need.Commits)               // appending copies: need.Commits stays
 	}
 	sp.groups[group] = gs
 }
@@ -326,7 +333,7 @@ func (gs *groupSearch) offer(tp model.TP, at int64, d decodedCommit) {
 			}
 			gs.cutAt[tp] = at
 		case !d.tombstone && (!deleted || at > cut):
-			gs.hist = append(gs.hist, histCommit{tp, foundCommit{at: at, val: d}})
+			gs.hist = append(gs.hist, histCommit{at: at, offset: d.offset, atMs: d.atMs, part: gs.part(tp), own: d.own})
 		}
 	}
 	if d.tombstone {
@@ -336,8 +343,23 @@ func (gs *groupSearch) offer(tp model.TP, at int64, d decodedCommit) {
 	}
 	i, ok := slices.BinarySearchFunc(gs.need.Commits, tp, model.CompareTP)
 	if ok && !gs.commits[i].found && at > gs.commits[i].at {
-		gs.commits[i] = foundCommit{at: at, val: d}
+		gs.commits[i] = foundCommit{at: at, offset: d.offset, atMs: d.atMs, expireMs: d.expireMs, own: d.own}
 	}
+}
+
+// part is tp's index in parts: one of need.Commits (sorted), or another partition the
+// history met, added the first time.
+func (gs *groupSearch) part(tp model.TP) int32 {
+	if i, ok := slices.BinarySearchFunc(gs.need.Commits, tp, model.CompareTP); ok {
+		return int32(i)
+	}
+	for i := len(gs.need.Commits); i < len(gs.parts); i++ {
+		if gs.parts[i] == tp {
+			return int32(i)
+		}
+	}
+	gs.parts = append(gs.parts, tp)
+	return int32(len(gs.parts) - 1)
 }
 
 // endWindow counts what the window found, and starts the next window or ends the search.
@@ -393,19 +415,19 @@ func (gs *groupSearch) endWindow(sp *searchPartition, atStart bool) {
 // it).
 func (gs *groupSearch) trimHistory(keep int) {
 	slices.SortFunc(gs.hist, func(a, b histCommit) int {
-		if c := model.CompareTP(a.tp, b.tp); c != 0 {
+		if c := model.CompareTP(gs.parts[a.part], gs.parts[b.part]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.at, b.at)
 	})
 	out := gs.hist[:0]
 	for i, h := range gs.hist {
-		if cut, ok := gs.cutAt[h.tp]; ok && h.at < cut {
+		if cut, ok := gs.cutAt[gs.parts[h.part]]; ok && h.at < cut {
 			continue
 		}
 		// Of a partition's commits, the keep newest: those with fewer than keep after them.
 		after := 0
-		for j := i + 1; j < len(gs.hist) && gs.hist[j].tp == h.tp && after < keep; j++ {
+		for j := i + 1; j < len(gs.hist) && gs.hist[j].part == h.part && after < keep; j++ {
 			after++
 		}
 		if after < keep {
@@ -426,10 +448,10 @@ func (gs *groupSearch) beforeEmpty(keep int) bool {
 	}
 	for i := 0; i < len(gs.hist); {
 		j := i
-		for j < len(gs.hist) && gs.hist[j].tp == gs.hist[i].tp {
+		for j < len(gs.hist) && gs.hist[j].part == gs.hist[i].part {
 			j++
 		}
-		if _, deleted := gs.cutAt[gs.hist[i].tp]; j-i < keep && gs.hist[i].at > gs.classicAt && !deleted {
+		if _, deleted := gs.cutAt[gs.parts[gs.hist[i].part]]; j-i < keep && gs.hist[i].at > gs.classicAt && !deleted {
 			return false
 		}
 		i = j
@@ -453,7 +475,7 @@ func (sp *searchPartition) commitLog(gs *groupSearch, readAt time.Time, window t
 			if l.Commits == nil {
 				l.Commits = make([]model.CommitRecord, 0, gs.len())
 			}
-			l.Commits = append(l.Commits, f.val.record(gs.need.Commits[i]))
+			l.Commits = append(l.Commits, f.record(gs.need.Commits[i]))
 		}
 	}
 	if gs.classic != nil {
@@ -483,10 +505,10 @@ func (gs *groupSearch) recent(since int64, minTimes int) []model.CommitRecord {
 	times := map[int64]bool{}
 	n := 0
 	for _, h := range gs.hist {
-		if h.val.atMs >= since {
+		if h.atMs >= since {
 			n++
-			if !h.val.own {
-				times[h.val.atMs] = true
+			if !h.own {
+				times[h.atMs] = true
 			}
 		}
 	}
@@ -495,20 +517,18 @@ func (gs *groupSearch) recent(since int64, minTimes int) []model.CommitRecord {
 	}
 	out := make([]model.CommitRecord, 0, n)
 	for _, h := range gs.hist {
-		if h.val.atMs >= since {
-			rec := h.val.record(h.tp)
-			rec.ExpiresAt = time.Time{}
-			out = append(out, rec)
+		if h.atMs >= since {
+			out = append(out, model.CommitRecord{TP: gs.parts[h.part], Offset: h.offset, CommittedAt: time.UnixMilli(h.atMs), Own: h.own})
 		}
 	}
 	return out
 }
 
 // record is the commit as a model.CommitRecord of tp.
-func (d decodedCommit) record(tp model.TP) model.CommitRecord {
-	rec := model.CommitRecord{TP: tp, Offset: d.offset, CommittedAt: time.UnixMilli(d.atMs), Own: d.own}
-	if d.expireMs >= 0 {
-		rec.ExpiresAt = time.UnixMilli(d.expireMs)
+func (f foundCommit) record(tp model.TP) model.CommitRecord {
+	rec := model.CommitRecord{TP: tp, Offset: f.offset, CommittedAt: time.UnixMilli(f.atMs), Own: f.own}
+	if f.expireMs >= 0 {
+		rec.ExpiresAt = time.UnixMilli(f.expireMs)
 	}
 	return rec
 }

@@ -117,7 +117,7 @@ func assembleGroup(g *GroupObservation, obs Observation, ix assembleIndex, opt A
 		grp.Members = []Member{}
 	}
 	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
-		grp.CommitLog = g.CommitLog
+		grp.CommitLog = g.CommitLog.withoutCommits()
 		grp.Committer = DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
 	}
 	// Share-group start offsets never expire; committed offsets of an Empty group do.

@@ -35,6 +35,16 @@ type CommitLog struct {
 	Classic *ClassicRecord
 }
 
+// withoutCommits is the log as a group keeps it once assembled: its Commits served the
+// commit-expiry clock and go, so that a snapshot of many groups does not hold every
+// commit twice over; Recent and Classic stay for the committer outside the group
+// (SeenWithoutMembers).
+func (l *CommitLog) withoutCommits() *CommitLog {
+	kept := *l
+	kept.Commits = nil
+	return &kept
+}
+
 // The values of CommitLog.Status.
 const (
 	// CommitLogRead: read to the high watermark fixed when the read began.

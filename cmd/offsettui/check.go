@@ -49,17 +49,11 @@ func newCheckCmd() *cobra.Command {
 	fs.StringVar(&server, "server", "", "`URL` ask a running offsettui serve (its last snapshot, docs/api.md) instead of the cluster; --context names its cluster")
 	fs.StringVar(&maxAge, "max-age", "", "`DURATION` with --server: a snapshot older than this is incomplete (default twice the server's interval)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := c.validate(); err != nil {
 			return badInput(err)
 		}
-		if len(groups) != 1 || strings.TrimSpace(groups[0]) == "" {
-			return badInputf("--group: pass exactly one consumer group to prove (got %d)", len(groups))
-		}
-		for _, t := range topics {
-			if strings.TrimSpace(t) == "" {
-				return badInputf("--topic: empty topic name")
-			}
+		if err := checkNames(groups, topics); err != nil {
+			return err
 		}
 		opts := check.Options{Topics: topics, RiskWindow: c.riskWindowD, RequireCommitTimes: c.commitLog == "on",
 			IgnoreMissedDeletes: ignoreD}
@@ -80,35 +74,55 @@ func newCheckCmd() *cobra.Command {
 		if server != "" || maxAge != "" {
 			return checkAtServer(cmd, &c, serverCheck{group: group, opts: opts, sample: tf.sampleD, timeout: c.timeoutD, now: time.Now}, server, maxAge)
 		}
-
-		ctx := cmd.Context()
-		c.stderr = stderr
-		s, err := c.connect(ctx)
-		if err != nil {
-			if isBadInput(err) {
-				return err
-			}
-			fmt.Fprintf(stderr, "offsettui check: %v\n", err)
-			return exitWith(emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot connect: "+err.Error())))
-		}
-		defer s.close()
-		q := model.Query{Groups: []string{group}, Topics: topics, WholeTopics: len(topics) > 0,
-			RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget}
-		q = c.withCommitLog(q)
-		var snap model.Snapshot
-		if tf.sampleD > 0 {
-			run := &describeRun{src: s.client, q: q, errw: stderr, tf: tf, clock: sampler.RealClock}
-			snap, err = run.sampleLast(ctx, "check")
-		} else {
-			snap, err = s.client.Snapshot(ctx, q)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "offsettui check: %v\n", err)
-			return exitWith(emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot read the cluster: "+err.Error())))
-		}
-		return exitWith(emitCheck(stdout, stderr, c.output, check.Check(snap, group, opts)))
+		return checkAtCluster(cmd, &c, tf, group, opts)
 	}
 	return cmd
+}
+
+// checkNames refuses anything but exactly one --group, not blank, and a blank --topic.
+func checkNames(groups, topics []string) error {
+	if len(groups) != 1 || strings.TrimSpace(groups[0]) == "" {
+		return badInputf("--group: pass exactly one consumer group to prove (got %d)", len(groups))
+	}
+	for _, t := range topics {
+		if strings.TrimSpace(t) == "" {
+			return badInputf("--topic: empty topic name")
+		}
+	}
+	return nil
+}
+
+// checkAtCluster is check against the cluster: a snapshot of the group (with --sample,
+// the last of those taken), proved, and the verdict written. A cluster that cannot be
+// reached or read makes the proof incomplete, with the reason.
+func checkAtCluster(cmd *cobra.Command, c *common, tf timeFlags, group string, opts check.Options) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	ctx := cmd.Context()
+	c.stderr = stderr
+	s, err := c.connect(ctx)
+	if err != nil {
+		if isBadInput(err) {
+			return err
+		}
+		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
+		return exitWith(emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot connect: "+err.Error())))
+	}
+	defer s.close()
+	q := model.Query{Groups: []string{group}, Topics: opts.Topics, WholeTopics: len(opts.Topics) > 0,
+		RiskWindow: c.riskWindowD, FetchBudget: model.DefaultFetchBudget}
+	q = c.withCommitLog(q)
+	var snap model.Snapshot
+	if tf.sampleD > 0 {
+		run := &describeRun{src: s.client, q: q, errw: stderr, tf: tf, clock: sampler.RealClock}
+		snap, err = run.sampleLast(ctx, "check")
+	} else {
+		snap, err = s.client.Snapshot(ctx, q)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "offsettui check: %v\n", err)
+		return exitWith(emitCheck(stdout, stderr, c.output, check.Unread(group, opts, time.Now(), "cannot read the cluster: "+err.Error())))
+	}
+	return exitWith(emitCheck(stdout, stderr, c.output, check.Check(snap, group, opts)))
 }
 
 // checkAtServer is check --server: the flags checked, the server asked, the answer written.

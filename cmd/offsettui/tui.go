@@ -56,24 +56,10 @@ func newTUICmd() *cobra.Command {
 	fs.StringVar(&c.assumeReset, "assume-reset", "", "`earliest|latest|none` the consumers' auto.offset.reset: where the planner's rows say each starts without its commit (default latest, the Kafka client's; earliest for a streams group, Kafka Streams'; a share group's own share.auto.offset.reset always)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-		if err := c.validate(); err != nil {
-			return badInput(err)
+		every, err := parseTUIFlags(&c, refresh, &tf, &wf)
+		if err != nil {
+			return err
 		}
-		var err error
-		if c.assumeReset, err = model.CheckAssumeReset(c.assumeReset); err != nil {
-			return badInputf("--assume-reset: %v", err)
-		}
-		every, err := parse.Duration(refresh)
-		if err != nil || every < 0 {
-			return badInputf("--refresh: want a non-negative duration like 5s or 0, got %q", refresh)
-		}
-		if err := tf.parse(); err != nil {
-			return badInput(err)
-		}
-		if err := wf.parse(); err != nil {
-			return badInput(err)
-		}
-		c.observe = wf.observeD
 		// The context and the client properties are read before the program starts: their
 		// errors and notes belong on the terminal, and a read-only context must be read-only
 		// from the first screen. Only the network connection waits for the program.
@@ -99,33 +85,63 @@ func newTUICmd() *cobra.Command {
 		opts := tuiOptions(c, lc, every, noColor, backupDir)
 		opts.StallAfter, opts.ReportDir = tf.stallAfterD, reportDir
 		opts.Contexts, opts.Close = sw, lc.close
-		m := views.New(opts)
-		// Signals are the TUI's to handle: bubbletea's own handler would end the
-		// program in the middle of a reset's commit.
-		p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(sigs)
-		go func() {
-			for range sigs {
-				p.Send(views.QuitRequestedMsg{})
-			}
-		}()
-		final, err := p.Run()
-		// The result screens went with the alternate screen: print what was
-		// written and how to undo it where it stays.
-		if final != nil {
-			fmt.Fprint(stdout, views.ExitNotes(final))
-		}
-		if err != nil {
-			return failure(err)
-		}
-		if views.NeverRead(final) {
-			return failure(errors.New("the cluster was never read"))
-		}
-		return nil
+		return runTUIProgram(stdout, opts)
 	}
 	return cmd
+}
+
+// parseTUIFlags checks the TUI's flags and returns the refresh interval; its errors are
+// bad input, named by the flag.
+func parseTUIFlags(c *common, refresh string, tf *timeFlags, wf *watchFlags) (time.Duration, error) {
+	if err := c.validate(); err != nil {
+		return 0, badInput(err)
+	}
+	var err error
+	if c.assumeReset, err = model.CheckAssumeReset(c.assumeReset); err != nil {
+		return 0, badInputf("--assume-reset: %v", err)
+	}
+	every, err := parse.Duration(refresh)
+	if err != nil || every < 0 {
+		return 0, badInputf("--refresh: want a non-negative duration like 5s or 0, got %q", refresh)
+	}
+	if err := tf.parse(); err != nil {
+		return 0, badInput(err)
+	}
+	if err := wf.parse(); err != nil {
+		return 0, badInput(err)
+	}
+	c.observe = wf.observeD
+	return every, nil
+}
+
+// runTUIProgram runs the program until it quits, then prints what stays after the alternate
+// screen is gone: what the resets wrote and how to undo it.
+func runTUIProgram(stdout io.Writer, opts views.Options) error {
+	m := views.New(opts)
+	// Signals are the TUI's to handle: bubbletea's own handler would end the
+	// program in the middle of a reset's commit.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			p.Send(views.QuitRequestedMsg{})
+		}
+	}()
+	final, err := p.Run()
+	// The result screens went with the alternate screen: print what was
+	// written and how to undo it where it stays.
+	if final != nil {
+		fmt.Fprint(stdout, views.ExitNotes(final))
+	}
+	if err != nil {
+		return failure(err)
+	}
+	if views.NeverRead(final) {
+		return failure(errors.New("the cluster was never read"))
+	}
+	return nil
 }
 
 // tuiOptions configures the TUI. Demo tells the views that the cluster stops

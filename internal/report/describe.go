@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/offsettui/offsettui/internal/display"
 	"github.com/offsettui/offsettui/internal/model"
@@ -134,11 +135,33 @@ const notFoundWhy = "no broker lists it, and it has no committed offsets"
 // describeGroup writes one group's heading, its rows (fitted to width, 0: whole) and its
 // errors, and returns the titles of the columns the width hid.
 func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, timed, based bool, width int) (hidden []string) {
-	at := cl.TakenAt.Time
 	fmt.Fprintf(tw, "\n%s\n", groupHeading(*g))
 	if g.Error.IsGroupNotFound() {
 		return nil // the heading says it all; the errors at the end name it again
 	}
+	describeNotes(tw, g, cl)
+	if len(g.Partitions) == 0 {
+		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, cl.AllTopicsVisible))
+		return nil
+	}
+	head := describeHead(g.Type, timed, based)
+	rows.start(len(head))
+	for _, h := range head {
+		rows.add(h)
+	}
+	for i := range g.Partitions {
+		addDescribeRow(rows, g, &g.Partitions[i], cl.TakenAt.Time, timed, based)
+	}
+	hidden = rows.fit(head, width)
+	_ = rows.writeTo(tw) // an error stays in tw
+	describePartitionNotes(tw, g)
+	return hidden
+}
+
+// describeNotes are the labelled lines under a group's heading: its error, the loss
+// now or to come, a committer from outside it, partitions gone since the baseline,
+// what its type adds, its commits' expiry and topics no member consumes.
+func describeNotes(tw sink, g *model.Group, cl model.Cluster) {
 	if g.Error != nil {
 		fmt.Fprintf(tw, "  error: %s\n", g.Error.Error())
 	}
@@ -157,57 +180,58 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 	for _, line := range typeLines(*g) {
 		fmt.Fprintf(tw, "  %s\n", line)
 	}
-	if c := display.CommitExpiryText(g, at); c != "" {
+	if c := display.CommitExpiryText(g, cl.TakenAt.Time); c != "" {
 		fmt.Fprintf(tw, "  %s%s\n", commitsLabel(g), c)
 	}
 	if t := display.NotConsumedText(g, cl.OffsetsRetentionMinutes); t != "" {
 		fmt.Fprintf(tw, "  NOT CONSUMED: %s\n", t)
 	}
-	if len(g.Partitions) == 0 {
-		fmt.Fprintln(tw, "  "+NoPartitionsText(*g, cl.AllTopicsVisible))
-		return nil
-	}
-	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(g.Type), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
+}
+
+// describeHead is the partition table's column titles for a group of type typ:
+// the time axis' columns when timed, the baseline's when based.
+func describeHead(typ string, timed, based bool) []string {
+	head := []string{"GROUP", "TOPIC", "PARTITION", "LOW", display.PositionColumn(typ), "LOG-END-OFFSET", "LAG", "STATUS", "TIME-LAG", "EXPIRES-IN", "COMMIT-TTL"}
 	if timed {
 		head = append(head, "LOSS-IN", "CONSUME", "PRODUCE", "LAG/S", "ETA", "EVALUATION")
 	}
 	if based {
 		head = append(head, "COMMITTED-Δ", "LAG-Δ", "WAS")
 	}
-	head = append(head, "CONSUMER-ID", "HOST", "CLIENT-ID")
-	rows.start(len(head))
-	for _, h := range head {
-		rows.add(h)
+	return append(head, "CONSUMER-ID", "HOST", "CLIENT-ID")
+}
+
+// addDescribeRow adds partition p's row, in describeHead's columns.
+func addDescribeRow(rows *aligned, g *model.Group, p *model.GroupPartition, at time.Time, timed, based bool) {
+	rows.add(g.Group)
+	rows.add(p.Topic)
+	rows.text = strconv.AppendInt(rows.text, int64(p.Partition), 10)
+	rows.endCell()
+	rows.num(p.Low)
+	rows.num(p.Position())
+	rows.num(p.High)
+	rows.num(p.Lag)
+	rows.add(PartitionStatusText(p))
+	rows.add(text.HumanMs(p.TimeLagMs))
+	rows.add(display.ExpiresCell(p.ExpiresInMs))
+	rows.add(text.OrDash(display.PartitionCommitTTL(g, p, at)))
+	if timed {
+		rows.add(display.LossIn(g, p))
+		rows.addAll(timeCells(p.Time))
 	}
-	for i := range g.Partitions {
-		p := &g.Partitions[i]
-		rows.add(g.Group)
-		rows.add(p.Topic)
-		rows.text = strconv.AppendInt(rows.text, int64(p.Partition), 10)
-		rows.endCell()
-		rows.num(p.Low)
-		rows.num(p.Position())
-		rows.num(p.High)
-		rows.num(p.Lag)
-		rows.add(PartitionStatusText(p))
-		rows.add(text.HumanMs(p.TimeLagMs))
-		rows.add(display.ExpiresCell(p.ExpiresInMs))
-		rows.add(text.OrDash(display.PartitionCommitTTL(g, p, at)))
-		if timed {
-			rows.add(display.LossIn(g, p))
-			rows.addAll(timeCells(p.Time))
-		}
-		if based {
-			rows.addAll(changeCells(p.Change(), p.Status))
-		}
-		if m := p.Member; m != nil {
-			rows.addAll([]string{m.MemberID, m.Host, m.ClientID})
-		} else {
-			rows.addAll([]string{"-", "-", "-"})
-		}
+	if based {
+		rows.addAll(changeCells(p.Change(), p.Status))
 	}
-	hidden = rows.fit(head, width)
-	_ = rows.writeTo(tw) // an error stays in tw
+	if m := p.Member; m != nil {
+		rows.addAll([]string{m.MemberID, m.Host, m.ClientID})
+	} else {
+		rows.addAll([]string{"-", "-", "-"})
+	}
+}
+
+// describePartitionNotes are the lines under the table about single partitions: their
+// errors, and what tiered storage or compaction means for them.
+func describePartitionNotes(tw sink, g *model.Group) {
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
 		if p.Error != nil {
@@ -219,7 +243,6 @@ func describeGroup(tw sink, rows *aligned, g *model.Group, cl model.Cluster, tim
 			}
 		}
 	}
-	return hidden
 }
 
 // timeCells are CONSUME, PRODUCE, LAG/S, ETA and EVALUATION.

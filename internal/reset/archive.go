@@ -194,15 +194,35 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 	if len(raw) < 1024 || !allZero(raw[len(raw)-1024:]) {
 		return nil, idx, errors.New("the archive does not end with tar's end-of-archive blocks")
 	}
+	tm, err := readMembers(raw)
+	if err != nil {
+		return nil, idx, err
+	}
+	if idx, err = readIndex(raw, tm); err != nil {
+		return nil, idx, err
+	}
+	if err := checkIndexed(idx, tm); err != nil {
+		return nil, idx, err
+	}
+	return tm.byName, idx, nil
+}
+
+// tarMembers are an archive's members as read: by name and in order, and where the
+// last one's header begins and what it says (it should be the index's).
+type tarMembers struct {
+	byName  map[string][]byte
+	order   []string
+	last    int
+	lastHdr *tar.Header
+}
+
+// readMembers reads every member of the tar archive raw: each a regular file, named
+// once, followed by padding of zeros, and nothing after the end.
+func readMembers(raw []byte) (tarMembers, error) {
 	r := bytes.NewReader(raw)
 	tr := tar.NewReader(r)
-	members := map[string][]byte{}
-	var (
-		order   []string
-		at      int         // where the next member's header begins
-		last    int         // where the last member's header began
-		lastHdr *tar.Header // and what it says
-	)
+	tm := tarMembers{byName: map[string][]byte{}}
+	at := 0 // where the next member's header begins
 	for {
 		start := at
 		h, err := tr.Next()
@@ -210,68 +230,84 @@ func readArchive(raw []byte) (map[string][]byte, archiveIndex, error) {
 			break
 		}
 		if err != nil {
-			return nil, idx, fmt.Errorf("not a whole tar archive (%v)", err)
+			return tm, fmt.Errorf("not a whole tar archive (%v)", err)
 		}
 		if h.Typeflag != tar.TypeReg {
-			return nil, idx, fmt.Errorf("member %q is not a regular file", h.Name)
+			return tm, fmt.Errorf("member %q is not a regular file", h.Name)
 		}
-		if _, dup := members[h.Name]; dup {
-			return nil, idx, fmt.Errorf("member %q appears twice", h.Name)
+		if _, dup := tm.byName[h.Name]; dup {
+			return tm, fmt.Errorf("member %q appears twice", h.Name)
 		}
 		b, err := io.ReadAll(tr)
 		if err != nil {
-			return nil, idx, fmt.Errorf("member %q cannot be read (%v)", h.Name, err)
+			return tm, fmt.Errorf("member %q cannot be read (%v)", h.Name, err)
 		}
 		// tar pads a member to 512 bytes with zeros, and reading skips the padding:
 		// it is checked here, so that no byte of the archive goes unchecked.
 		end := len(raw) - r.Len()
 		at = min(len(raw), (end+511)/512*512)
 		if pad := raw[end:at]; !allZero(pad) {
-			return nil, idx, fmt.Errorf("member %q is followed by bytes that are not tar's padding", h.Name)
+			return tm, fmt.Errorf("member %q is followed by bytes that are not tar's padding", h.Name)
 		}
-		members[h.Name] = b
-		order = append(order, h.Name)
-		last, lastHdr = start, h
+		tm.byName[h.Name] = b
+		tm.order = append(tm.order, h.Name)
+		tm.last, tm.lastHdr = start, h
 	}
 	if r.Len() != 0 {
-		return nil, idx, fmt.Errorf("%d bytes follow the archive's end", r.Len())
+		return tm, fmt.Errorf("%d bytes follow the archive's end", r.Len())
 	}
-	if len(order) == 0 || order[len(order)-1] != archiveIndexName {
-		return nil, idx, fmt.Errorf("its last member is not the index %s", archiveIndexName)
+	return tm, nil
+}
+
+// readIndex parses the archive's last member, the index, and checks that it and its
+// header are as writeArchive writes them, and that the bytes before it have the
+// SHA-256 it gives.
+func readIndex(raw []byte, tm tarMembers) (archiveIndex, error) {
+	var idx archiveIndex
+	if len(tm.order) == 0 || tm.order[len(tm.order)-1] != archiveIndexName {
+		return idx, fmt.Errorf("its last member is not the index %s", archiveIndexName)
 	}
-	meta := members[archiveIndexName]
+	meta := tm.byName[archiveIndexName]
 	if err := json.Unmarshal(meta, &idx); err != nil || idx.Format != archiveFormat {
-		return nil, idx, fmt.Errorf("its index is not an offsettui backup archive index (format %q)", idx.Format)
+		return idx, fmt.Errorf("its index is not an offsettui backup archive index (format %q)", idx.Format)
 	}
 	if b, err := indexBytes(idx); err != nil || !bytes.Equal(b, meta) {
-		return nil, idx, errors.New("its index is not as offsettui writes it")
+		return idx, errors.New("its index is not as offsettui writes it")
 	}
+	last := tm.last
 	if sha256Hex(raw[:last]) != idx.Before {
-		return nil, idx, errors.New("the bytes before its index do not match the index's SHA-256 of them")
+		return idx, errors.New("the bytes before its index do not match the index's SHA-256 of them")
 	}
-	if want, err := indexHeader(len(meta), lastHdr.ModTime); err != nil || len(raw) < last+512 || !bytes.Equal(raw[last:last+512], want) {
-		return nil, idx, errors.New("its index's tar header is not as offsettui writes it")
+	if want, err := indexHeader(len(meta), tm.lastHdr.ModTime); err != nil || len(raw) < last+512 || !bytes.Equal(raw[last:last+512], want) {
+		return idx, errors.New("its index's tar header is not as offsettui writes it")
 	}
-	if len(idx.Members) != len(order)-1 {
-		return nil, idx, fmt.Errorf("its index lists %d members, and it holds %d", len(idx.Members), len(order)-1)
+	return idx, nil
+}
+
+// checkIndexed checks that the index lists every other member, in order, with its size
+// and SHA-256, and nothing else, and that each group's entry names a CSV and a manifest
+// of that group.
+func checkIndexed(idx archiveIndex, tm tarMembers) error {
+	if len(idx.Members) != len(tm.order)-1 {
+		return fmt.Errorf("its index lists %d members, and it holds %d", len(idx.Members), len(tm.order)-1)
 	}
 	for i, m := range idx.Members {
-		b := members[order[i]]
-		if order[i] != m.Name || len(b) != m.Size || sha256Hex(b) != m.SHA256 {
-			return nil, idx, fmt.Errorf("member %q does not match its index entry (name, size or SHA-256)", order[i])
+		b := tm.byName[tm.order[i]]
+		if tm.order[i] != m.Name || len(b) != m.Size || sha256Hex(b) != m.SHA256 {
+			return fmt.Errorf("member %q does not match its index entry (name, size or SHA-256)", tm.order[i])
 		}
 	}
 	if 2*len(idx.Groups) != len(idx.Members) {
-		return nil, idx, fmt.Errorf("its index names %d groups for %d members", len(idx.Groups), len(idx.Members))
+		return fmt.Errorf("its index names %d groups for %d members", len(idx.Groups), len(idx.Members))
 	}
 	for _, g := range idx.Groups {
-		_, okCSV := members[g.CSV]
-		meta, okMeta := members[manifestPath(g.CSV)]
+		_, okCSV := tm.byName[g.CSV]
+		meta, okMeta := tm.byName[manifestPath(g.CSV)]
 		if !okCSV || !okMeta || !namesGroup(meta, g.Group) {
-			return nil, idx, fmt.Errorf("its index entry of group %q does not match the archive's members", g.Group)
+			return fmt.Errorf("its index entry of group %q does not match the archive's members", g.Group)
 		}
 	}
-	return members, idx, nil
+	return nil
 }
 
 // namesGroup reports whether a manifest as backupBytes writes it names group: its bytes

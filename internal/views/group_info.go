@@ -15,26 +15,11 @@ import (
 // the filter, the Empty-group warning, members, errors, marks.
 func (s *groupScreen) infoLines() []string {
 	st := s.c.styles
-	sep := st.muted.Render(" · ")
 	if s.g == nil {
 		return []string{st.err.Render("group " + s.name + " is not in the latest snapshot (deleted, or not readable); esc goes back")}
 	}
 	g := s.g
-	protocol := text.OrDash(g.ProtocolType)
-	if g.ProtocolType == "" {
-		protocol = "none (offsets only)"
-	}
-	if g.Protocol != "" {
-		protocol += " / " + g.Protocol
-	}
-	lines := []string{strings.Join([]string{
-		st.title.Render(g.Group),
-		text.OrDash(g.Type),
-		display.StateText(g),
-		display.MembersText(g),
-		"coordinator " + fmt.Sprint(g.Coordinator),
-		"protocol " + protocol,
-	}, sep)}
+	lines := []string{groupHeadline(st, g)}
 	// The loss happening now, else the time-to-loss sentence, is the headline when it
 	// applies (docs/timeaxis.md), then the totals, then the group's rates and ETA.
 	loss, summary := timeLines(st, g, s.width, s.compact())
@@ -42,40 +27,9 @@ func (s *groupScreen) infoLines() []string {
 	if summary != "" {
 		lines = append(lines, summary)
 	}
-	if c := display.CommitExpiryText(g, s.takenAt); c != "" {
-		label := st.muted.Render("COMMITS")
-		if g.CommitsExpiring() {
-			label = st.err.Render("COMMITS EXPIRING")
-		}
-		lines = append(lines, label+"  "+c)
-	}
-	if t := display.NotConsumedText(g, s.retentionMinutes); t != "" {
-		lines = append(lines, st.notice.Render("NOT CONSUMED")+"  "+t)
-	}
-	if c := g.Committer; c != nil {
-		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
-			st.muted.Render(" · resets refused while it runs"))
-	}
-	if n := g.MayMissDeletes(); n > 0 {
-		lines = append(lines, st.notice.Render("DELETES")+"  "+text.Plural(n, "partition")+" of compacted topics: "+missedDeletesLead(g)+
-			st.muted.Render(" · the row's detail says why"))
-	}
+	lines = append(lines, s.warningLines()...)
 	lines = append(lines, typeInfo(st, g)...)
-	for i, m := range g.Members {
-		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
-			lines = append(lines, st.muted.Render("  … "+text.Plural(len(g.Members)-i, "more member")))
-			break
-		}
-		host := strings.TrimPrefix(m.Host, "/")
-		line := "  member " + m.Name() + st.muted.Render(" on "+text.OrDash(host)+"  ") + assignmentText(m.Assignments)
-		if m.Tasks != nil {
-			line += st.muted.Render("  tasks " + text.OrDash(display.TasksText(m.Tasks)))
-		}
-		if r := display.RestoreText(&m); r != "" {
-			line += "  " + r
-		}
-		lines = append(lines, line)
-	}
+	lines = append(lines, memberLines(st, g)...)
 	switch {
 	case g.Gone():
 		lines = append(lines, st.muted.Render(goneBadge)+"  "+g.Error.Message)
@@ -94,6 +48,75 @@ func (s *groupScreen) infoLines() []string {
 	}
 	for i := range lines {
 		lines[i] = truncate(lines[i], s.width)
+	}
+	return lines
+}
+
+// groupHeadline says what the group is: its name, type, state, members,
+// coordinator and protocol.
+func groupHeadline(st *styles, g *model.Group) string {
+	protocol := text.OrDash(g.ProtocolType)
+	if g.ProtocolType == "" {
+		protocol = "none (offsets only)"
+	}
+	if g.Protocol != "" {
+		protocol += " / " + g.Protocol
+	}
+	return strings.Join([]string{
+		st.title.Render(g.Group),
+		text.OrDash(g.Type),
+		display.StateText(g),
+		display.MembersText(g),
+		"coordinator " + fmt.Sprint(g.Coordinator),
+		"protocol " + protocol,
+	}, st.muted.Render(" · "))
+}
+
+// warningLines are the group's labelled warnings: its commits' expiry, topics no
+// member consumes, a committer from outside the group, deletes it may have missed.
+func (s *groupScreen) warningLines() []string {
+	st := s.c.styles
+	g := s.g
+	var lines []string
+	if c := display.CommitExpiryText(g, s.takenAt); c != "" {
+		label := st.muted.Render("COMMITS")
+		if g.CommitsExpiring() {
+			label = st.err.Render("COMMITS EXPIRING")
+		}
+		lines = append(lines, label+"  "+c)
+	}
+	if t := display.NotConsumedText(g, s.retentionMinutes); t != "" {
+		lines = append(lines, st.notice.Render("NOT CONSUMED")+"  "+t)
+	}
+	if c := g.Committer; c != nil {
+		lines = append(lines, st.notice.Render("COMMITTER")+"  a client outside the group commits for it: "+plan.CommitterText(c)+
+			st.muted.Render(" · resets refused while it runs"))
+	}
+	if n := g.MayMissDeletes(); n > 0 {
+		lines = append(lines, st.notice.Render("DELETES")+"  "+text.Plural(n, "partition")+" of compacted topics: "+missedDeletesLead(g)+
+			st.muted.Render(" · the row's detail says why"))
+	}
+	return lines
+}
+
+// memberLines list the group's members with their hosts and assignments, the
+// first maxMemberLines of them when there are more.
+func memberLines(st *styles, g *model.Group) []string {
+	var lines []string
+	for i, m := range g.Members {
+		if i == maxMemberLines && len(g.Members) > maxMemberLines+1 {
+			lines = append(lines, st.muted.Render("  … "+text.Plural(len(g.Members)-i, "more member")))
+			break
+		}
+		host := strings.TrimPrefix(m.Host, "/")
+		line := "  member " + m.Name() + st.muted.Render(" on "+text.OrDash(host)+"  ") + assignmentText(m.Assignments)
+		if m.Tasks != nil {
+			line += st.muted.Render("  tasks " + text.OrDash(display.TasksText(m.Tasks)))
+		}
+		if r := display.RestoreText(&m); r != "" {
+			line += "  " + r
+		}
+		lines = append(lines, line)
 	}
 	return lines
 }

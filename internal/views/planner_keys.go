@@ -14,25 +14,12 @@ import (
 // The planner's keys, phase by phase. No single key writes anything: enter
 // arms, the typed group name and enter execute.
 
+// updateKey hands a key to the current phase's keys.
 func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	s.flash = ""
 	switch s.phase {
 	case phaseExecuting:
-		// The reset runs. Until its backup begins, esc cancels it and q cancels it and quits
-		// once its result (cancelled) is in; ctrl+c (the root) cancels too. After, nothing
-		// stops it: Busy says so.
-		switch {
-		case key.Matches(msg, s.keys.Disarm):
-			if !s.Cancel() {
-				s.flash = s.Busy()
-			}
-		case key.Matches(msg, s.keys.CancelQuit):
-			if s.Cancel() {
-				s.c.post(QuitRequestedMsg{})
-			} else {
-				s.flash = s.Busy()
-			}
-		}
+		s.updateExecuting(msg)
 		return nil
 	case phaseResult:
 		if o, ok := s.keys.Scroll.moveCursor(msg, s.offset, len(s.body)-s.bodyH+1, s.bodyH); ok {
@@ -45,6 +32,30 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	if s.holding {
 		return s.updateHolding(msg)
 	}
+	return s.updateEdit(msg)
+}
+
+// updateExecuting runs the keys while the reset runs. Until its backup begins, esc
+// cancels it and q cancels it and quits once its result (cancelled) is in; ctrl+c (the
+// root) cancels too. After, nothing stops it: Busy says so.
+func (s *plannerScreen) updateExecuting(msg tea.KeyMsg) {
+	switch {
+	case key.Matches(msg, s.keys.Disarm):
+		if !s.Cancel() {
+			s.flash = s.Busy()
+		}
+	case key.Matches(msg, s.keys.CancelQuit):
+		if s.Cancel() {
+			s.c.post(QuitRequestedMsg{})
+		} else {
+			s.flash = s.Busy()
+		}
+	}
+}
+
+// updateEdit runs the form's keys: paging, the copy's source, arming and moving
+// between fields first, then the value typed or the focused field's choice.
+func (s *plannerScreen) updateEdit(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case s.scroll(msg):
 		return nil
@@ -63,15 +74,7 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 		s.confirm.SetValue("")
 		return s.confirm.Focus()
 	case key.Matches(msg, s.keys.NextField), key.Matches(msg, s.keys.PrevField):
-		step := 1
-		if key.Matches(msg, s.keys.PrevField) {
-			step = fieldCount - 1
-		}
-		s.field = (s.field + step) % fieldCount
-		if s.field == fieldValue && !plannerKinds[s.kind].TakesValue() {
-			s.field = (s.field + step) % fieldCount // nothing to type: skip it
-		}
-		return s.focusField()
+		return s.stepField(msg)
 	}
 	if s.typing() {
 		return s.updateValue(msg)
@@ -87,15 +90,32 @@ func (s *plannerScreen) updateKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, s.keys.PlanFile) {
 		return s.writePlanFile()
 	}
-	step := 0
 	switch {
 	case key.Matches(msg, s.keys.Choose):
-		step = -1
+		return s.choose(-1)
 	case key.Matches(msg, s.keys.ChooseNext):
-		step = 1
-	default:
-		return nil
+		return s.choose(1)
 	}
+	return nil
+}
+
+// stepField moves the focus to the next or previous field, past the value when
+// the strategy takes none.
+func (s *plannerScreen) stepField(msg tea.KeyMsg) tea.Cmd {
+	step := 1
+	if key.Matches(msg, s.keys.PrevField) {
+		step = fieldCount - 1
+	}
+	s.field = (s.field + step) % fieldCount
+	if s.field == fieldValue && !plannerKinds[s.kind].TakesValue() {
+		s.field = (s.field + step) % fieldCount // nothing to type: skip it
+	}
+	return s.focusField()
+}
+
+// choose steps the focused field's choice (the strategy, a restore's backup, or
+// the scope) by step, and plans again.
+func (s *plannerScreen) choose(step int) tea.Cmd {
 	switch {
 	case s.field == fieldStrategy:
 		s.kind = s.nextKind(step)

@@ -19,91 +19,121 @@ import (
 // embedded cluster's ports, which close when offsettui exits.
 const demoUndoNote = "the demo cluster stops when offsettui exits: this command works only while it runs"
 
+// resultLines lay out the result: the outcome in the title, then what was written, the
+// backup and the undo command, what was refused, and the plan as executed.
 func (s *plannerScreen) resultLines() (top, body, bottom []string) {
 	st := s.c.styles
 	res := s.result
 	p := res.Plan
-	badge := st.expired
-	switch res.Outcome {
-	case plan.OutcomeApplied:
-		badge = st.ok
-	case plan.OutcomePartlyApplied:
-		badge = st.atRisk
-	}
+	badge := st.outcome(res.Outcome).Render(strings.ToUpper(string(res.Outcome)))
 	what := display.OutcomeMeaning(res.Outcome, p.Strategy.Kind)
 	title, detail, _ := strings.Cut(resultTitle(p), " · ")
 	if detail != "" {
 		detail = " · " + detail
 	}
-	top = []string{st.title.Render(title) + st.muted.Render(detail+" · ") + badge.Render(strings.ToUpper(string(res.Outcome)))}
+	top = []string{st.title.Render(title) + st.muted.Render(detail+" · ") + badge}
 
-	field := func(name, value string) string { return noGlyph + st.section.Render(pad(name, 10, false)) + value }
 	body = append(body, "")
-	body = append(body, wrapLines(field("outcome", badge.Render(strings.ToUpper(string(res.Outcome)))+": "+what), s.width, "            ", 3)...)
-	verdict, why := display.VerifiedText(p)
-	badgeFor := map[bool]lipgloss.Style{true: st.ok, false: st.expired}
-	verified := st.muted.Render(verdict) + ": " + why
-	if v := p.Verified; v != nil {
-		verified = badgeFor[*v].Render(verdict) + ": " + why
-	}
-	body = append(body, wrapLines(field("verified", verified), s.width, "            ", 3)...)
-	if p.Backup != nil {
-		// On the label's line when it fits; else alone, whole, from column 0.
-		if line := field("backup", *p.Backup); lipgloss.Width(line) <= s.width {
-			body = append(body, line)
-		} else {
-			body = append(body, field("backup", ""))
-			body = append(body, hardLines(*p.Backup, s.width)...)
-		}
-	} else {
-		body = append(body, field("backup", st.muted.Render("none written")))
-	}
-	if p.Undo != nil {
-		body = append(body, field("undo", st.muted.Render("put the previous offsets back with this command:")))
-		body = append(body, shellLines(*p.Undo, s.width)...)
-		if s.c.demo { // its bootstrap is the demo's random ports
-			body = append(body, wrapLines(field("", st.notice.Render(demoUndoNote)), s.width, "            ", 2)...)
-		}
-	}
-	if len(p.Rejected) > 0 {
-		body = append(body, "", field("rejected", st.expired.Render(text.Plural(len(p.Rejected), "partition")+", not "+p.Strategy.Kind.Act().Done+":")))
-		for _, e := range p.Rejected {
-			body = append(body, wrapLines("  "+e.Error(), s.width, "    ", 3)...)
-		}
-	}
+	body = append(body, wrapLines(s.resultField("outcome", badge+": "+what), s.width, "            ", 3)...)
+	body = append(body, wrapLines(s.resultField("verified", s.verifiedText(&p)), s.width, "            ", 3)...)
+	body = append(body, s.backupLines(&p)...)
+	body = append(body, s.undoLines(&p)...)
+	body = append(body, s.rejectedLines(&p)...)
 	if res.Outcome == plan.OutcomeRefused && len(p.Blockers) > 0 {
 		body = append(body, "")
 		body = append(body, s.blockerLines(p.Blockers, 2*len(p.Blockers)+4)...)
 	}
 	if len(res.Notes) > 0 {
-		body = append(body, "", field("notes", ""))
+		body = append(body, "", s.resultField("notes", ""))
 		for _, n := range res.Notes {
 			body = append(body, wrapLines("  "+n, s.width, "    ", 4)...)
 		}
 	}
-	if len(p.Rows) > 0 {
-		label := "the plan as executed"
-		if !p.Executed {
-			label = "the plan, not executed"
-		}
-		header, rows, hidden := s.planTable(&p)
-		if hidden != "" {
-			hidden = st.muted.Render(" · ") + st.notice.Render(hidden)
-		}
-		body = append(body, "", st.title.Render(label+": "+display.TotalsText(p.Totals))+hidden)
-		if a := display.AssumptionText(p); a != "" {
-			for _, l := range wrapLines(a, s.width, "  ", s.assumptionLines()) {
-				body = append(body, st.muted.Render(l))
-			}
-		}
-		body = append(body, header)
-		body = append(body, rows...)
-	}
+	body = append(body, s.executedPlanLines(&p)...)
 	bottom = []string{st.muted.Render("esc goes back to the group, which refreshes to show the offsets now committed; quitting prints the undo command")}
 	if !s.compact() {
 		bottom = append([]string{""}, bottom...)
 	}
 	return top, body, bottom
+}
+
+// resultField is one labelled line of the result: the name in a column of its own.
+func (s *plannerScreen) resultField(name, value string) string {
+	return noGlyph + s.c.styles.section.Render(pad(name, 10, false)) + value
+}
+
+// verifiedText says whether the offsets read back after the writes were the ones
+// planned: the verdict coloured by it, muted when nothing was read back, and why.
+func (s *plannerScreen) verifiedText(p *plan.Plan) string {
+	st := s.c.styles
+	verdict, why := display.VerifiedText(*p)
+	if v := p.Verified; v != nil {
+		badgeFor := map[bool]lipgloss.Style{true: st.ok, false: st.expired}
+		return badgeFor[*v].Render(verdict) + ": " + why
+	}
+	return st.muted.Render(verdict) + ": " + why
+}
+
+// backupLines name the backup written, whole: on the label's line when it fits,
+// else alone from column 0, so the path can be copied.
+func (s *plannerScreen) backupLines(p *plan.Plan) []string {
+	if p.Backup == nil {
+		return []string{s.resultField("backup", s.c.styles.muted.Render("none written"))}
+	}
+	if line := s.resultField("backup", *p.Backup); lipgloss.Width(line) <= s.width {
+		return []string{line}
+	}
+	return append([]string{s.resultField("backup", "")}, hardLines(*p.Backup, s.width)...)
+}
+
+// undoLines are the command that puts the previous offsets back, if any.
+func (s *plannerScreen) undoLines(p *plan.Plan) []string {
+	if p.Undo == nil {
+		return nil
+	}
+	st := s.c.styles
+	lines := []string{s.resultField("undo", st.muted.Render("put the previous offsets back with this command:"))}
+	lines = append(lines, shellLines(*p.Undo, s.width)...)
+	if s.c.demo { // its bootstrap is the demo's random ports
+		lines = append(lines, wrapLines(s.resultField("", st.notice.Render(demoUndoNote)), s.width, "            ", 2)...)
+	}
+	return lines
+}
+
+// rejectedLines list the partitions the brokers refused, with their errors.
+func (s *plannerScreen) rejectedLines(p *plan.Plan) []string {
+	if len(p.Rejected) == 0 {
+		return nil
+	}
+	lines := []string{"", s.resultField("rejected", s.c.styles.expired.Render(text.Plural(len(p.Rejected), "partition")+", not "+p.Strategy.Kind.Act().Done+":"))}
+	for _, e := range p.Rejected {
+		lines = append(lines, wrapLines("  "+e.Error(), s.width, "    ", 3)...)
+	}
+	return lines
+}
+
+// executedPlanLines are the plan's table under a title saying whether it was executed.
+func (s *plannerScreen) executedPlanLines(p *plan.Plan) []string {
+	if len(p.Rows) == 0 {
+		return nil
+	}
+	st := s.c.styles
+	label := "the plan as executed"
+	if !p.Executed {
+		label = "the plan, not executed"
+	}
+	header, rows, hidden := s.planTable(p)
+	if hidden != "" {
+		hidden = st.muted.Render(" · ") + st.notice.Render(hidden)
+	}
+	lines := []string{"", st.title.Render(label+": "+display.TotalsText(p.Totals)) + hidden}
+	if a := display.AssumptionText(*p); a != "" {
+		for _, l := range wrapLines(a, s.width, "  ", s.assumptionLines()) {
+			lines = append(lines, st.muted.Render(l))
+		}
+	}
+	lines = append(lines, header)
+	return append(lines, rows...)
 }
 
 // hardLines cuts text into lines of width cells, without … : a path must stay

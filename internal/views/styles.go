@@ -8,6 +8,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
 // palette is the only place with color values; screens use the semantic
@@ -92,6 +93,18 @@ func (s *styles) status(st model.Status) lipgloss.Style {
 	default:
 		return s.unknown
 	}
+}
+
+// outcome returns the style of a reset's outcome badge: ok when applied, at-risk when
+// partly, expired for the rest (refused, failed, overwritten, cancelled).
+func (s *styles) outcome(o plan.ResetOutcome) lipgloss.Style {
+	switch o {
+	case plan.OutcomeApplied:
+		return s.ok
+	case plan.OutcomePartlyApplied:
+		return s.atRisk
+	}
+	return s.expired
 }
 
 // lag returns the style of a lag: lagging is a shade of ok, not a status; a

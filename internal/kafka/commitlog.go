@@ -131,40 +131,9 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 		p := offsetsPartition(g, int32(n))
 		byPartition[p] = append(byPartition[p], g)
 	}
-	reads := map[int32][]*partitionRead{}
-	var leaders []int32
-	for _, p := range slices.Sorted(maps.Keys(byPartition)) {
-		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), maxBytes: commitLogPartitionBytes}
-		for _, g := range byPartition[p] {
-			r.st.setHistory(g, opt.History == nil || opt.History(g))
-		}
-		tp := model.TP{Topic: offsetsTopic, Partition: p}
-		l, ok := lay.leader[tp]
-		if !ok {
-			r.status, r.reason = model.CommitLogFailed, fmt.Sprintf("%s has no leader", tp)
-			if e := lay.errs[tp]; e != nil {
-				r.reason = e.Message
-			}
-			reads[-1] = append(reads[-1], r)
-			continue
-		}
-		if _, seen := reads[l]; !seen {
-			leaders = append(leaders, l)
-		}
-		reads[l] = append(reads[l], r)
-	}
+	reads := c.partitionReads(lay, n, byPartition, opt)
+	scan = c.readLeaders(ctx, reads, opt)
 	scan.Partitions = len(byPartition)
-	budget := &atomic.Int64{}
-	budget.Store(opt.MaxBytes)
-	var mu sync.Mutex
-	run(c, leaders, func(l int32) {
-		s := c.readLeader(ctx, l, reads[l], budget, opt)
-		mu.Lock()
-		scan.Requests += s.Requests
-		scan.Records += s.Records
-		scan.Bytes += s.Bytes
-		mu.Unlock()
-	})
 	readAt := c.cfg.Now()
 	for _, rs := range reads {
 		for _, r := range rs {
@@ -180,6 +149,60 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 	c.logf("commit log: %d partitions of %s (%d read to the end), %d requests, %d records, %d bytes in %v",
 		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond))
 	return out, scan
+}
+
+// partitionReads prepares the read of each partition of __consumer_offsets that holds
+// groups asked for, by leader; a partition without a leader is under -1, failed.
+func (c *Client) partitionReads(lay topicLayout, n int, byPartition map[int32][]string, opt CommitLogOptions) map[int32][]*partitionRead {
+	reads := map[int32][]*partitionRead{}
+	for _, p := range slices.Sorted(maps.Keys(byPartition)) {
+		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), maxBytes: commitLogPartitionBytes}
+		for _, g := range byPartition[p] {
+			r.st.setHistory(g, opt.History == nil || opt.History(g))
+		}
+		tp := model.TP{Topic: offsetsTopic, Partition: p}
+		l, ok := lay.leader[tp]
+		if !ok {
+			r.status, r.reason = model.CommitLogFailed, fmt.Sprintf("%s has no leader", tp)
+			if e := lay.errs[tp]; e != nil {
+				r.reason = e.Message
+			}
+			l = -1
+		}
+		reads[l] = append(reads[l], r)
+	}
+	return reads
+}
+
+// readLeaders reads each leader's partitions, the leaders at once, within opt.MaxBytes
+// over all of them, and sums what they fetched.
+func (c *Client) readLeaders(ctx context.Context, reads map[int32][]*partitionRead, opt CommitLogOptions) model.CommitLogScan {
+	var leaders []int32
+	for _, l := range slices.Sorted(maps.Keys(reads)) {
+		if l >= 0 {
+			leaders = append(leaders, l)
+		}
+	}
+	budget := &atomic.Int64{}
+	budget.Store(opt.MaxBytes)
+	return eachLeader(c, leaders, func(l int32) model.CommitLogScan {
+		return c.readLeader(ctx, l, reads[l], budget, opt)
+	})
+}
+
+// eachLeader runs read for each leader at once and sums what they fetched.
+func eachLeader(c *Client, leaders []int32, read func(int32) model.CommitLogScan) model.CommitLogScan {
+	var scan model.CommitLogScan
+	var mu sync.Mutex
+	run(c, leaders, func(l int32) {
+		s := read(l)
+		mu.Lock()
+		scan.Requests += s.Requests
+		scan.Records += s.Records
+		scan.Bytes += s.Bytes
+		mu.Unlock()
+	})
+	return scan
 }
 
 // startCommitLog starts reading the records of the snapshot's groups in

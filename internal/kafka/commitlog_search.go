@@ -12,7 +12,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,95 +49,31 @@ const (
 func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.CommitLogNeed, opt CommitLogOptions) (map[string]*model.CommitLog, model.CommitLogScan) {
 	opt = opt.withDefaults()
 	start := time.Now()
-	out := make(map[string]*model.CommitLog, len(needs))
-	var scan model.CommitLogScan
-	var groups []string
-	for _, g := range slices.Sorted(maps.Keys(needs)) {
-		if needs[g].None() {
-			out[g] = &model.CommitLog{Status: model.CommitLogNotNeeded, Partition: -1}
-			continue
-		}
-		groups = append(groups, g)
-	}
+	out, groups := notNeeded(needs)
 	if len(groups) == 0 {
-		return out, scan
+		return out, model.CommitLogScan{}
 	}
-	failAll := func(status, reason string) (map[string]*model.CommitLog, model.CommitLogScan) {
+	lay, n, status, reason := c.offsetsTopicLayout(ctx)
+	if status != "" {
 		for _, g := range groups {
 			out[g] = &model.CommitLog{Status: status, Reason: reason, Partition: -1}
 		}
-		scan.Took = time.Since(start)
-		return out, scan
-	}
-	lay, err := c.metadata(ctx, []string{offsetsTopic})
-	if err != nil {
-		return failAll(model.CommitLogFailed, "metadata of "+offsetsTopic+": "+toError(err).Message)
-	}
-	if e := lay.topicErrs[offsetsTopic]; e != nil {
-		if denied(e) {
-			return failAll(model.CommitLogDenied, deniedReason)
-		}
-		return failAll(model.CommitLogFailed, e.Message)
-	}
-	n := lay.partitions[offsetsTopic]
-	if n <= 0 {
-		return failAll(model.CommitLogFailed, offsetsTopic+" is not in the cluster metadata")
+		return out, model.CommitLogScan{Took: time.Since(start)}
 	}
 	since := c.cfg.Now().Add(-opt.Window).UnixMilli()
 	parts := map[int32]*searchPartition{}
 	for _, g := range groups {
 		p := offsetsPartition(g, int32(n))
-		sp := parts[p]
-		if sp == nil {
-			sp = newSearchPartition(p, since, opt)
-			parts[p] = sp
+		if parts[p] == nil {
+			parts[p] = newSearchPartition(p, since, opt)
 		}
-		sp.add(g, needs[g])
-	}
-	tps := make([]model.TP, 0, len(parts))
-	for _, p := range slices.Sorted(maps.Keys(parts)) {
-		tps = append(tps, model.TP{Topic: offsetsTopic, Partition: p})
+		parts[p].add(g, needs[g])
 	}
 	located := time.Since(start)
-	ends := c.watermarksReasked(ctx, lay, tps, nil, false)
+	byLeader := c.beginSearch(ctx, lay, parts)
 	ended := time.Since(start)
-	byLeader := map[int32][]*searchPartition{}
-	var leaders []int32
-	for _, tp := range tps {
-		sp, po := parts[tp.Partition], ends[tp]
-		switch {
-		case po.Error != nil && denied(po.Error):
-			sp.stop(model.CommitLogDenied, deniedReason)
-		case po.Error != nil:
-			sp.stop(model.CommitLogFailed, "list offsets of "+offsetsTopic+": "+po.Error.Message)
-		default:
-			sp.begin(*po.Low, *po.High)
-		}
-		if sp.finished() {
-			continue
-		}
-		l := lay.leader[tp]
-		if _, seen := byLeader[l]; !seen {
-			leaders = append(leaders, l)
-		}
-		byLeader[l] = append(byLeader[l], sp)
-	}
+	scan := c.searchLeaders(ctx, byLeader, opt.MaxBytes)
 	scan.Partitions = len(parts)
-	budget := &atomic.Int64{}
-	budget.Store(opt.MaxBytes)
-	var mu sync.Mutex
-	round := int64(searchRoundBytes)
-	if len(leaders) > 1 {
-		round = max(searchSharedBytes/int64(len(leaders)), 1<<20)
-	}
-	run(c, leaders, func(l int32) {
-		s := c.searchLeader(ctx, l, byLeader[l], budget, round)
-		mu.Lock()
-		scan.Requests += s.Requests
-		scan.Records += s.Records
-		scan.Bytes += s.Bytes
-		mu.Unlock()
-	})
 	readAt := c.cfg.Now()
 	for _, sp := range parts {
 		if sp.status == "" {
@@ -154,6 +89,82 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond),
 		located.Round(time.Millisecond), (ended - located).Round(time.Millisecond))
 	return out, scan
+}
+
+// notNeeded answers the groups whose need is none (CommitLogNotNeeded: no request) and
+// returns the others, sorted.
+func notNeeded(needs map[string]model.CommitLogNeed) (map[string]*model.CommitLog, []string) {
+	out := make(map[string]*model.CommitLog, len(needs))
+	var groups []string
+	for _, g := range slices.Sorted(maps.Keys(needs)) {
+		if needs[g].None() {
+			out[g] = &model.CommitLog{Status: model.CommitLogNotNeeded, Partition: -1}
+			continue
+		}
+		groups = append(groups, g)
+	}
+	return out, groups
+}
+
+// offsetsTopicLayout reads the layout of __consumer_offsets and its partition count; when
+// it cannot, a CommitLog status and reason that say why.
+func (c *Client) offsetsTopicLayout(ctx context.Context) (lay topicLayout, partitions int, status, reason string) {
+	lay, err := c.metadata(ctx, []string{offsetsTopic})
+	if err != nil {
+		return lay, 0, model.CommitLogFailed, "metadata of " + offsetsTopic + ": " + toError(err).Message
+	}
+	if e := lay.topicErrs[offsetsTopic]; e != nil {
+		if denied(e) {
+			return lay, 0, model.CommitLogDenied, deniedReason
+		}
+		return lay, 0, model.CommitLogFailed, e.Message
+	}
+	n := lay.partitions[offsetsTopic]
+	if n <= 0 {
+		return lay, 0, model.CommitLogFailed, offsetsTopic + " is not in the cluster metadata"
+	}
+	return lay, n, "", ""
+}
+
+// beginSearch reads the ends of the partitions searched (ListOffsets), starts each at its
+// newest records, and returns those left to read by leader, in partition order.
+func (c *Client) beginSearch(ctx context.Context, lay topicLayout, parts map[int32]*searchPartition) map[int32][]*searchPartition {
+	tps := make([]model.TP, 0, len(parts))
+	for _, p := range slices.Sorted(maps.Keys(parts)) {
+		tps = append(tps, model.TP{Topic: offsetsTopic, Partition: p})
+	}
+	ends := c.watermarksReasked(ctx, lay, tps, nil, false)
+	byLeader := map[int32][]*searchPartition{}
+	for _, tp := range tps {
+		sp, po := parts[tp.Partition], ends[tp]
+		switch {
+		case po.Error != nil && denied(po.Error):
+			sp.stop(model.CommitLogDenied, deniedReason)
+		case po.Error != nil:
+			sp.stop(model.CommitLogFailed, "list offsets of "+offsetsTopic+": "+po.Error.Message)
+		default:
+			sp.begin(*po.Low, *po.High)
+		}
+		if !sp.finished() {
+			byLeader[lay.leader[tp]] = append(byLeader[lay.leader[tp]], sp)
+		}
+	}
+	return byLeader
+}
+
+// searchLeaders searches each leader's partitions, the leaders at once, within maxBytes
+// over all of them, and sums what they fetched.
+func (c *Client) searchLeaders(ctx context.Context, byLeader map[int32][]*searchPartition, maxBytes int64) model.CommitLogScan {
+	leaders := slices.Sorted(maps.Keys(byLeader))
+	budget := &atomic.Int64{}
+	budget.Store(maxBytes)
+	round := int64(searchRoundBytes)
+	if len(leaders) > 1 {
+		round = max(searchSharedBytes/int64(len(leaders)), 1<<20)
+	}
+	return eachLeader(c, leaders, func(l int32) model.CommitLogScan {
+		return c.searchLeader(ctx, l, byLeader[l], budget, round)
+	})
 }
 
 // denied reports whether e is the principal being refused __consumer_offsets.

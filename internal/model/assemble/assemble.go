@@ -108,38 +108,8 @@ type assembleMemory struct {
 // assembleGroup classifies one group's partitions.
 func assembleGroup(g *model.GroupObservation, obs model.Observation, ix assembleIndex, opt Options, mem *assembleMemory) model.Group {
 	only := opt.Topics
-	grp := model.Group{
-		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
-		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
-		ShareAutoOffsetReset: g.ShareAutoOffsetReset, Topology: g.Topology,
-		Counts: model.Counts{}, Error: g.Error,
-	}
-	switch {
-	case g.DescribeError != nil:
-		grp.Members = nil // unknown: JSON null, never "0 members"
-	case grp.Members == nil:
-		grp.Members = []model.Member{}
-	}
-	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
-		grp.CommitLog = g.CommitLog
-		grp.Committer = model.DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
-	}
-	// Share-group start offsets never expire; committed offsets of an Empty group do.
-	if g.State == "Empty" && g.Type != model.TypeShare && obs.OffsetsRetentionMinutes != nil {
-		grp.OffsetsExpireAfterMs = model.Ptr(*obs.OffsetsRetentionMinutes * 60_000)
-	}
-	var owner map[model.TP]*model.MemberRef
-	for i := range grp.Members {
-		m := &grp.Members[i]
-		for _, a := range m.Assignments {
-			for _, p := range a.Partitions {
-				if owner == nil {
-					owner = map[model.TP]*model.MemberRef{}
-				}
-				owner[model.TP{Topic: a.Topic, Partition: p}] = &m.MemberRef
-			}
-		}
-	}
+	grp := newGroup(g, &obs)
+	owner := owners(grp.Members)
 	var whole []string
 	if opt.WholeTopics {
 		whole = opt.Topics
@@ -189,36 +159,7 @@ func assembleGroup(g *model.GroupObservation, obs model.Observation, ix assemble
 			}
 		}
 		in := status.Input{Offsets: offsets.Get(tp.Partition), Now: obs.TakenAt, GroupError: groupErr, Topic: topic, Numbers: nums}
-		if in.GroupError == nil && len(g.PartitionErrors) > 0 {
-			if e, ok := g.PartitionErrors[tp]; ok {
-				e := e // allocated only for a partition with an error, not for every row
-				in.GroupError = &e
-			}
-		}
-		if c, ok := positions[tp]; ok {
-			in.Committed = nums.Ptr(c)
-			if stamped {
-				if ts, ok := obs.CommittedTimestamps[model.TPO{TP: tp, Offset: c}]; ok {
-					at := ts // a copy escapes, allocated only for a row with a timestamp
-					in.CommittedTimestamp = &at
-				}
-			}
-			if len(obs.Markers)+len(obs.MarkersUnknown) > 0 && g.Type != model.TypeShare {
-				if m, ok := obs.Markers[model.TPO{TP: tp, Offset: c}]; ok {
-					found := m
-					in.Markers = &found
-				} else if why, ok := obs.MarkersUnknown[model.TPO{TP: tp, Offset: c}]; ok {
-					reason := why
-					in.MarkersUnknown = &reason
-				}
-			}
-			if len(obs.Compacted) > 0 && g.Type != model.TypeShare {
-				if r, ok := obs.Compacted[model.TPO{TP: tp, Offset: c}]; ok {
-					read := r
-					in.Compacted = &read
-				}
-			}
-		}
+		rowInput(&in, g, &obs, tp, positions, stamped)
 		grp.Partitions = grp.Partitions[:len(grp.Partitions)+1] // within the capacity made above
 		p := &grp.Partitions[len(grp.Partitions)-1]
 		status.Classify(p, in)
@@ -238,6 +179,88 @@ func assembleGroup(g *model.GroupObservation, obs model.Observation, ix assemble
 	status.Rollup(&grp)
 	grp.LosingNow = grp.LiveBehindLogStart() // the time axis adds a lost count that grew (Annotate)
 	return grp
+}
+
+// newGroup is group g as it was described, before its rows: its members (null when it
+// could not be described), the committer outside it that its commit log shows, and how
+// long its commits outlive an Empty group.
+func newGroup(g *model.GroupObservation, obs *model.Observation) model.Group {
+	grp := model.Group{
+		Group: g.Group, Type: g.Type, State: g.State, ProtocolType: g.ProtocolType,
+		Protocol: g.Protocol, Coordinator: g.Coordinator, Members: g.Members,
+		ShareAutoOffsetReset: g.ShareAutoOffsetReset, Topology: g.Topology,
+		Counts: model.Counts{}, Error: g.Error,
+	}
+	switch {
+	case g.DescribeError != nil:
+		grp.Members = nil // unknown: JSON null, never "0 members"
+	case grp.Members == nil:
+		grp.Members = []model.Member{}
+	}
+	if g.CommitLog != nil && len(grp.Members) == 0 && grp.Members != nil {
+		grp.CommitLog = g.CommitLog
+		grp.Committer = model.DetectCommitter(g.CommitLog.SeenWithoutMembers(g.Type, time.Time{}), obs.TakenAt)
+	}
+	// Share-group start offsets never expire; committed offsets of an Empty group do.
+	if g.State == "Empty" && g.Type != model.TypeShare && obs.OffsetsRetentionMinutes != nil {
+		grp.OffsetsExpireAfterMs = model.Ptr(*obs.OffsetsRetentionMinutes * 60_000)
+	}
+	return grp
+}
+
+// owners maps each partition assigned to a member to that member; nil when none is.
+func owners(members []model.Member) map[model.TP]*model.MemberRef {
+	var owner map[model.TP]*model.MemberRef
+	for i := range members {
+		m := &members[i]
+		for _, a := range m.Assignments {
+			for _, p := range a.Partitions {
+				if owner == nil {
+					owner = map[model.TP]*model.MemberRef{}
+				}
+				owner[model.TP{Topic: a.Topic, Partition: p}] = &m.MemberRef
+			}
+		}
+	}
+	return owner
+}
+
+// rowInput completes in, the input of group g's row tp, from the observation: the
+// partition's own error, and at the group's position in it the committed record's
+// timestamp (stamped: the topic has some), the transaction markers and the compacted read.
+func rowInput(in *status.Input, g *model.GroupObservation, obs *model.Observation, tp model.TP, positions map[model.TP]int64, stamped bool) {
+	if in.GroupError == nil && len(g.PartitionErrors) > 0 {
+		if e, ok := g.PartitionErrors[tp]; ok {
+			e := e // allocated only for a partition with an error, not for every row
+			in.GroupError = &e
+		}
+	}
+	c, ok := positions[tp]
+	if !ok {
+		return
+	}
+	in.Committed = in.Numbers.Ptr(c)
+	if stamped {
+		if ts, ok := obs.CommittedTimestamps[model.TPO{TP: tp, Offset: c}]; ok {
+			at := ts // a copy escapes, allocated only for a row with a timestamp
+			in.CommittedTimestamp = &at
+		}
+	}
+	if len(obs.Markers)+len(obs.MarkersUnknown) > 0 && g.Type != model.TypeShare {
+		if m, ok := obs.Markers[model.TPO{TP: tp, Offset: c}]; ok {
+			found := m
+			in.Markers = &found
+		} else if why, ok := obs.MarkersUnknown[model.TPO{TP: tp, Offset: c}]; ok {
+			reason := why
+			in.MarkersUnknown = &reason
+		}
+	}
+	if len(obs.Compacted) > 0 && g.Type != model.TypeShare {
+		if r, ok := obs.Compacted[model.TPO{TP: tp, Offset: c}]; ok {
+			read := r
+			in.Compacted = &read
+		}
+	}
 }
 
 // shareFields turns a share partition classified by its start offset into what a share

@@ -42,6 +42,8 @@ func Classify(p *model.GroupPartition, in Input) {
 	}
 }
 
+// classify sets the row's offsets, lag and status against the log's bounds; a commit
+// inside the log with records still to read is judged by behind.
 func classify(p *model.GroupPartition, in Input) {
 	o := in.Offsets
 	p.Low, p.High, p.LastStable, p.Committed = o.Low, o.High, o.LastStable, in.Committed
@@ -93,6 +95,14 @@ func classify(p *model.GroupPartition, in Input) {
 		p.TimeLagMs = in.Numbers.Ptr(int64(0))
 		return
 	}
+	behind(p, in, c, high)
+}
+
+// behind classifies commit c, inside the log and below high: at risk when retention may
+// delete records the group has not read within the risk window, ok when it cannot, and
+// unknown without the topic's configs or the risk lookup that decide it.
+func behind(p *model.GroupPartition, in Input, c, high int64) {
+	o := in.Offsets
 	p.SetMarkersUnknown(in.MarkersUnknown)
 	if in.CommittedTimestamp != nil {
 		p.TimeLagMs = in.Numbers.Ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))

@@ -8,6 +8,7 @@ import (
 	"github.com/offsettui/offsettui/internal/kafka"
 	"github.com/offsettui/offsettui/internal/mcpserver"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/model/check"
 	"github.com/offsettui/offsettui/internal/model/plan"
 	"github.com/offsettui/offsettui/internal/reset"
@@ -163,7 +164,7 @@ func (s *servedCluster) Describe(_ context.Context, groups, topics []string) (mo
 	if r.Snapshot == nil {
 		return model.Snapshot{}, fmt.Errorf("cluster %s cannot be read: %s", r.Cluster, r.Failure)
 	}
-	return model.Narrow(r.Snapshot, model.NarrowOptions{Groups: groups, Topics: topics, ByName: len(groups) == 1, RiskWindow: r.RiskWindow}), nil
+	return assemble.Narrow(r.Snapshot, assemble.NarrowOptions{Groups: groups, Topics: topics, ByName: len(groups) == 1, RiskWindow: r.RiskWindow}), nil
 }
 
 // Check implements mcpserver.Cluster as /api/v1/check judges.

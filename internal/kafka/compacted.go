@@ -17,7 +17,7 @@ const compactedFetchBytes = 32 << 10
 
 // compactedCandidates lists the committed offsets on compacted topics that have
 // records left to read (low ≤ committed < high), once each, sorted: what
-// model.classifyCompaction judges. Share groups are left out.
+// internal/model/status/compaction.go judges. Share groups are left out.
 func compactedCandidates(obs *model.Observation) []model.TPO {
 	compacted := map[string]bool{}
 	for name, t := range obs.Topics {

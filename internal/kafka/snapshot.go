@@ -11,6 +11,8 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
+	"github.com/offsettui/offsettui/internal/model/status"
 )
 
 // Snapshot reads the cluster as q asks and classifies it. It fails only when
@@ -27,7 +29,7 @@ func (c *Client) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 func (c *Client) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	start := time.Now()
 	markNotFound(&obs)
-	s := model.Assemble(obs, model.AssembleOptions{Topics: q.Topics, WholeTopics: q.WholeTopics})
+	s := assemble.Snapshot(obs, assemble.Options{Topics: q.Topics, WholeTopics: q.WholeTopics})
 	c.logf("snapshot: %d groups assembled in %v", len(s.Groups), time.Since(start).Round(time.Millisecond))
 	return s
 }
@@ -253,7 +255,7 @@ func (c *Client) observeTopics(ctx context.Context, obs *model.Observation, topi
 		obs.Topics[name] = t
 		if !lookupAt.IsZero() {
 			risk[name] = lookupAt
-		} else if at, ok := model.RiskThreshold(t, obs.TakenAt, obs.RiskWindow); ok {
+		} else if at, ok := status.RiskThreshold(t, obs.TakenAt, obs.RiskWindow); ok {
 			risk[name] = at
 		}
 	}
@@ -277,7 +279,7 @@ func addGroups(obs *model.Observation, groups []*model.GroupObservation) {
 }
 
 // atRisk reports whether a commit at off points below the first record that
-// retention cannot delete within the risk window (internal/model/classify.go).
+// retention cannot delete within the risk window (internal/model/status/classify.go).
 func atRisk(po model.PartitionOffsets, off int64) bool {
 	if po.RiskOffset == nil {
 		return false

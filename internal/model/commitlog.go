@@ -35,11 +35,11 @@ type CommitLog struct {
 	Classic *ClassicRecord
 }
 
-// withoutCommits is the log as a group keeps it once assembled: its Commits served the
+// WithoutCommits is the log as a group keeps it once assembled: its Commits served the
 // commit-expiry clock and go, so that a snapshot of many groups does not hold every
 // commit twice over; Recent and Classic stay for the committer outside the group
 // (SeenWithoutMembers).
-func (l *CommitLog) withoutCommits() *CommitLog {
+func (l *CommitLog) WithoutCommits() *CommitLog {
 	kept := *l
 	kept.Commits = nil
 	return &kept

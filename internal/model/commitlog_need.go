@@ -42,7 +42,7 @@ func (g *GroupObservation) CommitLogNeed(topics []string) CommitLogNeed {
 	}
 	grp := &Group{Type: g.Type, State: g.State, ProtocolType: g.ProtocolType, Members: members, Topology: g.Topology}
 	subs := grp.Subscriptions()
-	rule := groupExpiryRule(grp, subs, true)
+	rule := grp.ExpiryRule(subs, true)
 	if rule == ExpiryCommitTime || rule == ExpiryEmptyTime || rule == ExpiryUnsubscribed {
 		for tp := range g.Committed {
 			if len(topics) > 0 && !slices.Contains(topics, tp.Topic) {

@@ -170,24 +170,3 @@ func TestSeenWithoutMembers(t *testing.T) {
 		t.Errorf("moved %d %d %d, want 0 10 10", got[0].Moved, got[1].Moved, got[2].Moved)
 	}
 }
-
-// TestAssembleFlagsACommitterFromTheLog: one snapshot whose group without members has a
-// commit log showing a committer is flagged; the same group with a member is not.
-func TestAssembleFlagsACommitterFromTheLog(t *testing.T) {
-	tp := TP{"t", 0}
-	obs := Observation{TakenAt: at(6), Topics: map[string]Topic{"t": {Topic: "t", Partitions: 1}},
-		Offsets: map[TP]PartitionOffsets{tp: {Low: Ptr(int64(0)), High: Ptr(int64(100))}},
-		Groups: []GroupObservation{
-			{Group: "job", Type: TypeClassic, State: "Empty", Members: []Member{}, Committed: map[TP]int64{tp: 20}, CommitLog: logOf(nil, 1, 3, 5)},
-			{Group: "svc", Type: TypeClassic, State: "Stable", Members: []Member{{}}, Committed: map[TP]int64{tp: 20}, CommitLog: logOf(nil, 1, 3, 5)},
-		}}
-	s := Assemble(obs, AssembleOptions{})
-	for _, g := range s.Groups {
-		switch {
-		case g.Group == "job" && (g.Committer == nil || g.Committer.IntervalMs.V != 2000 || g.CommitLog == nil):
-			t.Errorf("job: committer %+v", g.Committer)
-		case g.Group == "svc" && g.Committer != nil:
-			t.Errorf("svc has a member, yet a committer: %+v", g.Committer)
-		}
-	}
-}

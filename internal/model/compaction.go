@@ -67,61 +67,6 @@ const (
 	CompactionWhyOld = "older-than-delete-retention"
 )
 
-// classifyCompaction fills p.Compaction for a partition of a compacted topic with a
-// commit between its log start and high watermark, from the read at the commit. A read
-// that failed makes the partition unknown; one that was not made says so.
-func classifyCompaction(p *GroupPartition, t *Topic, read *CompactedRead, now time.Time) {
-	if t == nil || !t.Compacts() || p.Committed == nil || p.Low == nil || p.High == nil ||
-		(p.Status != StatusOK && p.Status != StatusAtRisk) {
-		return
-	}
-	c, low, high := *p.Committed, *p.Low, *p.High
-	if c < low || c >= high {
-		return
-	}
-	cp := &Compaction{DeleteRetentionMs: t.DeleteRetentionMs, Why: []string{}}
-	p.SetCompaction(cp)
-	switch {
-	case read == nil:
-		cp.Unknown = Ptr("not read")
-		return
-	case read.Error != nil:
-		p.Status, p.Error = StatusUnknown, read.Error
-		cp.Unknown = Ptr("the read failed: " + read.Error.Message)
-		return
-	case read.NotRead != "":
-		cp.Unknown = Ptr(read.NotRead)
-		return
-	}
-	if read.GapComplete {
-		cp.NextStored, cp.Removed = Ptr(c+read.Gap), Ptr(read.Gap)
-	} else {
-		cp.RemovedAtLeast = Ptr(read.Gap)
-	}
-	if read.StoredComplete {
-		cp.StoredRecords = Ptr(read.Stored)
-	} else {
-		cp.StoredRecordsAtLeast = Ptr(read.Stored)
-	}
-	if p.TimeLagMs != nil && read.NextStoredAt != nil {
-		cp.TimeLagFrom = cp.NextStored
-	}
-	if c == low {
-		return // nothing read yet: the group bootstraps from the compacted state
-	}
-	if read.Gap > 0 {
-		cp.Why = append(cp.Why, CompactionWhyRemoved)
-	}
-	drm := t.DeleteRetentionMs
-	switch {
-	case read.NextStoredAt != nil && drm != nil && now.Sub(*read.NextStoredAt).Milliseconds() > *drm:
-		cp.Why = append(cp.Why, CompactionWhyOld)
-	case read.NextStoredAt != nil && drm == nil && len(cp.Why) == 0:
-		cp.Unknown = Ptr("delete.retention.ms of topic " + t.Topic + " was not read")
-	}
-	cp.MayMissDeletes = len(cp.Why) > 0
-}
-
 // MayMissDeletes counts the group's partitions that may have missed deletes.
 func (g *Group) MayMissDeletes() int {
 	n := 0

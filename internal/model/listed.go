@@ -31,7 +31,7 @@ func ListedSnapshot(obs Observation) Snapshot {
 		}
 		switch {
 		case g.DescribeError != nil:
-			grp.Members = nil // unknown, as Assemble has it: never "0 members"
+			grp.Members = nil // unknown, as assemble.Snapshot has it: never "0 members"
 		case grp.Members == nil:
 			grp.Members = []Member{}
 		}

@@ -12,10 +12,3 @@ type TransactionMarkers struct {
 	AbortedRecords int64 `json:"abortedRecords"`
 	KafkaLag       int64 `json:"kafkaLag"`
 }
-
-// onlyMarkers reports whether committed c is caught up past transaction markers: below high,
-// with no open transaction (last stable = high), and m found nothing else up to high.
-func onlyMarkers(m *TransactionMarkers, c int64, o PartitionOffsets) bool {
-	return m != nil && o.LastStable != nil && o.High != nil && *o.LastStable == *o.High && c < *o.High &&
-		m.ControlRecords+m.AbortedRecords > 0 && m.ControlRecords+m.AbortedRecords <= *o.High-c
-}

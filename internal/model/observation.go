@@ -2,9 +2,9 @@ package model
 
 import "time"
 
-// Observation is what internal/kafka read from a cluster, unclassified. Assemble
-// turns it into a Snapshot; keeping the two apart lets every classification rule be
-// tested without a broker.
+// Observation is what internal/kafka read from a cluster, unclassified.
+// internal/model/assemble turns it into a Snapshot; keeping the two apart lets every
+// classification rule be tested without a broker.
 type Observation struct {
 	Bootstrap string
 	// ClusterID is the id the brokers report, nil when not read.

@@ -1,11 +1,12 @@
 // Package model is offsettui's pure domain: the values a cluster snapshot holds
 // (groups, partitions, topics, per-item errors, and the time-axis values the
-// snapshot carries), how each group partition is classified (docs/statuses.md) and
-// rolled up, and the values a consumer's auto.offset.reset takes. Its subpackages
-// compute over these values: timeaxis (rates, ETA, evaluation, time to loss,
-// baselines), check (the fail-closed proof), plan (reset plans, guards, results)
-// and parse (Kafka's datetime and duration forms). None of them does I/O or knows
-// sarama or bubbletea; words for people live in internal/text and internal/display.
+// snapshot carries), and the values a consumer's auto.offset.reset takes. Its
+// subpackages compute over these values: assemble (a snapshot from what was read),
+// status (how each group partition is classified, docs/statuses.md, and rolled up),
+// expiry (the commit-expiry clock), timeaxis (rates, ETA, evaluation, time to loss,
+// baselines), check (the fail-closed proof), plan (reset plans, guards, results) and
+// parse (Kafka's datetime and duration forms). None of them does I/O or knows sarama
+// or bubbletea; words for people live in internal/text and internal/display.
 package model
 
 import (

@@ -156,7 +156,8 @@ type Group struct {
 	// CommitsExpireAt is the earliest time the broker may delete any of the group's
 	// commits (deletion follows within one offsets.retention.check.interval.ms); null
 	// when none expires in the group's state or when the time could not be known
-	// (CommitsExpiry says which). commitexpiry.go has the rules.
+	// (CommitsExpiry says which). commitexpiry.go has the rules, internal/model/expiry the
+	// clock.
 	CommitsExpireAt *Stamp        `json:"commitsExpireAt"`
 	CommitsExpiry   *CommitExpiry `json:"commitsExpiry"`
 	// ShareAutoOffsetReset is a share group's share.auto.offset.reset, a group config the
@@ -278,7 +279,7 @@ type PartitionDetail struct {
 	Beyond             *int64
 	CommittedTimestamp *Stamp
 	// TransactionMarkers is set when only transaction markers and aborted records lie
-	// between the committed offset and the high watermark: Lag is then 0 (markers.go).
+	// between the committed offset and the high watermark: Lag is then 0 (internal/model/status/markers.go).
 	TransactionMarkers *TransactionMarkers
 	// MarkersUnknown says why whether only transaction markers lie before high could not be
 	// told where it might (no open transaction): Lag is then Kafka's.
@@ -291,7 +292,7 @@ type PartitionDetail struct {
 	// localLow): the consumer reads from remote storage. Null when either is unknown.
 	ReadsRemote *bool
 	// Compaction is set on a compacted topic's partition with records left to read
-	// (compaction.go); null otherwise.
+	// (internal/model/status/compaction.go); null otherwise.
 	Compaction *Compaction
 	// Change is what changed since the baseline; nil without one.
 	Change *PartitionChange

@@ -31,7 +31,7 @@ const (
 	// risk window, and acting now can still save them: an at-risk partition (a
 	// predicted loss within the window has one; a loss predicted further out is
 	// no emergency, and ranks as the rest of the group does); or the broker may
-	// delete the group's commits within the window (commitexpiry.go), after which
+	// delete the group's commits within the window (internal/model/expiry), after which
 	// its consumers restart by auto.offset.reset.
 	UrgencySave
 	// UrgencyLosing: records the group has not read are being deleted now (losing.go):
@@ -185,7 +185,7 @@ func UrgencyOrder(gs []Group) []int {
 
 // NoCommit reports whether the group has partitions and a commit on none of
 // those it consumes, all read: it has no lag (a null total, never 0 and never
-// unknown), as rollup counts it.
+// unknown), as status.Rollup counts it.
 func (g *Group) NoCommit() bool {
 	if g.Error != nil || len(g.Partitions) == 0 {
 		return false

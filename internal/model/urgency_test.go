@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -145,5 +146,25 @@ func TestSortGroupsByUrgencyInPlace(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("seed %d: sorted %v, want %v", seed, got, want)
 		}
+	}
+}
+
+// A group whose commits go within the risk window ranks with the records that can still
+// be saved, soonest first: ahead of a group that already lost records.
+func TestCommitExpiryUrgency(t *testing.T) {
+	soon, later := &CommitExpiry{Expiring: 1, ExpiringInMs: Ptr(int64(60_000))}, &CommitExpiry{Expiring: 1, ExpiringInMs: Ptr(int64(3_600_000))}
+	gs := []Group{
+		{Group: "lost", WorstStatus: StatusExpired, Counts: Counts{StatusExpired: 1}, Members: []Member{}},
+		{Group: "later", CommitsExpiry: later, Members: []Member{}},
+		{Group: "soon", CommitsExpiry: soon, Members: []Member{}},
+		{Group: "idle", Members: []Member{}},
+	}
+	SortGroupsByUrgency(gs)
+	var got []string
+	for _, g := range gs {
+		got = append(got, g.Group)
+	}
+	if fmt.Sprint(got) != "[soon later lost idle]" {
+		t.Errorf("order %v, want [soon later lost idle]", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // TestCompactedRowsSayWhatTheyMeasure: describe and the Markdown report add a line under a
@@ -33,7 +34,7 @@ func TestCompactedRowsSayWhatTheyMeasure(t *testing.T) {
 			{Group: "fresh", Type: "classic", State: "Empty", Committed: map[model.TP]int64{tp: 0}},
 		},
 	}
-	s := model.Assemble(obs, model.AssembleOptions{})
+	s := assemble.Snapshot(obs, assemble.Options{})
 	var d, md bytes.Buffer
 	if err := DescribeFit(&d, s, 0); err != nil {
 		t.Fatal(err)

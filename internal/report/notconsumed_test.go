@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // A Stable group whose member subscribes to "active" (lag 3) and that holds an expired
@@ -17,14 +18,14 @@ func TestDescribeNotConsumed(t *testing.T) {
 	unlimited := model.Topic{CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1), Partitions: 1}
 	ta, ts := unlimited, unlimited
 	ta.Topic, ts.Topic = "active", "stale"
-	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
 		OffsetsRetentionMinutes: i64(1),
 		Topics:                  map[string]model.Topic{"active": ta, "stale": ts},
 		Offsets:                 map[model.TP]model.PartitionOffsets{active: {Low: i64(0), High: i64(10)}, stale: {Low: i64(80), High: i64(100)}},
 		Groups: []model.GroupObservation{{Group: "svc", Type: model.TypeClassic, State: "Stable", ProtocolType: "consumer",
 			Members:   []model.Member{{MemberRef: model.MemberRef{MemberID: "m"}, Subscription: &model.Subscription{Topics: []string{"active"}}}},
 			Committed: map[model.TP]int64{active: 7, stale: 20}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	var b bytes.Buffer
 	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)
@@ -47,12 +48,12 @@ func TestDescribeNotConsumed(t *testing.T) {
 // A commit before a commit marker alone: lag 0, the marker and Kafka's LAG in the row.
 func TestDescribeMarkers(t *testing.T) {
 	tp := model.TP{Topic: "txn", Partition: 0}
-	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
 		Topics:  map[string]model.Topic{"txn": {Topic: "txn", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: i64(0), High: i64(12), LastStable: i64(12)}},
 		Markers: map[model.TPO]model.TransactionMarkers{{TP: tp, Offset: 5}: {ControlRecords: 2, AbortedRecords: 5}},
 		Groups:  []model.GroupObservation{{Group: "r", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{tp: 5}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	var b bytes.Buffer
 	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/model/check"
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
@@ -66,7 +67,7 @@ func snapshot() model.Snapshot {
 					Assignments:  []model.Assignment{{Topic: "orders", Partitions: []int32{0, 1}}}}}},
 		},
 	}
-	return model.Assemble(obs, model.AssembleOptions{})
+	return assemble.Snapshot(obs, assemble.Options{})
 }
 
 func TestDescribeGolden(t *testing.T) {

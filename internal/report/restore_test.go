@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // A streams member restoring its active task 0_0 beside one whose tasks run: describe's
@@ -20,14 +21,14 @@ func TestDescribeStreamsRestore(t *testing.T) {
 		map[model.TaskID]int64{{Subtopology: "0", Partition: 0}: 20000})
 	running := model.Member{MemberRef: model.MemberRef{MemberID: "m2"}, ProcessID: model.Ptr("p2"), Assignments: []model.Assignment{},
 		Tasks: &model.Tasks{Active: []model.TaskIDs{}, Standby: []model.TaskIDs{}, Warmup: []model.TaskIDs{}}, TaskOffsets: []model.TaskOffsets{}}
-	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
 		Topics:  map[string]model.Topic{"in": {Topic: "in", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1), RetentionBytes: i64(-1)}},
 		Offsets: map[model.TP]model.PartitionOffsets{in: {Low: i64(0), High: i64(10), LastStable: i64(10)}},
 		Groups: []model.GroupObservation{{Group: "counter", Type: model.TypeStreams, State: "Stable", ProtocolType: "streams", Listed: true,
 			Members: []model.Member{restoring, running}, Committed: map[model.TP]int64{in: 10},
 			Topology: &model.Topology{Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}, RepartitionSourceTopics: []string{},
 				RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"counter-counts-changelog"}}}}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	var b bytes.Buffer
 	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)

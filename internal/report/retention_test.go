@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // A group behind on a topic whose cleanup.policy is empty (KIP-1161) beside one on the
@@ -17,7 +18,7 @@ func TestDescribeNeverDeleted(t *testing.T) {
 	at := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	never, gone := model.TP{Topic: "kept", Partition: 0}, model.TP{Topic: "deleted", Partition: 0}
 	old := at.Add(-10 * time.Minute)
-	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: at, AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: at, AllTopicsVisible: model.Ptr(true),
 		Topics: map[string]model.Topic{
 			"kept":    {Topic: "kept", Partitions: 1, CleanupPolicy: model.Ptr(""), RetentionMs: i64(60000), RetentionBytes: i64(-1)},
 			"deleted": {Topic: "deleted", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(60000), RetentionBytes: i64(-1)},
@@ -28,7 +29,7 @@ func TestDescribeNeverDeleted(t *testing.T) {
 		Groups: []model.GroupObservation{
 			{Group: "k", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{never: 0}},
 			{Group: "d", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{}, Committed: map[model.TP]int64{gone: 0}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	var b bytes.Buffer
 	if err := DescribeFit(&b, s, 0); err != nil {
 		t.Fatal(err)

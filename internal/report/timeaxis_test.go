@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/model/timeaxis"
 )
 
@@ -45,7 +46,7 @@ func timedSnapshots() (last model.Snapshot, first model.Snapshot) {
 				{Group: "ledger", Type: "classic", State: "Empty", Committed: map[model.TP]int64{{Topic: "payments", Partition: 0}: 20}},
 			},
 		}
-		s := model.Assemble(obs, model.AssembleOptions{})
+		s := assemble.Snapshot(obs, assemble.Options{})
 		if i == 0 {
 			first = s
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/report"
 )
 
@@ -115,7 +116,7 @@ func (e *Exporter) apiGroups(w http.ResponseWriter, req *http.Request) {
 	if !ok || answered(w, req, r) {
 		return
 	}
-	s := model.Narrow(r.Snapshot, model.NarrowOptions{Groups: q["group"], Topics: q["topic"], RiskWindow: r.RiskWindow})
+	s := assemble.Narrow(r.Snapshot, assemble.NarrowOptions{Groups: q["group"], Topics: q["topic"], RiskWindow: r.RiskWindow})
 	writeDescribe(w, s)
 }
 
@@ -132,7 +133,7 @@ func (e *Exporter) apiGroup(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	group := req.PathValue("group")
-	s := model.Narrow(r.Snapshot, model.NarrowOptions{Groups: []string{group}, Topics: q["topic"], RiskWindow: r.RiskWindow})
+	s := assemble.Narrow(r.Snapshot, assemble.NarrowOptions{Groups: []string{group}, Topics: q["topic"], RiskWindow: r.RiskWindow})
 	if len(s.Groups) == 0 {
 		what := "group " + group
 		if len(q["topic"]) > 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/model/check"
 	"github.com/offsettui/offsettui/internal/model/parse"
 	"github.com/offsettui/offsettui/internal/text"
@@ -90,7 +91,7 @@ func badParam(name, format string, a ...any) *APIError {
 }
 
 // Check judges group from the reading as `check` judges it from the cluster: the
-// snapshot narrowed to what check reads (model.Narrow), with the server's rates where it
+// snapshot narrowed to what check reads (assemble.Narrow), with the server's rates where it
 // has them, as --sample uses them. It is incomplete when the last snapshot failed, when
 // the server reads at-risk for another risk window than q's (at-risk is decided when a
 // snapshot is read), and when q.Sample asks for rates over longer than the server has.
@@ -101,7 +102,7 @@ func (r Reading) Check(group string, q CheckQuery) check.Result {
 		res.ExitCode = res.Verdict.ExitCode()
 		return res
 	}
-	s := model.Narrow(r.Snapshot, model.NarrowOptions{Groups: []string{group}, Topics: q.Options.Topics,
+	s := assemble.Narrow(r.Snapshot, assemble.NarrowOptions{Groups: []string{group}, Topics: q.Options.Topics,
 		WholeTopics: len(q.Options.Topics) > 0, ByName: true, RiskWindow: r.RiskWindow})
 	res := check.Check(s, group, q.Options)
 	res.ExitCode = res.Verdict.ExitCode()

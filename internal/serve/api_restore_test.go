@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/report"
 )
 
@@ -25,14 +26,14 @@ func TestRestoreAndNeverDeletedMatchTheSchema(t *testing.T) {
 		map[model.TaskID]int64{{Subtopology: "0", Partition: 0}: 20000, {Subtopology: "1", Partition: 0}: 5})
 	running := model.Member{MemberRef: model.MemberRef{MemberID: "m2"}, ProcessID: model.Ptr("p2"), Assignments: []model.Assignment{},
 		Tasks: &model.Tasks{Active: []model.TaskIDs{}, Standby: []model.TaskIDs{}, Warmup: []model.TaskIDs{}}, TaskOffsets: []model.TaskOffsets{}}
-	s := model.Assemble(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{Bootstrap: "k:9092", Brokers: 1, TakenAt: time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC), AllTopicsVisible: model.Ptr(true),
 		Topics:  map[string]model.Topic{"in": {Topic: "in", Partitions: 1, CleanupPolicy: model.Ptr(""), RetentionMs: model.Ptr(int64(60000)), RetentionBytes: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{in: {Low: model.Ptr(int64(0)), High: model.Ptr(int64(10)), LastStable: model.Ptr(int64(10))}},
 		Groups: []model.GroupObservation{{Group: "counter", Type: model.TypeStreams, State: "Stable", ProtocolType: "streams", Listed: true,
 			Members: []model.Member{restoring, running}, Committed: map[model.TP]int64{in: 3},
 			Topology: &model.Topology{Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}, RepartitionSourceTopics: []string{},
 				RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"counter-counts-changelog"}}}}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	var b bytes.Buffer
 	if err := report.DescribeJSON(&b, s); err != nil {
 		t.Fatal(err)

@@ -229,7 +229,7 @@ func groupOf(g *model.Group, takenAt time.Time) groupView {
 }
 
 // topicsOf is the group's lag on each topic chosen, by the rule of its totals
-// (model's rollup): the positive lags of the partitions with a commit that a member
+// (status.Rollup): the positive lags of the partitions with a commit that a member
 // consumes; absent when a part of it could not be read or no such partition has a
 // commit. Its time lag is the largest of those with lag, absent when one is unknown.
 func topicsOf(g *model.Group, chosen func(string) bool) []topicView {

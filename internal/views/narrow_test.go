@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // What a narrow terminal drops is marked: the header ends in a "…" column, the
@@ -54,12 +55,12 @@ func TestShortScreenSaysWhenTheLossIs(t *testing.T) {
 func TestNeverCommittedLagIsNotZero(t *testing.T) {
 	now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
 	tp := model.TP{Topic: "outbox", Partition: 0}
-	s := model.Assemble(model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true),
+	s := assemble.Snapshot(model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true),
 		Topics:  map[string]model.Topic{"outbox": {Topic: "outbox", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{tp: {Low: model.Ptr(int64(30)), High: model.Ptr(int64(40))}},
 		Groups: []model.GroupObservation{{Group: "new-svc", State: "Stable", Committed: map[model.TP]int64{},
 			Members: []model.Member{{MemberRef: model.MemberRef{MemberID: "m"}, Assignments: []model.Assignment{{Topic: "outbox", Partitions: []int32{0}}}}}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	if got := lagCellText(&s.Groups[0]); got != "-" {
 		t.Errorf("LAG of a group that never committed: %q, want -", got)
 	}

@@ -7,15 +7,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // staleSnapshot is a Stable group whose member subscribes to "active" (lag 3) and that holds
-// an expired commit on "stale", classified by model.Assemble.
+// an expired commit on "stale", classified by assemble.Snapshot.
 func staleSnapshot() model.Snapshot {
 	active, stale := model.TP{Topic: "active", Partition: 0}, model.TP{Topic: "stale", Partition: 0}
 	m := member("svc-1", "active", 0)
 	m.Subscription = &model.Subscription{Topics: []string{"active"}}
-	return model.Assemble(model.Observation{
+	return assemble.Snapshot(model.Observation{
 		Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true), OffsetsRetentionMinutes: model.Ptr(int64(10080)),
 		Topics: map[string]model.Topic{
 			"active": {Topic: "active", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))},
@@ -23,7 +24,7 @@ func staleSnapshot() model.Snapshot {
 		Offsets: map[model.TP]model.PartitionOffsets{active: {Low: c(0), High: c(10), LastStable: c(10)}, stale: {Low: c(80), High: c(100), LastStable: c(100)}},
 		Groups: []model.GroupObservation{{Group: "svc", Type: model.TypeClassic, State: "Stable", ProtocolType: "consumer", Protocol: "range",
 			Members: []model.Member{m}, Committed: map[model.TP]int64{active: 7, stale: 20}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 }
 
 // The list shows the group ok with active's lag alone and the stale partition counted

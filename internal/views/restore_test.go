@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // restoringSnapshot is a Stable streams group with two members: one restoring its active
@@ -20,14 +21,14 @@ func restoringSnapshot() model.Snapshot {
 	running := model.Member{MemberRef: model.MemberRef{MemberID: "m-running", ClientID: "counter-2"}, ProcessID: model.Ptr("p2"),
 		Tasks: &model.Tasks{Active: []model.TaskIDs{}, Standby: []model.TaskIDs{}, Warmup: []model.TaskIDs{}}, Assignments: []model.Assignment{},
 		TaskOffsets: []model.TaskOffsets{}}
-	return model.Assemble(model.Observation{Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true),
+	return assemble.Snapshot(model.Observation{Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true),
 		Topics:  map[string]model.Topic{"in": {Topic: "in", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(-1)), RetentionBytes: model.Ptr(int64(-1))}},
 		Offsets: map[model.TP]model.PartitionOffsets{in: {Low: c(0), High: c(10), LastStable: c(10)}},
 		Groups: []model.GroupObservation{{Group: "counter", Type: model.TypeStreams, State: "Stable", ProtocolType: "streams", Listed: true,
 			Members: []model.Member{restoring, running}, Committed: map[model.TP]int64{in: 10},
 			Topology: &model.Topology{Subtopologies: []model.Subtopology{{ID: "0", SourceTopics: []string{"in"}, RepartitionSourceTopics: []string{},
 				RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"counter-counts-changelog"}}}}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 }
 
 // The streams screen says how much the group still restores, and each member what it

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // A group 600 records behind, committed at a record ten minutes old, on a topic whose
@@ -13,14 +14,14 @@ import (
 // expires-in "never", and under the table the topic never deleted; nothing is UNKNOWN.
 func TestNeverDeletedOnScreen(t *testing.T) {
 	tp := model.TP{Topic: "kept", Partition: 0}
-	snap := model.Assemble(model.Observation{
+	snap := assemble.Snapshot(model.Observation{
 		Bootstrap: "127.0.0.1:39092", Brokers: 1, TakenAt: fixtureNow, AllTopicsVisible: model.Ptr(true), OffsetsRetentionMinutes: model.Ptr(int64(10080)),
 		Topics:              map[string]model.Topic{"kept": {Topic: "kept", Partitions: 1, CleanupPolicy: model.Ptr(""), RetentionMs: model.Ptr(int64(60000)), RetentionBytes: model.Ptr(int64(-1))}},
 		Offsets:             map[model.TP]model.PartitionOffsets{tp: {Low: c(0), High: c(600), LastStable: c(600)}},
 		CommittedTimestamps: map[model.TPO]time.Time{{TP: tp, Offset: 0}: fixtureNow.Add(-10 * time.Minute)},
 		Groups: []model.GroupObservation{{Group: "keeper", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer",
 			Members: []model.Member{}, Committed: map[model.TP]int64{tp: 0}}},
-	}, model.AssembleOptions{})
+	}, assemble.Options{})
 	src := &fakeSource{reply: func(model.Query) (model.Snapshot, error) { return snap, nil }}
 	hs := newHarness(t, optsWith(src, newClock()), 220, 30)
 	hs.openGroup("keeper")

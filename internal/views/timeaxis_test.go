@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 )
 
 // trafficSnapshot is snapshot k (taken k × 10 s after fixtureNow − 40 s) of
@@ -49,7 +50,7 @@ func trafficSnapshot(k int64) model.Snapshot {
 				Members: []model.Member{mailer}},
 		},
 	}
-	return model.Assemble(obs, model.AssembleOptions{})
+	return assemble.Snapshot(obs, assemble.Options{})
 }
 
 // trafficHarness loads five traffic snapshots, 10 s apart, through the root.

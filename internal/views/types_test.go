@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/assemble"
 	"github.com/offsettui/offsettui/internal/model/plan"
 )
 
@@ -49,7 +50,7 @@ func typesSnapshot() model.Snapshot {
 			g.Error = g.DescribeError
 		}
 	}
-	return model.Assemble(obs, model.AssembleOptions{})
+	return assemble.Snapshot(obs, assemble.Options{})
 }
 
 // typesLoaded is a harness on typesSnapshot.

@@ -180,7 +180,7 @@ func writeSample(vals []int64, committed, high int64, samples, slot int, drop bo
 }
 
 // sortedPartitions returns the indexes of g's partitions in topic, partition
-// order (Assemble already sorts them; this does not rely on it).
+// order (assemble.Snapshot already sorts them; this does not rely on it).
 func sortedPartitions(g *model.Group) []int {
 	idx := make([]int, len(g.Partitions))
 	for i := range idx {

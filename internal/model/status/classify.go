@@ -1,83 +1,87 @@
-package model
+package status
 
 import (
-	"strings"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
 )
 
-// PartitionInput is everything needed to classify one group partition.
-type PartitionInput struct {
+// Input is everything needed to classify one group partition.
+type Input struct {
 	Committed *int64
-	Offsets   PartitionOffsets
-	Topic     *Topic
+	Offsets   model.PartitionOffsets
+	Topic     *model.Topic
 	// CommittedTimestamp is the timestamp of the record at Committed, when fetched.
 	CommittedTimestamp *time.Time
 	Now                time.Time
 	// GroupError is set when the group's commits could not be read.
-	GroupError *Error
+	GroupError *model.Error
 	// Markers is what a read_committed fetch from Committed found up to the high watermark
 	// when that was transaction markers and aborted records only (markers.go).
-	Markers *TransactionMarkers
+	Markers *model.TransactionMarkers
 	// MarkersUnknown is why that could not be told, where it might have been.
 	MarkersUnknown *string
 	// Compacted is the read at Committed on a compacted topic, when made.
-	Compacted *CompactedRead
+	Compacted *model.CompactedRead
 
-	// nums, when set, holds the row's numbers (Assemble: one block for many rows).
-	nums *int64s
+	// Numbers, when set, holds the row's numbers (internal/model/assemble: one block for
+	// many rows).
+	Numbers *Numbers
 }
 
-// classifyInto computes a group partition's lag, status and derived numbers as
+// Classify computes a group partition's lag, status and derived numbers as
 // docs/statuses.md defines them, into *p, which must be the zero GroupPartition (a new
-// row): a group's rows are classified in place (assemble.go, narrow.go), so 500,000 of them are not
-// each copied twice, nor written whole once more. Topic and partition are left for the
-// caller.
-func classifyInto(p *GroupPartition, in PartitionInput) {
+// row): a group's rows are classified in place (internal/model/assemble), so 500,000 of
+// them are not each copied twice, nor written whole once more. Topic and partition are
+// left for the caller.
+func Classify(p *model.GroupPartition, in Input) {
 	classify(p, in)
 	classifyCompaction(p, in.Topic, in.Compacted, in.Now)
 	if p.SetLocalLow(in.Offsets.LocalLow); p.LocalLow() != nil && p.Committed != nil && p.Low != nil && *p.Committed >= *p.Low {
-		p.SetReadsRemote(Ptr(*p.Committed < *p.LocalLow()))
+		p.SetReadsRemote(model.Ptr(*p.Committed < *p.LocalLow()))
 	}
 }
 
-func classify(p *GroupPartition, in PartitionInput) {
+// classify sets the row's offsets, lag and status against the log's bounds; a commit
+// inside the log with records still to read is judged by behind.
+func classify(p *model.GroupPartition, in Input) {
 	o := in.Offsets
 	p.Low, p.High, p.LastStable, p.Committed = o.Low, o.High, o.LastStable, in.Committed
 	if in.GroupError != nil {
-		p.Status, p.Error = StatusUnknown, in.GroupError
+		p.Status, p.Error = model.StatusUnknown, in.GroupError
 		return
 	}
 	if in.Committed != nil && o.High != nil {
-		p.Lag = in.nums.ptr(*o.High - *in.Committed)
+		p.Lag = in.Numbers.Ptr(*o.High - *in.Committed)
 	}
 	if in.CommittedTimestamp != nil {
-		p.SetCommittedTimestamp(StampOf(*in.CommittedTimestamp))
+		p.SetCommittedTimestamp(model.StampOf(*in.CommittedTimestamp))
 	}
 	if o.Error != nil || o.Low == nil || o.High == nil {
-		p.Status, p.Error = StatusUnknown, o.Error
+		p.Status, p.Error = model.StatusUnknown, o.Error
 		return
 	}
 	low, high := *o.Low, *o.High
 	if in.Committed == nil {
-		p.Status = StatusMissing
+		p.Status = model.StatusMissing
 		return
 	}
 	c := *in.Committed
 	switch {
 	case c < low:
-		p.Status = StatusExpired
-		p.SetLost(in.nums.ptr(low - c))
+		p.Status = model.StatusExpired
+		p.SetLost(in.Numbers.Ptr(low - c))
 		return
 	case c > high:
-		p.Status = StatusAhead
-		p.SetBeyond(in.nums.ptr(c - high))
+		p.Status = model.StatusAhead
+		p.SetBeyond(in.Numbers.Ptr(c - high))
 		return
 	}
 	if c == high {
 		// Caught up: nothing stored is waiting, so retention cannot take anything
 		// from this group, whatever the topic's configs say.
-		p.Status = StatusOK
-		p.TimeLagMs = in.nums.ptr(int64(0))
+		p.Status = model.StatusOK
+		p.TimeLagMs = in.Numbers.Ptr(int64(0))
 		return
 	}
 	if onlyMarkers(in.Markers, c, o) {
@@ -85,20 +89,28 @@ func classify(p *GroupPartition, in PartitionInput) {
 		// transaction markers and aborted records (its position moves past them).
 		m := *in.Markers
 		m.KafkaLag = high - c
-		p.Lag, p.Status = in.nums.ptr(int64(0)), StatusOK
+		p.Lag, p.Status = in.Numbers.Ptr(int64(0)), model.StatusOK
 		p.SetTransactionMarkers(&m)
 		p.SetCommittedTimestamp(nil)
-		p.TimeLagMs = in.nums.ptr(int64(0))
+		p.TimeLagMs = in.Numbers.Ptr(int64(0))
 		return
 	}
+	behind(p, in, c, high)
+}
+
+// behind classifies commit c, inside the log and below high: at risk when retention may
+// delete records the group has not read within the risk window, ok when it cannot, and
+// unknown without the topic's configs or the risk lookup that decide it.
+func behind(p *model.GroupPartition, in Input, c, high int64) {
+	o := in.Offsets
 	p.SetMarkersUnknown(in.MarkersUnknown)
 	if in.CommittedTimestamp != nil {
-		p.TimeLagMs = in.nums.ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
+		p.TimeLagMs = in.Numbers.Ptr(max(0, in.Now.Sub(*in.CommittedTimestamp).Milliseconds()))
 	}
 	t := in.Topic
 	if t == nil || !t.ConfigKnown() {
 		// Without the topic's configs at-risk cannot be ruled out.
-		p.Status = StatusUnknown
+		p.Status = model.StatusUnknown
 		if t != nil {
 			p.Error = t.Error
 		}
@@ -107,14 +119,14 @@ func classify(p *GroupPartition, in PartitionInput) {
 	timed := t.Deletes() && t.RetentionMs != nil && *t.RetentionMs >= 0
 	if timed && in.CommittedTimestamp != nil {
 		exp := in.CommittedTimestamp.Add(time.Duration(*t.RetentionMs) * time.Millisecond)
-		p.ExpiresInMs = in.nums.ptr(exp.Sub(in.Now).Milliseconds())
+		p.ExpiresInMs = in.Numbers.Ptr(exp.Sub(in.Now).Milliseconds())
 	}
 	if !timed {
-		p.Status = StatusOK
+		p.Status = model.StatusOK
 		return
 	}
 	if o.RiskOffset == nil {
-		p.Status = StatusUnknown
+		p.Status = model.StatusUnknown
 		return
 	}
 	risk := *o.RiskOffset
@@ -122,48 +134,18 @@ func classify(p *GroupPartition, in PartitionInput) {
 		risk = high
 	}
 	if c < risk {
-		p.Status = StatusAtRisk
+		p.Status = model.StatusAtRisk
 	} else {
-		p.Status = StatusOK
+		p.Status = model.StatusOK
 	}
 }
 
 // RiskThreshold is the timestamp T for the at-risk lookup of a topic: the first
 // offset whose timestamp is ≥ T is the first record that retention cannot delete
 // within the window. ok is false when the topic has no time retention.
-func RiskThreshold(t Topic, now time.Time, window time.Duration) (time.Time, bool) {
+func RiskThreshold(t model.Topic, now time.Time, window time.Duration) (time.Time, bool) {
 	if !t.ConfigKnown() || !t.Deletes() || t.RetentionMs == nil || *t.RetentionMs < 0 {
 		return time.Time{}, false
 	}
 	return now.Add(-time.Duration(*t.RetentionMs) * time.Millisecond).Add(window), true
-}
-
-// KnownPolicy reports whether every name of a cleanup.policy value is one offsettui knows
-// (delete, compact); an empty value, which names none, is known (KIP-1161: never deleted).
-func KnownPolicy(policy string) bool {
-	if strings.TrimSpace(policy) == "" {
-		return true
-	}
-	for _, part := range strings.Split(policy, ",") {
-		if p := strings.TrimSpace(part); p != "delete" && p != "compact" {
-			return false
-		}
-	}
-	return true
-}
-
-// policyHas reports whether the comma-separated policy names want; it runs
-// for every row, so it splits without allocating.
-func policyHas(policy, want string) bool {
-	if policy == want { // the common case, asked for every row
-		return true
-	}
-	for policy != "" {
-		part, rest, _ := strings.Cut(policy, ",")
-		if strings.TrimSpace(part) == want {
-			return true
-		}
-		policy = rest
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package model
+package assemble
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
 )
 
 // inChunks covers every index exactly once, at every size around its chunk bounds.
@@ -28,32 +30,32 @@ func TestInChunks(t *testing.T) {
 // Assembling many groups at once gives every group exactly what assembling it alone gives.
 func TestAssembleManyGroupsAsAlone(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
+	obs := model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true), Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{}}
 	for tn := range 20 {
 		topic := fmt.Sprintf("t%02d", tn)
-		obs.Topics[topic] = Topic{Topic: topic, Partitions: 4, CleanupPolicy: Ptr("delete"), RetentionMs: Ptr(int64(3_600_000))}
+		obs.Topics[topic] = model.Topic{Topic: topic, Partitions: 4, CleanupPolicy: model.Ptr("delete"), RetentionMs: model.Ptr(int64(3_600_000))}
 		for p := range int32(4) {
-			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(10 * p)), High: Ptr(int64(100 + p)), LastStable: Ptr(int64(100 + p))}
+			obs.Offsets[model.TP{Topic: topic, Partition: p}] = model.PartitionOffsets{Low: model.Ptr(int64(10 * p)), High: model.Ptr(int64(100 + p)), LastStable: model.Ptr(int64(100 + p))}
 		}
 	}
 	for g := range 3*chunkSize + 11 {
-		c := map[TP]int64{}
+		c := map[model.TP]int64{}
 		for p := range int32(g % 4) {
-			c[TP{fmt.Sprintf("t%02d", g%20), p}] = int64(g % 120) // below low, within, at or past high
+			c[model.TP{Topic: fmt.Sprintf("t%02d", g%20), Partition: p}] = int64(g % 120) // below low, within, at or past high
 		}
-		obs.Groups = append(obs.Groups, GroupObservation{Group: fmt.Sprintf("g%04d", g), Type: TypeClassic, State: "Empty", Committed: c})
+		obs.Groups = append(obs.Groups, model.GroupObservation{Group: fmt.Sprintf("g%04d", g), Type: model.TypeClassic, State: "Empty", Committed: c})
 	}
-	s := Assemble(obs, AssembleOptions{})
+	s := Snapshot(obs, Options{})
 	if len(s.Groups) != len(obs.Groups) {
 		t.Fatalf("%d groups assembled of %d", len(s.Groups), len(obs.Groups))
 	}
 	ix := newAssembleIndex(obs)
-	byName := map[string]Group{}
+	byName := map[string]model.Group{}
 	for _, g := range s.Groups {
 		byName[g.Group] = g
 	}
 	for i := range obs.Groups {
-		alone := assembleGroup(&obs.Groups[i], obs, ix, AssembleOptions{}, &assembleMemory{})
+		alone := assembleGroup(&obs.Groups[i], obs, ix, Options{}, &assembleMemory{})
 		if got := byName[alone.Group]; !reflect.DeepEqual(got, alone) {
 			t.Fatalf("%s assembled with the others:\n%+v\nalone:\n%+v", alone.Group, got, alone)
 		}
@@ -64,24 +66,24 @@ func TestAssembleManyGroupsAsAlone(t *testing.T) {
 // of the topics left out are never reserved, so a fleet filtered to one topic holds little.
 func TestTopicFilterTakesOnlyItsRows(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	obs := Observation{TakenAt: now, AllTopicsVisible: Ptr(true), Topics: map[string]Topic{}, Offsets: map[TP]PartitionOffsets{}}
+	obs := model.Observation{TakenAt: now, AllTopicsVisible: model.Ptr(true), Topics: map[string]model.Topic{}, Offsets: map[model.TP]model.PartitionOffsets{}}
 	for _, topic := range []string{"a", "b"} {
-		obs.Topics[topic] = Topic{Topic: topic, Partitions: 50, CleanupPolicy: Ptr("delete")}
+		obs.Topics[topic] = model.Topic{Topic: topic, Partitions: 50, CleanupPolicy: model.Ptr("delete")}
 		for p := range int32(50) {
-			obs.Offsets[TP{topic, p}] = PartitionOffsets{Low: Ptr(int64(0)), High: Ptr(int64(9)), LastStable: Ptr(int64(9))}
+			obs.Offsets[model.TP{Topic: topic, Partition: p}] = model.PartitionOffsets{Low: model.Ptr(int64(0)), High: model.Ptr(int64(9)), LastStable: model.Ptr(int64(9))}
 		}
 	}
 	for g := range 40 {
-		c := map[TP]int64{}
+		c := map[model.TP]int64{}
 		for p := range int32(50) {
-			c[TP{"b", p}] = 3
+			c[model.TP{Topic: "b", Partition: p}] = 3
 			if g%10 == 0 {
-				c[TP{"a", p}] = 3
+				c[model.TP{Topic: "a", Partition: p}] = 3
 			}
 		}
-		obs.Groups = append(obs.Groups, GroupObservation{Group: fmt.Sprintf("g%02d", g), Type: TypeClassic, State: "Empty", Committed: c})
+		obs.Groups = append(obs.Groups, model.GroupObservation{Group: fmt.Sprintf("g%02d", g), Type: model.TypeClassic, State: "Empty", Committed: c})
 	}
-	s := Assemble(obs, AssembleOptions{Topics: []string{"a"}})
+	s := Snapshot(obs, Options{Topics: []string{"a"}})
 	if len(s.Groups) != 4 {
 		t.Fatalf("%d groups on a, want 4", len(s.Groups))
 	}

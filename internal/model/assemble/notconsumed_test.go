@@ -1,9 +1,10 @@
-package model
+package assemble
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/offsettui/offsettui/internal/model"
 	"github.com/offsettui/offsettui/internal/text"
 )
 
@@ -11,26 +12,26 @@ import (
 // "stale", below its log start: the stale partitions are marked not consumed and left out of
 // counts, worst status and total lag; the same commits in an Empty group are judged as ever.
 func TestAssembleNotConsumed(t *testing.T) {
-	active, stale := TP{"active", 0}, TP{"stale", 0}
-	member := Member{MemberRef: MemberRef{MemberID: "m"}, Assignments: []Assignment{{Topic: "active", Partitions: []int32{0}}},
-		Subscription: &Subscription{Topics: []string{"active"}}}
-	obs := Observation{
-		TakenAt: now, AllTopicsVisible: Ptr(true),
-		Topics: map[string]Topic{"active": {Topic: "active", Partitions: 1, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)},
-			"stale": {Topic: "stale", Partitions: 2, CleanupPolicy: Ptr("delete"), RetentionMs: i64(-1)}},
-		Offsets: map[TP]PartitionOffsets{
+	active, stale := model.TP{Topic: "active", Partition: 0}, model.TP{Topic: "stale", Partition: 0}
+	member := model.Member{MemberRef: model.MemberRef{MemberID: "m"}, Assignments: []model.Assignment{{Topic: "active", Partitions: []int32{0}}},
+		Subscription: &model.Subscription{Topics: []string{"active"}}}
+	obs := model.Observation{
+		TakenAt: now, AllTopicsVisible: model.Ptr(true),
+		Topics: map[string]model.Topic{"active": {Topic: "active", Partitions: 1, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1)},
+			"stale": {Topic: "stale", Partitions: 2, CleanupPolicy: model.Ptr("delete"), RetentionMs: i64(-1)}},
+		Offsets: map[model.TP]model.PartitionOffsets{
 			active: {Low: i64(0), High: i64(10)},
-			stale:  {Low: i64(80), High: i64(100)}, {"stale", 1}: {Low: i64(0), High: i64(5)},
+			stale:  {Low: i64(80), High: i64(100)}, {Topic: "stale", Partition: 1}: {Low: i64(0), High: i64(5)},
 		},
-		Groups: []GroupObservation{
-			{Group: "stable", Type: TypeClassic, State: "Stable", ProtocolType: "consumer", Members: []Member{member},
-				Committed: map[TP]int64{active: 7, stale: 20}},
-			{Group: "empty", Type: TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []Member{},
-				Committed: map[TP]int64{active: 7, stale: 20}},
+		Groups: []model.GroupObservation{
+			{Group: "stable", Type: model.TypeClassic, State: "Stable", ProtocolType: "consumer", Members: []model.Member{member},
+				Committed: map[model.TP]int64{active: 7, stale: 20}},
+			{Group: "empty", Type: model.TypeClassic, State: "Empty", ProtocolType: "consumer", Members: []model.Member{},
+				Committed: map[model.TP]int64{active: 7, stale: 20}},
 		},
 	}
-	s := Assemble(obs, AssembleOptions{})
-	byName := map[string]Group{}
+	s := Snapshot(obs, Options{})
+	byName := map[string]model.Group{}
 	for _, g := range s.Groups {
 		byName[g.Group] = g
 	}
@@ -42,7 +43,7 @@ func TestAssembleNotConsumed(t *testing.T) {
 	if want := []string{"active-0=true/ok", "stale-0=false/expired", "stale-1=false/missing"}; !slices.Equal(marks, want) {
 		t.Errorf("stable: partitions %v, want %v", marks, want)
 	}
-	if g.TotalLag == nil || *g.TotalLag != 3 || g.WorstStatus != StatusOK || len(g.Counts) != 1 || g.Counts[StatusOK] != 1 ||
+	if g.TotalLag == nil || *g.TotalLag != 3 || g.WorstStatus != model.StatusOK || len(g.Counts) != 1 || g.Counts[model.StatusOK] != 1 ||
 		!slices.Equal(g.UnsubscribedTopics, []string{"stale"}) || g.HasProblem() {
 		t.Errorf("stable: totalLag %s worst %v counts %v unsubscribed %v problem %v; want 3 (active's alone), ok, {ok:1}, [stale], no problem",
 			text.Num(g.TotalLag), g.WorstStatus, g.Counts, g.UnsubscribedTopics, g.HasProblem())
@@ -57,14 +58,14 @@ func TestAssembleNotConsumed(t *testing.T) {
 			t.Errorf("empty %s: subscribed %v, want null (no members: nobody consumes now, the group is judged whole)", p.TP(), *p.Subscribed)
 		}
 	}
-	if e.TotalLag == nil || *e.TotalLag != 3+80 || e.WorstStatus != StatusExpired || e.UnsubscribedTopics != nil {
+	if e.TotalLag == nil || *e.TotalLag != 3+80 || e.WorstStatus != model.StatusExpired || e.UnsubscribedTopics != nil {
 		t.Errorf("empty: totalLag %s worst %v unsubscribed %v; want 83, expired, null", text.Num(e.TotalLag), e.WorstStatus, e.UnsubscribedTopics)
 	}
 	// A member whose subscription is not known marks nothing.
 	obs.Groups = obs.Groups[:1]
-	obs.Groups[0].Members = []Member{{MemberRef: MemberRef{MemberID: "m"}}}
-	u := Assemble(obs, AssembleOptions{}).Groups[0]
-	if u.WorstStatus != StatusExpired || u.UnsubscribedTopics != nil || u.Partitions[1].Subscribed != nil {
+	obs.Groups[0].Members = []model.Member{{MemberRef: model.MemberRef{MemberID: "m"}}}
+	u := Snapshot(obs, Options{}).Groups[0]
+	if u.WorstStatus != model.StatusExpired || u.UnsubscribedTopics != nil || u.Partitions[1].Subscribed != nil {
 		t.Errorf("unknown subscription: worst %v unsubscribed %v, want expired and null", u.WorstStatus, u.UnsubscribedTopics)
 	}
 }

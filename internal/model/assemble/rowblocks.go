@@ -1,4 +1,6 @@
-package model
+package assemble
+
+import "github.com/offsettui/offsettui/internal/model"
 
 // rowBlocks hands out groups' partition rows from blocks shared by the groups assembled on
 // one goroutine: a fleet's 500,000 rows in a few hundred allocations rather than one per
@@ -7,20 +9,20 @@ package model
 // from the first group's size to rowBlockMax, so assembling one group allocates its rows
 // alone.
 type rowBlocks struct {
-	block []GroupPartition
+	block []model.GroupPartition
 }
 
 // rowBlockMax is the most rows in one block (about 260 KB).
 const rowBlockMax = 2048
 
 // take returns an empty slice with room for n rows, each a zero GroupPartition.
-func (r *rowBlocks) take(n int) []GroupPartition {
+func (r *rowBlocks) take(n int) []model.GroupPartition {
 	if n == 0 {
-		return make([]GroupPartition, 0)
+		return make([]model.GroupPartition, 0)
 	}
 	if cap(r.block)-len(r.block) < n {
 		size := max(n, min(2*cap(r.block), rowBlockMax))
-		r.block = make([]GroupPartition, 0, size)
+		r.block = make([]model.GroupPartition, 0, size)
 	}
 	start := len(r.block)
 	r.block = r.block[:start+n]

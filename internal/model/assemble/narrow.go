@@ -1,8 +1,12 @@
-package model
+package assemble
 
 import (
 	"slices"
 	"time"
+
+	"github.com/offsettui/offsettui/internal/model"
+	"github.com/offsettui/offsettui/internal/model/expiry"
+	"github.com/offsettui/offsettui/internal/model/status"
 )
 
 // Narrowing a snapshot of every group (serve's) to what a read of some of them holds:
@@ -28,21 +32,21 @@ type NarrowOptions struct {
 }
 
 // Narrow returns the part of s that a read of only the groups and topics of o would
-// hold, as Assemble builds it: each group with its partitions on the topics, its counts,
+// hold, as Snapshot builds it: each group with its partitions on the topics, its counts,
 // worst status, total lag, unsubscribed topics and commit-expiry clock counted again over
 // them; a group left without partitions is left out unless it has an error (describe
 // --topic); the topics and errors of the groups kept and those of the cluster. With
 // WholeTopics, a partition of a topic that the group has no row on is made from another
 // group's row on the same partition (the same watermarks, read at the same time) with no
-// commit, as Assemble makes it; one that no group has a row on is left out, which check
+// commit, as Snapshot makes it; one that no group has a row on is left out, which check
 // reports as a partition missing from the snapshot. A group's time-axis values, its
 // baseline change and its committer are the whole group's. s is not modified: the rows
 // kept are copies.
-func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
+func Narrow(s *model.Snapshot, o NarrowOptions) model.Snapshot {
 	if o.RiskWindow <= 0 {
-		o.RiskWindow = DefaultRiskWindow
+		o.RiskWindow = model.DefaultRiskWindow
 	}
-	out := Snapshot{Cluster: s.Cluster, Groups: []Group{}, Topics: []Topic{}, Errors: []Error{},
+	out := model.Snapshot{Cluster: s.Cluster, Groups: []model.Group{}, Topics: []model.Topic{}, Errors: []model.Error{},
 		Window: s.Window, Baseline: s.Baseline, Unlisted: s.Unlisted}
 	keepTopic := func(t string) bool { return len(o.Topics) == 0 || slices.Contains(o.Topics, t) }
 	used := map[string]bool{}
@@ -65,7 +69,7 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 		if len(o.Topics) > 0 && len(n.Partitions) == 0 && !o.WholeTopics && n.Error == nil {
 			continue
 		}
-		recountExpiry(&n, s.Cluster.TakenAt.Time, o.RiskWindow)
+		expiry.Recount(&n, s.Cluster.TakenAt.Time, o.RiskWindow)
 		groups[n.Group] = true
 		for _, p := range n.Partitions {
 			used[p.Topic] = true
@@ -102,18 +106,18 @@ func Narrow(s *Snapshot, o NarrowOptions) Snapshot {
 			out.Errors = append(out.Errors, e)
 		}
 	}
-	SortGroupsByUrgency(out.Groups)
+	model.SortGroupsByUrgency(out.Groups)
 	return out
 }
 
 // narrowGroup is a copy of g with only its partitions on the topics kept; changed says
 // whether any was left out.
-func narrowGroup(g *Group, keepTopic func(string) bool, filtered bool) (Group, bool) {
+func narrowGroup(g *model.Group, keepTopic func(string) bool, filtered bool) (model.Group, bool) {
 	n := *g
 	if !filtered {
 		return n, false
 	}
-	n.Partitions = make([]GroupPartition, 0, len(g.Partitions))
+	n.Partitions = make([]model.GroupPartition, 0, len(g.Partitions))
 	for _, p := range g.Partitions {
 		if keepTopic(p.Topic) {
 			n.Partitions = append(n.Partitions, p)
@@ -130,53 +134,53 @@ func narrowGroup(g *Group, keepTopic func(string) bool, filtered bool) (Group, b
 	return n, len(n.Partitions) < len(g.Partitions)
 }
 
-// rollupAsAssembled counts the group's rollups again over its partitions, as Assemble
+// rollupAsAssembled counts the group's rollups again over its partitions, as Snapshot
 // does: partial where topics may be hidden from the principal; losing now when a live
 // consumer of what is kept is behind the log start, or when the time axis saw the whole
 // group's lost count grow (grew), as its other time-axis values are the whole group's.
-func rollupAsAssembled(g *Group, allTopicsVisible *bool, grew bool) {
-	rollup(g)
+func rollupAsAssembled(g *model.Group, allTopicsVisible *bool, grew bool) {
+	status.Rollup(g)
 	g.LosingNow = g.LiveBehindLogStart() || grew
 	if allTopicsVisible == nil || !*allTopicsVisible {
-		g.partialLag()
+		status.PartialLag(g)
 		if len(g.Partitions) == 0 {
-			g.WorstStatus = StatusUnknown
+			g.WorstStatus = model.StatusUnknown
 		}
 	}
 }
 
-// absentGroup is a group that s does not hold, as Assemble makes one that a read by name
+// absentGroup is a group that s does not hold, as Snapshot makes one that a read by name
 // did not find: it does not exist, or, when some broker's groups could not be listed,
 // whether it exists cannot be told.
-func absentGroup(s *Snapshot, name string) Group {
-	var err *Error
+func absentGroup(s *model.Snapshot, name string) model.Group {
+	var err *model.Error
 	if len(s.Unlisted) > 0 {
 		e := s.Unlisted[0]
 		e.Message = "cannot tell whether the group exists: " + e.Message
 		err = e.WithGroup(name)
 	} else {
-		err = (&Error{Kind: KindNotFound, Code: Ptr("GROUP_ID_NOT_FOUND"),
+		err = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
 			Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(name)
 	}
-	return Group{Group: name, Type: TypeClassic, State: "Dead", Coordinator: -1, Members: []Member{},
-		Counts: Counts{}, Partitions: []GroupPartition{}, Error: err}
+	return model.Group{Group: name, Type: model.TypeClassic, State: "Dead", Coordinator: -1, Members: []model.Member{},
+		Counts: model.Counts{}, Partitions: []model.GroupPartition{}, Error: err}
 }
 
 // wholeTopics adds to g every partition of topics it has no row on, with no commit, and
 // says whether it added any.
-func wholeTopics(s *Snapshot, g *Group, topics []string) bool {
-	have := map[TP]bool{}
+func wholeTopics(s *model.Snapshot, g *model.Group, topics []string) bool {
+	have := map[model.TP]bool{}
 	for _, p := range g.Partitions {
 		have[p.TP()] = true
 	}
-	var want []TP
+	var want []model.TP
 	for _, name := range topics {
-		i := slices.IndexFunc(s.Topics, func(t Topic) bool { return t.Topic == name })
+		i := slices.IndexFunc(s.Topics, func(t model.Topic) bool { return t.Topic == name })
 		if i < 0 {
 			continue // not read: check says so
 		}
 		for p := 0; p < s.Topics[i].Partitions; p++ {
-			if tp := (TP{name, int32(p)}); !have[tp] {
+			if tp := (model.TP{Topic: name, Partition: int32(p)}); !have[tp] {
 				want = append(want, tp)
 			}
 		}
@@ -192,19 +196,19 @@ func wholeTopics(s *Snapshot, g *Group, topics []string) bool {
 	subs := g.Subscriptions()
 	marks := subs.Known && len(g.Members) > 0
 	rows := slices.Clone(g.Partitions)
-	var nums int64s
+	var nums status.Numbers
 	for _, tp := range want {
 		o, ok := offsets[tp]
 		if !ok {
 			continue
 		}
-		ti := slices.IndexFunc(s.Topics, func(t Topic) bool { return t.Topic == tp.Topic })
+		ti := slices.IndexFunc(s.Topics, func(t model.Topic) bool { return t.Topic == tp.Topic })
 		topic := s.Topics[ti]
-		var p GroupPartition
-		classifyInto(&p, PartitionInput{Offsets: o, Now: s.Cluster.TakenAt.Time, GroupError: groupErr, Topic: &topic, nums: &nums})
+		var p model.GroupPartition
+		status.Classify(&p, status.Input{Offsets: o, Now: s.Cluster.TakenAt.Time, GroupError: groupErr, Topic: &topic, Numbers: &nums})
 		p.Topic, p.Partition = tp.Topic, tp.Partition
 		if marks {
-			p.Subscribed = Ptr(subs.Has(tp.Topic))
+			p.Subscribed = model.Ptr(subs.Has(tp.Topic))
 			if !*p.Subscribed && !slices.Contains(g.UnsubscribedTopics, tp.Topic) {
 				g.UnsubscribedTopics = append(slices.Clone(g.UnsubscribedTopics), tp.Topic)
 				slices.Sort(g.UnsubscribedTopics)
@@ -215,7 +219,7 @@ func wholeTopics(s *Snapshot, g *Group, topics []string) bool {
 		}
 		rows = append(rows, p)
 	}
-	slices.SortFunc(rows, func(a, b GroupPartition) int { return CompareTP(a.TP(), b.TP()) })
+	slices.SortFunc(rows, func(a, b model.GroupPartition) int { return model.CompareTP(a.TP(), b.TP()) })
 	added := len(rows) > len(g.Partitions)
 	g.Partitions = rows
 	return added
@@ -224,12 +228,12 @@ func wholeTopics(s *Snapshot, g *Group, topics []string) bool {
 // rowOffsets finds, for each partition wanted, its watermarks in a row of any group: the
 // same for every group of one snapshot. A row whose watermarks are unknown because of its
 // group's error says nothing of the partition and is passed over.
-func rowOffsets(s *Snapshot, want []TP) map[TP]PartitionOffsets {
-	wanted := map[TP]bool{}
+func rowOffsets(s *model.Snapshot, want []model.TP) map[model.TP]model.PartitionOffsets {
+	wanted := map[model.TP]bool{}
 	for _, tp := range want {
 		wanted[tp] = true
 	}
-	out := map[TP]PartitionOffsets{}
+	out := map[model.TP]model.PartitionOffsets{}
 	for gi := range s.Groups {
 		for pi := range s.Groups[gi].Partitions {
 			p := &s.Groups[gi].Partitions[pi]
@@ -239,67 +243,14 @@ func rowOffsets(s *Snapshot, want []TP) map[TP]PartitionOffsets {
 			}
 			switch {
 			case p.Low != nil && p.High != nil:
-				out[tp] = PartitionOffsets{Low: p.Low, High: p.High, LastStable: p.LastStable, LocalLow: p.LocalLow()}
+				out[tp] = model.PartitionOffsets{Low: p.Low, High: p.High, LastStable: p.LastStable, LocalLow: p.LocalLow()}
 				delete(wanted, tp)
 			case p.Error != nil && p.Error.Group == nil:
 				if _, ok := out[tp]; !ok {
-					out[tp] = PartitionOffsets{Error: p.Error}
+					out[tp] = model.PartitionOffsets{Error: p.Error}
 				}
 			}
 		}
 	}
 	return out
-}
-
-// recountExpiry sets the group's commit-expiry clock from its partitions' (commitexpiry.go
-// sets each partition's and the group's together): the earliest time, the time unknown and
-// the commits that may go within the risk window. A group without a position has none.
-func recountExpiry(g *Group, takenAt time.Time, riskWindow time.Duration) {
-	e := g.CommitsExpiry
-	if e == nil {
-		return
-	}
-	horizon := takenAt.Add(riskWindow)
-	out := CommitExpiry{Rule: e.Rule, EmptySince: e.EmptySince, RetentionMs: e.RetentionMs, RetentionAssumed: e.RetentionAssumed,
-		CheckIntervalMs: e.CheckIntervalMs, CommitLog: e.CommitLog, CommitLogReason: e.CommitLogReason}
-	var (
-		earliest  *Stamp
-		positions int
-	)
-	expiring := func(at time.Time) {
-		if at.After(horizon) {
-			return
-		}
-		out.Expiring++
-		in := max(0, at.Sub(takenAt).Milliseconds())
-		if out.ExpiringInMs == nil || in < *out.ExpiringInMs {
-			out.ExpiringInMs = &in
-		}
-	}
-	for i := range g.Partitions {
-		p := &g.Partitions[i]
-		if p.Position() == nil {
-			continue
-		}
-		positions++
-		switch {
-		case p.CommitsExpireBy == ExpiryNone || p.CommitsExpireBy == ExpiryNever || p.CommitsExpireBy == ExpiryUnknown:
-		case p.CommitsExpireAt != nil:
-			if earliest == nil || p.CommitsExpireAt.Before(earliest.Time) {
-				earliest = p.CommitsExpireAt
-			}
-			expiring(p.CommitsExpireAt.Time)
-		default:
-			out.UnknownTime = p.CommitsExpireBy
-			out.Latest = e.Latest
-			if out.Latest != nil {
-				expiring(out.Latest.Time)
-			}
-		}
-	}
-	if positions == 0 {
-		g.CommitsExpiry, g.CommitsExpireAt = nil, nil
-		return
-	}
-	g.CommitsExpiry, g.CommitsExpireAt = &out, earliest
 }

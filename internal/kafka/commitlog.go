@@ -156,7 +156,7 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 func (c *Client) partitionReads(lay topicLayout, n int, byPartition map[int32][]string, opt CommitLogOptions) map[int32][]*partitionRead {
 	reads := map[int32][]*partitionRead{}
 	for _, p := range slices.Sorted(maps.Keys(byPartition)) {
-		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), maxBytes: commitLogPartitionBytes}
+		r := &partitionRead{p: p, st: c.clog.partition(p, n, byPartition[p]), opt: opt, maxBytes: commitLogPartitionBytes}
 		for _, g := range byPartition[p] {
 			r.st.setHistory(g, opt.History == nil || opt.History(g))
 		}
@@ -186,7 +186,7 @@ func (c *Client) readLeaders(ctx context.Context, reads map[int32][]*partitionRe
 	budget := &atomic.Int64{}
 	budget.Store(opt.MaxBytes)
 	return eachLeader(c, leaders, func(l int32) model.CommitLogScan {
-		return c.readLeader(ctx, l, reads[l], budget, opt)
+		return c.readLeader(ctx, l, reads[l], budget)
 	})
 }
 
@@ -303,8 +303,9 @@ const noOffsetsTopicReason = "the cluster has no " + offsetsTopic + " topic to r
 
 // partitionRead is one partition of __consumer_offsets during one read.
 type partitionRead struct {
-	p  int32
-	st *offsetsPartitionState
+	p   int32
+	st  *offsetsPartitionState
+	opt CommitLogOptions
 	// target is the high watermark of the partition's first answer (-1 until then).
 	target   int64
 	maxBytes int32
@@ -316,89 +317,39 @@ func (r *partitionRead) done() bool {
 	return r.status != "" || (r.target >= 0 && r.st.next >= r.target)
 }
 
+// The read as a roundPart (fetchRounds).
+func (r *partitionRead) finished() bool { return r.done() }
+func (r *partitionRead) fetchAt() (int32, int64, int32) {
+	return r.p, r.st.next, r.maxBytes
+}
+func (r *partitionRead) grow() bool {
+	if r.maxBytes >= commitLogMaxPartitionBytes {
+		return false
+	}
+	r.maxBytes *= 2
+	return true
+}
+func (r *partitionRead) stop(status, reason string) {
+	if !r.done() {
+		r.status, r.reason = status, reason
+	}
+}
+
 // readLeader reads the partitions one broker leads, round after round, each round one
 // Fetch carrying every partition not yet at its target.
-func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRead, budget *atomic.Int64, opt CommitLogOptions) model.CommitLogScan {
-	var scan model.CommitLogScan
+func (c *Client) readLeader(ctx context.Context, leader int32, rs []*partitionRead, budget *atomic.Int64) model.CommitLogScan {
 	for _, r := range rs {
 		r.target = -1
 	}
-	stop := func(status, reason string) {
-		for _, r := range rs {
-			if !r.done() {
-				r.status, r.reason = status, reason
-			}
-		}
-	}
 	b, err := c.broker(leader)
 	if err != nil {
-		stop(model.CommitLogFailed, fmt.Sprintf("broker %d, the leader of its partition of %s, could not be reached: %v", leader, offsetsTopic, err))
-		return scan
-	}
-	for {
-		var todo []*partitionRead
 		for _, r := range rs {
-			if !r.done() {
-				todo = append(todo, r)
-			}
+			r.stop(model.CommitLogFailed, fmt.Sprintf("broker %d, the leader of its partition of %s, could not be reached: %v", leader, offsetsTopic, err))
 		}
-		if len(todo) == 0 {
-			return scan
-		}
-		left := budget.Load()
-		if left <= 0 {
-			stop(model.CommitLogPartial, "the byte budget of the read (--commit-log-budget) ran out before the end of the partition")
-			return scan
-		}
-		if ctx.Err() != nil {
-			stop(model.CommitLogPartial, stoppedReason(ctx))
-			return scan
-		}
-		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, commitLogRoundBytes)),
-			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
-		for _, r := range todo {
-			req.AddBlock(offsetsTopic, r.p, r.st.next, r.maxBytes, -1)
-		}
-		resp, err := call(ctx, c, b, func() (*sarama.FetchResponse, error) { return b.Fetch(req) })
-		scan.Requests++
-		if err != nil {
-			if ctx.Err() != nil {
-				stop(model.CommitLogPartial, stoppedReason(ctx))
-			} else {
-				e := brokerErr(err, leader, "fetch "+offsetsTopic)
-				stop(model.CommitLogFailed, e.Error())
-			}
-			return scan
-		}
-		var got int64
-		for _, r := range todo {
-			blk := resp.GetBlock(offsetsTopic, r.p)
-			if blk == nil {
-				r.status, r.reason = model.CommitLogFailed, "fetch "+offsetsTopic+": the broker's reply left the partition out"
-				continue
-			}
-			n, bytes := c.readBlock(r, blk, opt)
-			scan.Records += n
-			got += bytes
-		}
-		scan.Bytes += got
-		budget.Add(-got)
-		if !anyProgress(todo) {
-			// Nothing came back for any partition: every next batch is larger than its
-			// limit. Raise the limits; past the largest, give up.
-			grown := false
-			for _, r := range todo {
-				if !r.done() && r.maxBytes < commitLogMaxPartitionBytes {
-					r.maxBytes *= 2
-					grown = true
-				}
-			}
-			if !grown {
-				stop(model.CommitLogFailed, "fetch "+offsetsTopic+": a record batch larger than 64 MiB")
-				return scan
-			}
-		}
+		return model.CommitLogScan{}
 	}
+	return fetchRounds(ctx, c, b, leader, rs, budget, commitLogRoundBytes,
+		"the byte budget of the read (--commit-log-budget) ran out before the end of the partition")
 }
 
 // stoppedReason says why a read stopped with ctx done.
@@ -409,19 +360,16 @@ func stoppedReason(ctx context.Context) string {
 	return "the command's deadline passed before the end of the partition"
 }
 
-// anyProgress reports whether a round moved any partition (and clears the marks).
-func anyProgress(rs []*partitionRead) bool {
-	moved := false
-	for _, r := range rs {
-		moved = moved || r.st.moved
-		r.st.moved = false
-	}
-	return moved
+// apply applies one partition's answer (read) and says whether the read moved.
+func (r *partitionRead) apply(blk *sarama.FetchResponseBlock) (records, bytes int64, moved bool) {
+	records, bytes = r.read(blk)
+	moved, r.st.moved = r.st.moved, false
+	return records, bytes, moved
 }
 
-// readBlock applies one partition's answer: an error ends its read; records advance it.
-// It returns the records read and their bytes (keys and values).
-func (c *Client) readBlock(r *partitionRead, blk *sarama.FetchResponseBlock, opt CommitLogOptions) (int64, int64) {
+// read applies one partition's answer: an error ends its read; records advance it. It
+// returns the records read and their bytes (keys and values).
+func (r *partitionRead) read(blk *sarama.FetchResponseBlock) (int64, int64) {
 	switch blk.Err {
 	case sarama.ErrNoError:
 	case sarama.ErrOffsetOutOfRange:
@@ -443,7 +391,7 @@ func (c *Client) readBlock(r *partitionRead, blk *sarama.FetchResponseBlock, opt
 			r.st.reset(blk.LogStartOffset)
 		}
 	}
-	return r.st.apply(blk, opt)
+	return r.st.apply(blk, r.opt)
 }
 
 // offsetsPartition is the partition of __consumer_offsets that holds group's records:

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
@@ -176,75 +175,13 @@ func denied(e *model.Error) bool {
 // Fetch of at most round bytes carrying every partition still searched at the offset its
 // window reads next.
 func (c *Client) searchLeader(ctx context.Context, leader int32, parts []*searchPartition, budget *atomic.Int64, round int64) model.CommitLogScan {
-	var scan model.CommitLogScan
-	stop := func(status, reason string) {
-		for _, sp := range parts {
-			sp.stop(status, reason)
-		}
-	}
 	b, err := c.broker(leader)
 	if err != nil {
-		stop(model.CommitLogFailed, err.Error())
-		return scan
-	}
-	for {
-		var todo []*searchPartition
 		for _, sp := range parts {
-			if !sp.finished() {
-				todo = append(todo, sp)
-			}
+			sp.stop(model.CommitLogFailed, err.Error())
 		}
-		if len(todo) == 0 {
-			return scan
-		}
-		left := budget.Load()
-		if left <= 0 {
-			stop(model.CommitLogPartial, "the byte budget of the read (--commit-log-budget) ran out before the records the answer needs")
-			return scan
-		}
-		if ctx.Err() != nil {
-			stop(model.CommitLogPartial, stoppedReason(ctx))
-			return scan
-		}
-		req := &sarama.FetchRequest{Version: 12, MaxWaitTime: 0, MinBytes: 0, MaxBytes: int32(min(left, round)),
-			Isolation: sarama.ReadUncommitted, SessionEpoch: -1}
-		for _, sp := range todo {
-			req.AddBlock(offsetsTopic, sp.p, sp.next, sp.askBytes(), -1)
-		}
-		resp, err := call(ctx, c, b, func() (*sarama.FetchResponse, error) { return b.Fetch(req) })
-		scan.Requests++
-		if err != nil {
-			if ctx.Err() != nil {
-				stop(model.CommitLogPartial, stoppedReason(ctx))
-			} else {
-				stop(model.CommitLogFailed, brokerErr(err, leader, "fetch "+offsetsTopic).Message)
-			}
-			return scan
-		}
-		moved := false
-		for _, sp := range todo {
-			blk := resp.GetBlock(offsetsTopic, sp.p)
-			if blk == nil {
-				sp.stop(model.CommitLogFailed, "fetch "+offsetsTopic+": the broker's reply left the partition out")
-				continue
-			}
-			n, bytes, m := sp.apply(blk)
-			scan.Records += n
-			scan.Bytes += bytes
-			budget.Add(-bytes)
-			moved = moved || m
-		}
-		if !moved {
-			// Nothing came back for any partition: every next batch is larger than its
-			// limit. Raise the limits; past the largest, give up.
-			grown := false
-			for _, sp := range todo {
-				grown = sp.grow() || grown
-			}
-			if !grown {
-				stop(model.CommitLogFailed, "fetch "+offsetsTopic+": a record batch larger than 64 MiB")
-				return scan
-			}
-		}
+		return model.CommitLogScan{}
 	}
+	return fetchRounds(ctx, c, b, leader, parts, budget, round,
+		"the byte budget of the read (--commit-log-budget) ran out before the records the answer needs")
 }

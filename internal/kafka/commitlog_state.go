@@ -126,54 +126,16 @@ func (st *offsetsPartitionState) reset(from int64) {
 func (st *offsetsPartitionState) apply(blk *sarama.FetchResponseBlock, opt CommitLogOptions) (int64, int64) {
 	var records, bytes int64
 	window := opt.Window.Milliseconds()
-	for _, rs := range blk.RecordsSet {
-		switch {
-		case rs == nil:
-		case rs.RecordBatch != nil:
-			rb := rs.RecordBatch
-			if rb.PartialTrailingRecord {
-				continue // cut at the size limit: asked for again, whole
-			}
-			last := rb.FirstOffset + int64(rb.LastOffsetDelta)
-			if last < st.next {
-				continue
-			}
-			for _, r := range rb.Records {
-				off := rb.FirstOffset + r.OffsetDelta
-				if off < st.next {
-					continue
-				}
-				records++
-				bytes += int64(len(r.Key) + len(r.Value))
-				if rb.Control {
-					st.decide(rb.ProducerID, r.Key, opt.PerPartition, window)
-					continue
-				}
-				at := rb.FirstTimestamp.Add(r.TimestampDelta)
-				if rb.LogAppendTime {
-					at = rb.MaxTimestamp
-				}
-				producer := int64(-1)
-				if rb.IsTransactional {
-					producer = rb.ProducerID
-				}
-				st.record(r.Key, r.Value, at, producer, opt.PerPartition, window)
-			}
-			st.advance(last + 1)
-		case rs.MsgSet != nil:
-			for _, mb := range rs.MsgSet.Messages {
-				for _, m := range mb.Messages() {
-					if m.Offset < st.next || m.Msg == nil {
-						continue
-					}
-					records++
-					bytes += int64(len(m.Msg.Key) + len(m.Msg.Value))
-					st.record(m.Msg.Key, m.Msg.Value, m.Msg.Timestamp, -1, opt.PerPartition, window)
-					st.advance(m.Offset + 1)
-				}
-			}
+	next, _ := walkRecords(blk, st.next, func(r logRecord) {
+		records++
+		bytes += int64(len(r.key) + len(r.value))
+		if r.control {
+			st.decide(r.producer, r.key, opt.PerPartition, window)
+			return
 		}
-	}
+		st.record(r.key, r.value, r.at, r.producer, opt.PerPartition, window)
+	})
+	st.advance(next)
 	return records, bytes
 }
 

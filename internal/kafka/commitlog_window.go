@@ -158,9 +158,6 @@ func (sp *searchPartition) askBytes() int32 {
 
 // grow raises the partition limit after a Fetch brought nothing; false past the largest.
 func (sp *searchPartition) grow() bool {
-	if sp.finished() {
-		return false
-	}
 	if sp.minAsk >= commitLogMaxPartitionBytes {
 		return false
 	}
@@ -169,6 +166,9 @@ func (sp *searchPartition) grow() bool {
 }
 
 func (sp *searchPartition) finished() bool { return sp.done || sp.status != "" }
+
+// fetchAt: the next round reads the window on from next (fetchRounds).
+func (sp *searchPartition) fetchAt() (int32, int64, int32) { return sp.p, sp.next, sp.askBytes() }
 
 // stop ends an unfinished search with a status.
 func (sp *searchPartition) stop(status, reason string) {
@@ -203,62 +203,28 @@ func (sp *searchPartition) apply(blk *sarama.FetchResponseBlock) (int64, int64, 
 	}
 	from := sp.next
 	var records, bytes, wire int64
-	for _, rs := range blk.RecordsSet {
-		switch {
-		case rs == nil:
-		case rs.RecordBatch != nil:
-			rb := rs.RecordBatch
-			if rb.PartialTrailingRecord {
-				continue // cut at the size limit: asked for again, whole
-			}
-			last := rb.FirstOffset + int64(rb.LastOffsetDelta)
-			if last < sp.next {
-				continue
-			}
-			wire += 61 // the batch's header
-			for _, r := range rb.Records {
-				off := rb.FirstOffset + r.OffsetDelta
-				if off < sp.next || off >= sp.end {
-					continue
-				}
-				records++
-				bytes += int64(len(r.Key) + len(r.Value))
-				wire += int64(len(r.Key)+len(r.Value)) + 8
-				at := rb.FirstTimestamp.Add(r.TimestampDelta)
-				if rb.LogAppendTime {
-					at = rb.MaxTimestamp
-				}
-				if sp.firstTs < 0 {
-					sp.firstTs = at.UnixMilli()
-				}
-				switch {
-				case rb.Control:
-					sp.marker(rb.ProducerID, r.Key)
-				case rb.IsTransactional:
-					sp.record(off, r.Key, r.Value, at, rb.ProducerID)
-				default:
-					sp.record(off, r.Key, r.Value, at, -1)
-				}
-			}
-			sp.next = max(sp.next, last+1)
-		case rs.MsgSet != nil:
-			for _, mb := range rs.MsgSet.Messages {
-				for _, m := range mb.Messages() {
-					if m.Offset < sp.next || m.Offset >= sp.end || m.Msg == nil {
-						continue
-					}
-					records++
-					bytes += int64(len(m.Msg.Key) + len(m.Msg.Value))
-					wire += int64(len(m.Msg.Key)+len(m.Msg.Value)) + 34
-					if sp.firstTs < 0 {
-						sp.firstTs = m.Msg.Timestamp.UnixMilli()
-					}
-					sp.record(m.Offset, m.Msg.Key, m.Msg.Value, m.Msg.Timestamp, -1)
-					sp.next = max(sp.next, m.Offset+1)
-				}
-			}
+	next, batches := walkRecords(blk, sp.next, func(r logRecord) {
+		if r.off >= sp.end {
+			return
 		}
-	}
+		records++
+		n := int64(len(r.key) + len(r.value))
+		bytes += n
+		wire += n + 8 // a record's own fields, about
+		if r.legacy {
+			wire += 26 // a message's header, less the 8 above
+		}
+		if sp.firstTs < 0 {
+			sp.firstTs = r.at.UnixMilli()
+		}
+		if r.control {
+			sp.marker(r.producer, r.key)
+			return
+		}
+		sp.record(r.off, r.key, r.value, r.at, r.producer)
+	})
+	sp.next = max(sp.next, next)
+	wire += 61 * batches // a batch's header
 	if sp.next > from {
 		sp.bytes += wire
 		sp.offsets += min(sp.next, sp.end) - from

@@ -60,7 +60,6 @@ func newBackupCmd() *cobra.Command {
 			return err
 		}
 		defer s.close()
-		defer oneShotGC()()
 		snap, err := s.client.Snapshot(ctx, model.Query{Groups: groups, RiskWindow: c.riskWindowD})
 		if err != nil {
 			return failure(fmt.Errorf("cannot read the cluster: %w", err))

@@ -46,7 +46,6 @@ type describeRun struct {
 // once is a plain describe: one snapshot, plus the baseline as an earlier
 // sample when there is one.
 func (r *describeRun) once(ctx context.Context) exitCode {
-	defer oneShotGC()()
 	var h *timeaxis.History // one snapshot alone has no time axis: nothing to keep
 	if r.base != nil {
 		h = timeaxis.NewHistory(2, 0)

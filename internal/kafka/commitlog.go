@@ -39,6 +39,11 @@ type CommitLogOptions struct {
 	// records first, each next window searchGrowth times larger, up to MaxWindow (defaults
 	// searchFirstWindow, searchMaxWindow).
 	FirstWindow, MaxWindow int64
+	// EndsAfter, when not nil, holds SearchCommitLog's ListOffsets until it is closed (or
+	// ctx ends): a one-shot snapshot closes it once its own watermarks are in, so that a
+	// broker that failed them is dropped by then and not asked again (call.go), while the
+	// search's Metadata and the groups' partitions go on beside them.
+	EndsAfter <-chan struct{}
 	// MinRecentTimes: SearchCommitLog gives a group's Recent commits only when they hold
 	// at least this many distinct commit times (0: always). A snapshot asks for
 	// model.CommitterMinCommits: fewer cannot show a committer (DetectCommitter), and a
@@ -211,12 +216,13 @@ func eachLeader(c *Client, leaders []int32, read func(int32) model.CommitLogScan
 // only what DescribeGroups sets) and follows every group with commits forward from where
 // its last read stopped (ReadCommitLog), keeping the recent commits of the groups without
 // members, or whose members are unknown (a Stable fleet's history would cost memory for
-// nothing). A one-shot snapshot starts once its watermarks are read too, and searches
-// only what each group's answer uses (model.GroupObservation.CommitLogNeed,
-// SearchCommitLog). The function it returns waits for the read and, given the
+// nothing). A one-shot snapshot starts once its groups' offsets are fetched too, and
+// searches only what each group's answer uses (model.GroupObservation.CommitLogNeed,
+// SearchCommitLog), its ListOffsets once watermarked is closed (the snapshot's watermarks
+// are in). The function it returns waits for the read and, given the
 // observation, gives each group with commits its CommitLog (share groups have none) and
 // logs the phase; it does nothing after its first call.
-func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query) func(*model.Observation, func(string, ...any)) {
+func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObservation, q model.Query, watermarked <-chan struct{}) func(*model.Observation, func(string, ...any)) {
 	if !q.CommitLog {
 		return func(*model.Observation, func(string, ...any)) {}
 	}
@@ -245,7 +251,7 @@ func (c *Client) startCommitLog(ctx context.Context, groups []*model.GroupObserv
 			}
 		}
 		read = func(ctx context.Context) map[string]*model.CommitLog {
-			got, _ := c.SearchCommitLog(ctx, needs, CommitLogOptions{MaxBytes: q.CommitLogBudget, MinRecentTimes: model.CommitterMinCommits})
+			got, _ := c.SearchCommitLog(ctx, needs, CommitLogOptions{MaxBytes: q.CommitLogBudget, MinRecentTimes: model.CommitterMinCommits, EndsAfter: watermarked})
 			return got
 		}
 	}

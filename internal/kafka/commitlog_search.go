@@ -69,7 +69,21 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		parts[p].add(g, needs[g])
 	}
 	located := time.Since(start)
-	byLeader := c.beginSearch(ctx, lay, parts)
+	if opt.EndsAfter != nil {
+		select {
+		case <-opt.EndsAfter:
+		case <-ctx.Done():
+		}
+	}
+	waited := time.Since(start)
+	var byLeader map[int32][]*searchPartition
+	if ctx.Err() != nil {
+		for _, sp := range parts {
+			sp.stop(model.CommitLogPartial, stoppedReason(ctx))
+		}
+	} else {
+		byLeader = c.beginSearch(ctx, lay, parts)
+	}
 	ended := time.Since(start)
 	scan := c.searchLeaders(ctx, byLeader, opt.MaxBytes)
 	scan.Partitions = len(parts)
@@ -84,9 +98,9 @@ func (c *Client) SearchCommitLog(ctx context.Context, needs map[string]model.Com
 		}
 	}
 	scan.Took = time.Since(start)
-	c.logf("commit log: searched %d partitions of %s newest first (%d to what their groups need), %d Fetch requests, %d records, %d bytes in %v (metadata %v, log ends %v)",
+	c.logf("commit log: searched %d partitions of %s newest first (%d to what their groups need), %d Fetch requests, %d records, %d bytes in %v (metadata %v, waiting for the snapshot's watermarks %v, log ends %v)",
 		scan.Partitions, offsetsTopic, scan.Complete, scan.Requests, scan.Records, scan.Bytes, scan.Took.Round(time.Millisecond),
-		located.Round(time.Millisecond), (ended - located).Round(time.Millisecond))
+		located.Round(time.Millisecond), (waited - located).Round(time.Millisecond), (ended - waited).Round(time.Millisecond))
 	return out, scan
 }
 

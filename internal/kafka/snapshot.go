@@ -66,15 +66,21 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	}
 	phase := c.phaseLogger()
 	// The commit log is read beside the rest: from when the groups are described (many
-	// snapshots), or once their offsets are fetched (one).
+	// snapshots), or once their offsets are fetched (one: its ListOffsets waits for the
+	// watermarks, so that a broker that failed them is dropped by then and not asked again
+	// within the snapshot, call.go).
 	var commitLogRead func(*model.Observation, func(string, ...any))
+	watermarked := make(chan struct{})
 	groups, err := c.observeGroups(ctx, &obs, q.Groups, listed, func(gs []*model.GroupObservation) {
 		if q.CommitLogCatchUp {
-			commitLogRead = c.startCommitLog(ctx, gs, q)
+			commitLogRead = c.startCommitLog(ctx, gs, q, nil)
 		}
 	})
 	if err != nil {
 		return obs, err
+	}
+	if !q.CommitLogCatchUp {
+		commitLogRead = c.startCommitLog(ctx, groups, q, watermarked)
 	}
 	if commitLogRead != nil {
 		defer commitLogRead(nil, nil)
@@ -88,13 +94,7 @@ func (c *Client) observe(ctx context.Context, q model.Query, lookupAt time.Time,
 	phase("metadata and configs of %d topics", len(topics))
 	tps := layoutPartitions(lay, groups, topics)
 	obs.Offsets = c.watermarksReasked(ctx, lay, tps, risk, q.WaitForHighWatermarks)
-	if !q.CommitLogCatchUp {
-		// A one-shot snapshot reads what its groups' offsets need, once the watermarks are
-		// in: a broker that failed them is dropped by then, and the search does not ask it
-		// again within the snapshot (call.go).
-		commitLogRead = c.startCommitLog(ctx, groups, q)
-		defer commitLogRead(nil, nil)
-	}
+	close(watermarked)
 	obs.Errors = append(obs.Errors, c.localStarts(ctx, lay, obs.Topics, obs.Offsets)...)
 	phase("watermarks and local log starts of %d partitions", len(tps))
 	addGroups(&obs, groups)

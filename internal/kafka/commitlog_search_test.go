@@ -198,6 +198,44 @@ func TestSearchCommitLogNewestFirst(t *testing.T) {
 	}
 }
 
+// EndsAfter holds the search's ListOffsets: none is sent before it is closed, the search
+// then reads as without it; when ctx ends first, nothing is asked and every group says
+// partial with the reason.
+func TestSearchCommitLogEndsAfter(t *testing.T) {
+	k := kafkatest.Cluster(t)
+	log := newFakeOffsetsTopic(t, k, 1)
+	log.commit("g", "t", 0, 7, time.Now().Add(-time.Minute).Truncate(time.Millisecond))
+	c := newClient(t, k.ListenAddrs(), time.Now)
+	tp := model.TP{Topic: "t"}
+	need := map[string]model.CommitLogNeed{"g": {Commits: []model.TP{tp}}}
+	rc := kafkatest.CountRequests(k, kmsg.ListOffsets)
+	defer rc.Remove()
+
+	ends := make(chan struct{})
+	done := make(chan map[string]*model.CommitLog, 1)
+	go func() {
+		got, _ := c.SearchCommitLog(context.Background(), need, kafka.CommitLogOptions{EndsAfter: ends})
+		done <- got
+	}()
+	time.Sleep(200 * time.Millisecond) // room for a ListOffsets that must not be sent
+	if n := rc.Hits(kmsg.ListOffsets); n != 0 {
+		t.Errorf("%d ListOffsets before EndsAfter was closed; want none", n)
+	}
+	close(ends)
+	got := <-done
+	if l, ok := got["g"].Last(tp); !ok || l.Offset != 7 || rc.Hits(kmsg.ListOffsets) == 0 {
+		t.Errorf("after EndsAfter closed: %+v (%d ListOffsets); want its commit at 7", got["g"], rc.Hits(kmsg.ListOffsets))
+	}
+
+	lists := rc.Hits(kmsg.ListOffsets)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	got, _ = c.SearchCommitLog(ctx, need, kafka.CommitLogOptions{EndsAfter: make(chan struct{})})
+	if l := got["g"]; l.Status != model.CommitLogPartial || l.Reason == "" || rc.Hits(kmsg.ListOffsets) != lists {
+		t.Errorf("ctx ended while waiting: %+v (%d more ListOffsets); want partial with a reason and none asked", l, rc.Hits(kmsg.ListOffsets)-lists)
+	}
+}
+
 // The byte budget stops a search: a group found before it ran out is read whole, one not
 // found yet says partial with the reason.
 func TestSearchCommitLogBudget(t *testing.T) {

@@ -26,8 +26,19 @@ func newFlow(t *testing.T, w, h int, rs Resetter) *flow {
 	t.Helper()
 	opts := Options{Source: &fakeSource{}, Cluster: "demo", Refresh: 5 * time.Second, RiskWindow: 24 * time.Hour,
 		Now: func() time.Time { return fixtureNow }, Resetter: rs}
-	f := &flow{t: t, tm: teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(w, h))}
+	// The first snapshot comes in two stages (the groups, then the rest): a flow starts
+	// once both are in, so that no screen it compares is drawn between them.
+	whole := &watchedApp{hit: make(chan struct{}), cond: func(a *app) bool {
+		return !a.ref.inFlight && a.snap != nil && !a.snap.Loading
+	}}
+	whole.m = New(opts)
+	f := &flow{t: t, tm: teatest.NewTestModel(t, whole, teatest.WithInitialTermSize(w, h))}
 	f.waitFor("ledger")
+	select {
+	case <-whole.hit:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first snapshot never came in whole")
+	}
 	return f
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offsettui/offsettui/internal/testsupport/realcluster"
+	"github.com/offsettui/offsettui/internal/testsupport/realkafka"
 )
 
 // TestRealClusterShardProbes: on the real three-node cluster (scripts/kafka.sh cluster),
@@ -22,31 +23,39 @@ func TestRealClusterShardProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	// Leaders settle within seconds of the cluster being in sync.
+	// Leaders settle within seconds of the cluster being in sync. A cluster no group has
+	// used yet has no __consumer_offsets: asking for a group's coordinator makes Kafka
+	// create it, and its metadata lists it once its partitions are led.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	adm.FindGroupCoordinators(ctx, realkafka.Name("shards"))
 	var wrong []string
-	for attempt := 0; ; attempt++ {
-		wrong = nil
-		md, err := adm.Metadata(ctx, offsetsTopic)
-		if err != nil {
-			t.Fatal(err)
-		}
+	var moving map[int32]string
+	var shardsOK bool
+	for attempt := 1; ; attempt++ {
+		wrong, moving, shardsOK = nil, nil, false
+		actx, acancel := context.WithTimeout(ctx, 5*time.Second)
+		md, err := adm.Metadata(actx, offsetsTopic)
+		acancel()
 		ps := md.Topics[offsetsTopic].Partitions
-		probes := shardProbes(len(ps))
-		co := adm.FindGroupCoordinators(ctx, probes...)
-		for p, name := range probes {
-			if got, want := co[name].NodeID, ps[int32(p)].Leader; got != want {
-				wrong = append(wrong, name)
+		if err == nil && md.Topics[offsetsTopic].Err == nil && len(ps) > 0 {
+			probes := shardProbes(len(ps))
+			co := adm.FindGroupCoordinators(ctx, probes...)
+			for p, name := range probes {
+				if got, want := co[name].NodeID, ps[int32(p)].Leader; got != want {
+					wrong = append(wrong, name)
+				}
+			}
+			st, ok := c.checkShards(ctx)
+			moving, shardsOK = st.moving, ok && len(st.leader) == len(ps)
+			if len(wrong) == 0 && shardsOK && len(moving) == 0 {
+				t.Logf("%d shard probes, each coordinated by its partition's leader; every shard settled (attempt %d)", len(ps), attempt)
+				return
 			}
 		}
-		st, ok := c.checkShards(ctx)
-		if len(wrong) == 0 && ok && len(st.moving) == 0 && len(st.leader) == len(ps) {
-			t.Logf("%d shard probes, each coordinated by its partition's leader; every shard settled (attempt %d)", len(ps), attempt+1)
-			return
-		}
 		if ctx.Err() != nil {
-			t.Fatalf("probes coordinated elsewhere than their partitions' leaders: %v; checkShards ok %v, moving %v", wrong, ok, st.moving)
+			t.Fatalf("after %d attempts: metadata of %s %v (%d partitions); probes coordinated elsewhere than their partitions' leaders: %v; checkShards ok %v, moving %v",
+				attempt, offsetsTopic, err, len(ps), wrong, shardsOK, moving)
 		}
 		time.Sleep(time.Second)
 	}

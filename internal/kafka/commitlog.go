@@ -16,7 +16,6 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/model"
-	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // offsetsTopic is Kafka's internal topic of group metadata and commits.
@@ -108,23 +107,9 @@ func (c *Client) ReadCommitLog(ctx context.Context, groups []string, opt CommitL
 		scan.Took = time.Since(start)
 		return out, scan
 	}
-	lay, err := c.metadata(ctx, []string{offsetsTopic})
-	if err != nil {
-		e := toError(err)
-		return failAll(model.CommitLogFailed, "the metadata of "+offsetsTopic+" could not be read: "+e.Error())
-	}
-	if e := lay.topicErrs[offsetsTopic]; e != nil {
-		switch {
-		case e.Code != nil && *e.Code == codeName(kerr.TopicAuthorizationFailed.Code):
-			return failAll(model.CommitLogDenied, deniedReason)
-		case e.Code != nil && *e.Code == codeName(kerr.UnknownTopicOrPartition.Code):
-			return failAll(model.CommitLogFailed, noOffsetsTopicReason)
-		}
-		return failAll(model.CommitLogFailed, offsetsTopic+" could not be read: "+e.Error())
-	}
-	n := lay.partitions[offsetsTopic]
-	if n <= 0 {
-		return failAll(model.CommitLogFailed, offsetsTopic+" is not in the cluster metadata")
+	lay, n, status, reason := c.offsetsTopicLayout(ctx)
+	if status != "" {
+		return failAll(status, reason)
 	}
 	if !c.clog.lock(ctx) {
 		return failAll(model.CommitLogFailed, "not read: another read of "+offsetsTopic+" was still running when the deadline passed")

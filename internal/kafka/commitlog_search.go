@@ -119,18 +119,23 @@ func notNeeded(needs map[string]model.CommitLogNeed) (map[string]*model.CommitLo
 	return out, groups
 }
 
-// offsetsTopicLayout reads the layout of __consumer_offsets and its partition count; when
-// it cannot, a CommitLog status and reason that say why.
+// offsetsTopicLayout reads the layout of __consumer_offsets and its partition count, for
+// both reads of it; when it cannot, a CommitLog status and the reason (a cluster without
+// the topic says so: noOffsetsTopicReason).
 func (c *Client) offsetsTopicLayout(ctx context.Context) (lay topicLayout, partitions int, status, reason string) {
 	lay, err := c.metadata(ctx, []string{offsetsTopic})
 	if err != nil {
-		return lay, 0, model.CommitLogFailed, "metadata of " + offsetsTopic + ": " + toError(err).Message
+		e := toError(err)
+		return lay, 0, model.CommitLogFailed, "the metadata of " + offsetsTopic + " could not be read: " + e.Error()
 	}
 	if e := lay.topicErrs[offsetsTopic]; e != nil {
-		if denied(e) {
+		switch {
+		case denied(e):
 			return lay, 0, model.CommitLogDenied, deniedReason
+		case e.Code != nil && *e.Code == codeName(kerr.UnknownTopicOrPartition.Code):
+			return lay, 0, model.CommitLogFailed, noOffsetsTopicReason
 		}
-		return lay, 0, model.CommitLogFailed, e.Message
+		return lay, 0, model.CommitLogFailed, offsetsTopic + " could not be read: " + e.Error()
 	}
 	n := lay.partitions[offsetsTopic]
 	if n <= 0 {

@@ -26,7 +26,7 @@ const (
 var kmsgRequest = regexp.MustCompile(`^(?:NewPtr|New)?([A-Z][A-Za-z0-9]*)Request$`)
 
 // kgoRequestsBuilt returns, per request kind, the first non-test file under dir that names a
-// kmsg request of that kind: kmsg requests are sent through kgo (kgocall.go), sarama has
+// kmsg request of that kind: kmsg requests are sent through kgo (internal/kafka/wire/kgocall.go), sarama has
 // its own types.
 func kgoRequestsBuilt(t *testing.T, dir string) map[string]string {
 	t.Helper()

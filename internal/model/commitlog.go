@@ -6,7 +6,7 @@ import (
 )
 
 // CommitLog is what a group's records in __consumer_offsets say, read directly from the
-// topic without joining the group (internal/kafka/commitlog.go; docs/kafka.md). Only
+// topic without joining the group (internal/kafka/commitlog/read.go; docs/kafka.md). Only
 // __consumer_offsets holds a commit's time and the time a classic group became Empty:
 // OffsetFetch and DescribeGroups carry neither. Its slices may be shared with the
 // CommitLogs of other snapshots: read only.

@@ -5,7 +5,7 @@ import (
 )
 
 // CompactedRead is what a Fetch from a committed offset of a compacted topic returned
-// (internal/kafka/compacted.go): where the records still stored begin and how many lie
+// (internal/kafka/logread/compacted.go): where the records still stored begin and how many lie
 // between the commit and the high watermark, as far as the bytes read reached.
 type CompactedRead struct {
 	// Gap counts the offsets from the committed one on that hold no record (the cleaner

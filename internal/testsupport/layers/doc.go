@@ -5,5 +5,9 @@
 // internal/text, internal/display) import no I/O; and the rules of docs/testing.md
 // hold through any path: sarama only under internal/kafka and cmd/offsettui, views
 // without report, reset or kafka, report without kafka, kafka without views,
-// reset or report, test support (internal/testsupport/...) imported by tests only.
+// reset or report, internal/kafka's rooms reached from outside only through its
+// Client, its connection layer (wire) below every other room and no reader
+// importing its writer, test support (internal/testsupport/...) imported by tests
+// only. TestSizes holds the product's functions to 80 lines and its types to 30
+// methods.
 package layers

@@ -7,7 +7,10 @@ import (
 	"testing"
 )
 
-const module = "github.com/offsettui/offsettui"
+const (
+	module    = "github.com/offsettui/offsettui"
+	kafkaRoot = module + "/internal/kafka"
+)
 
 // allowed is the map of the module (docs/architecture.md): per package, what it
 // may import besides the standard library. An entry is a package of the module
@@ -25,8 +28,17 @@ var allowed = map[string][]string{
 		"github.com/muesli/termenv", "github.com/spf13/pflag", "github.com/spf13/cobra", "github.com/cpuguy83/go-md2man/v2"},
 	"internal/contexts": {"go.yaml.in/yaml/v3"},
 	"internal/demo":     {"internal/model", "internal/seed", "github.com/twmb/franz-go"},
-	"internal/kafka": {"internal/kafka/clientconfig", "internal/model", "internal/model/assemble", "internal/model/plan",
-		"internal/model/status", "internal/text", "github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/xdg-go/scram"},
+	"internal/kafka": {"internal/kafka/wire", "internal/kafka/groupread", "internal/kafka/logread", "internal/kafka/commitlog",
+		"internal/kafka/snapshot", "internal/kafka/write", "internal/model", "internal/model/plan"},
+	"internal/kafka/wire": {"internal/kafka/clientconfig", "internal/model",
+		"github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/xdg-go/scram"},
+	"internal/kafka/groupread": {"internal/kafka/wire", "internal/model", "internal/text", "github.com/IBM/sarama", "github.com/twmb/franz-go"},
+	"internal/kafka/logread":   {"internal/kafka/wire", "internal/model", "github.com/IBM/sarama", "github.com/twmb/franz-go"},
+	"internal/kafka/commitlog": {"internal/kafka/wire", "internal/kafka/logread", "internal/model", "github.com/IBM/sarama", "github.com/twmb/franz-go"},
+	"internal/kafka/snapshot": {"internal/kafka/wire", "internal/kafka/groupread", "internal/kafka/logread", "internal/kafka/commitlog",
+		"internal/model", "internal/model/assemble", "internal/model/plan", "internal/model/status", "github.com/IBM/sarama"},
+	"internal/kafka/write": {"internal/kafka/wire", "internal/kafka/groupread", "internal/model", "internal/model/plan",
+		"github.com/IBM/sarama", "github.com/twmb/franz-go"},
 	"internal/kafka/clientconfig": {"github.com/aws/aws-msk-iam-sasl-signer-go", "github.com/aws/aws-sdk-go-v2",
 		"golang.org/x/oauth2", "github.com/pavlo-v-chernykh/keystore-go/v4", "software.sslmate.com/src/go-pkcs12"},
 	"internal/model":          {},
@@ -103,6 +115,10 @@ var rules = []rule{
 	{"report writes what it is given: it reads no cluster", under("internal/report"), []string{module + "/internal/kafka"}},
 	{"kafka reads and writes the cluster; it neither draws nor runs resets", under("internal/kafka"),
 		[]string{module + "/internal/views", module + "/internal/reset", module + "/internal/report"}},
+	{"the connection layer is internal/kafka's floor: it knows none of the reads and writes above it", under("internal/kafka/wire"),
+		[]string{kafkaRoot + "/groupread", kafkaRoot + "/logread", kafkaRoot + "/commitlog", kafkaRoot + "/snapshot", kafkaRoot + "/write"}},
+	{"reads never write: only internal/kafka's Client holds the writer", under("internal/kafka/wire", "internal/kafka/groupread",
+		"internal/kafka/logread", "internal/kafka/commitlog", "internal/kafka/snapshot"), []string{kafkaRoot + "/write"}},
 	{"the reset service runs on any Cluster, not on internal/kafka", under("internal/reset"), []string{module + "/internal/kafka"}},
 	{"client configuration is library-neutral: both clients are built from it in internal/kafka", under("internal/kafka/clientconfig"),
 		[]string{"github.com/IBM/sarama", "github.com/twmb/franz-go",
@@ -114,6 +130,12 @@ var rules = []rule{
 	{"the demo seeds without the read path under test", under("internal/demo", "internal/seed"), []string{module + "/internal/kafka"}},
 	{"test support (internal/testsupport: the fake cluster, the real-broker and real-cluster helpers, the fault proxy) is imported by tests only",
 		not(under("internal/testsupport")), []string{module + "/internal/testsupport"}},
+}
+
+// importRules are rules on what who imports itself, not on its whole path down.
+var importRules = []rule{
+	{"outside internal/kafka a cluster is reached through its Client, never through one of its rooms", not(under("internal/kafka")),
+		[]string{kafkaRoot + "/wire", kafkaRoot + "/groupread", kafkaRoot + "/logread", kafkaRoot + "/commitlog", kafkaRoot + "/snapshot", kafkaRoot + "/write"}},
 }
 
 // pkgInfo is one package of the module as go list sees it (tests excluded).
@@ -194,15 +216,24 @@ func TestLayers(t *testing.T) {
 			}
 		}
 		for _, r := range rules {
-			if !r.who(pkg) {
-				continue
-			}
-			for _, d := range p.deps {
-				for _, banned := range r.deps {
-					if d == banned || strings.HasPrefix(d, banned+"/") {
-						t.Errorf("%s depends on %s: %s", pkg, d, r.why)
-					}
-				}
+			r.check(t, pkg, p.deps, "depends on")
+		}
+		for _, r := range importRules {
+			r.check(t, pkg, p.imports, "imports")
+		}
+	}
+}
+
+// check fails when r is about pkg and one of paths is a package r bans.
+func (r rule) check(t *testing.T, pkg string, paths []string, verb string) {
+	t.Helper()
+	if !r.who(pkg) {
+		return
+	}
+	for _, d := range paths {
+		for _, banned := range r.deps {
+			if d == banned || strings.HasPrefix(d, banned+"/") {
+				t.Errorf("%s %s %s: %s", pkg, verb, d, r.why)
 			}
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/offsettui/offsettui/internal/testsupport/docpage"
 )
 
 const (
@@ -84,15 +85,7 @@ func kmsgName(f *ast.File) string {
 // the first column of each row, in backquotes.
 func wireDocRequests(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(wireDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(b), "\n"+wireList+"\n")
-	if !ok {
-		t.Fatalf("docs/design-wire.md has no section %q", wireList)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := docpage.Section(t, wireDoc, wireList)
 	row := regexp.MustCompile("^\\| `([A-Za-z]+)` \\|")
 	var kinds []string
 	for line := range strings.SplitSeq(section, "\n") {

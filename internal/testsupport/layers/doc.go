@@ -9,5 +9,6 @@
 // Client, its connection layer (wire) below every other room and no reader
 // importing its writer, test support (internal/testsupport/...) imported by tests
 // only. TestSizes holds the product's functions to 80 lines and its types to 30
-// methods.
+// methods; TestKafkaPaths holds the ways down from kafka.Client to sarama that
+// docs/architecture.md lists to the code.
 package layers

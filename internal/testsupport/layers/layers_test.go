@@ -68,6 +68,7 @@ var allowed = map[string][]string{
 	"internal/testsupport/faultproxy":  {"github.com/twmb/franz-go"},
 	"internal/testsupport/realcluster": {"internal/testsupport/realkafka", "github.com/twmb/franz-go"},
 	"internal/testsupport/clustertest": {},
+	"internal/testsupport/docpage":     {},
 	"internal/testsupport/layers":      {},
 }
 

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/offsettui/offsettui/internal/testsupport/docpage"
 )
 
 // kafkaEdge is the section of docs/architecture.md whose numbered lists are the ways
@@ -37,15 +39,7 @@ type docPath struct {
 // docPaths reads the lists of the Kafka edge section.
 func docPaths(t *testing.T) []docPath {
 	t.Helper()
-	b, err := os.ReadFile(architectureDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(b), "\n"+kafkaEdge+"\n")
-	if !ok {
-		t.Fatalf("docs/architecture.md has no section %q", kafkaEdge)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := docpage.Section(t, architectureDoc, kafkaEdge)
 	var paths []docPath
 	var cur *docPath
 	for line := range strings.SplitSeq(section, "\n") {

@@ -115,7 +115,7 @@ func atRisk(po model.PartitionOffsets, off int64) bool {
 	return off < risk
 }
 
-// Positions returns a group's Positions: committed offsets, or a share group's start offsets.
+// Positions returns a group's positions: committed offsets, or a share group's start offsets.
 func Positions(g *model.GroupObservation) map[model.TP]int64 {
 	if g.Type == model.TypeShare {
 		return g.StartOffsets

@@ -17,14 +17,14 @@ import (
 var ErrRequestTimeout = errors.New("no answer within --timeout")
 
 // Call sends one read to b and returns its answer, waiting at most until ctx is
-// done or --timeout has passed since the Call, whichever is first. sarama's
+// done or --timeout has passed since the call, whichever is first. sarama's
 // requests cannot be cancelled: when the wait ends first, the broker is dropped
 // (see check) and the request is left to finish in the background, so nothing
 // queues behind it and the broker is not asked again until the next snapshot
 // reconnects it. When b's connection drops instead (sarama then closes it), the
 // read is sent once more, alone, on a fresh connection (resend.go): sarama sends
 // one request at a time per broker, and a request queued behind the one whose
-// connection dropped fails with it without having been sent. A Call made after
+// connection dropped fails with it without having been sent. A call made after
 // ctx is done sends nothing.
 func Call[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func() (T, error)) (T, error) {
 	return callTries(ctx, c, b, send, 2)
@@ -50,7 +50,7 @@ func callTries[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func(
 	// gctx ends a wait for the gate when the call has returned (a timeout).
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	gate := c.resendGate(b)
+	gate := c.brokers.gate(b)
 	for try := 1; ; try++ {
 		done := make(chan result, 1)
 		go func(resend bool) {
@@ -61,7 +61,7 @@ func callTries[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func(
 			}
 			defer leave()
 			if resend {
-				c.open(b) // a fresh connection, unless another resend opened one
+				c.brokers.open(b) // a fresh connection, unless another resend opened one
 			}
 			v, err := send()
 			done <- result{v, err}
@@ -75,7 +75,7 @@ func callTries[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func(
 				// the same words (not "read tcp …: i/o timeout").
 				err = fmt.Errorf("%w (%s)", ErrRequestTimeout, c.cfg.Timeout)
 			}
-			if try < tries && connectionDropped(err) && ctx.Err() == nil && c.askable(b) {
+			if try < tries && connectionDropped(err) && ctx.Err() == nil && c.brokers.askable(b) {
 				c.logf("broker %d (%s): %v: sending again on a fresh connection", b.ID(), b.Addr(), err)
 				continue
 			}

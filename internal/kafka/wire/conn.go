@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -52,16 +51,8 @@ type Conn struct {
 	// kgo sends the requests sarama lacks, to brokers by id (kgocall.go).
 	kgo *kgo.Client
 
-	mu    sync.Mutex
-	known map[int32]*sarama.Broker
-	seeds []*sarama.Broker
-	// lost holds brokers dropped after a transport failure, with that failure,
-	// until a Metadata answer gives them back with a fresh connection.
-	lost map[int32]error
-	// kgoTurns lets one kgo request at a time go to each broker (kgocall.go).
-	kgoTurns map[int32]chan struct{}
-	// gates send a request again alone after its connection dropped (resend.go).
-	gates map[*sarama.Broker]*resendGate
+	// brokers are the cluster's brokers as this Conn knows them (brokers.go).
+	brokers *brokerSet
 }
 
 // Dial checks the configuration and connects (one Metadata round trip); the
@@ -90,9 +81,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
-	c := &Conn{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency),
-		known: map[int32]*sarama.Broker{}, lost: map[int32]error{}, kgoTurns: map[int32]chan struct{}{},
-		gates: map[*sarama.Broker]*resendGate{}}
+	c := &Conn{cfg: cfg, conf: conf, sem: make(chan struct{}, cfg.Concurrency)}
 	c.logf = func(string, ...any) {}
 	var kgoLog func(string, ...any)
 	if cfg.Logger != nil {
@@ -101,21 +90,14 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if ignored := cfg.Client.Ignored; len(ignored) > 0 {
 		c.logf("client properties ignored (not used by offsettui): %s", strings.Join(ignored, ", "))
 	}
-	for _, a := range cfg.Bootstrap {
-		c.seeds = append(c.seeds, sarama.NewBroker(a))
-	}
+	c.brokers = newBrokerSet(conf, c.logf, cfg.Bootstrap)
 	if err := c.RefreshBrokers(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to %s: %w", strings.Join(cfg.Bootstrap, ","), describeConnErr(err))
 	}
 	// kgo is seeded with the brokers the metadata named, or the bootstrap servers
 	// when it named none.
-	c.mu.Lock()
-	seeds := make([]string, 0, len(c.known))
-	for _, id := range slices.Sorted(maps.Keys(c.known)) {
-		seeds = append(seeds, c.known[id].Addr())
-	}
-	c.mu.Unlock()
+	seeds := c.brokers.addrs()
 	if len(seeds) == 0 {
 		seeds = cfg.Bootstrap
 	}
@@ -158,13 +140,7 @@ const metadataStagger = 300 * time.Millisecond
 // little when another answers. The first answer wins and its brokers are
 // learned; the brokers dropped after a failure come back only with reconnect.
 func (c *Conn) metadataRequest(ctx context.Context, topics []string, reconnect bool) (metadataAnswer, error) {
-	c.mu.Lock()
-	var candidates []*sarama.Broker
-	for _, id := range slices.Sorted(maps.Keys(c.known)) {
-		candidates = append(candidates, c.known[id])
-	}
-	candidates = append(candidates, c.seeds...)
-	c.mu.Unlock()
+	candidates := c.brokers.candidates()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	probe := probeTopicName()
@@ -174,7 +150,7 @@ func (c *Conn) metadataRequest(ctx context.Context, topics []string, reconnect b
 	}
 	results := make(chan result, len(candidates))
 	ask := func(b *sarama.Broker) {
-		c.open(b)
+		c.brokers.open(b)
 		req := &sarama.MetadataRequest{Version: 10, Topics: append(slices.Clone(topics), probe),
 			IncludeClusterAuthorizedOperations: true}
 		resp, err := Call(ctx, c, b, func() (*sarama.MetadataResponse, error) { return b.GetMetadata(req) })
@@ -200,7 +176,7 @@ func (c *Conn) metadataRequest(ctx context.Context, topics []string, reconnect b
 		case r := <-results:
 			pending--
 			if r.err == nil {
-				c.learn(r.ans.resp.Brokers, reconnect)
+				c.brokers.learn(r.ans.resp.Brokers, reconnect)
 				return r.ans, nil
 			}
 			lastErr = r.err
@@ -211,44 +187,6 @@ func (c *Conn) metadataRequest(ctx context.Context, topics []string, reconnect b
 		lastErr = sarama.ErrOutOfBrokers
 	}
 	return metadataAnswer{}, lastErr
-}
-
-// learn replaces the known broker set, keeping open connections of brokers whose
-// address did not change. A broker dropped after a failure stays out unless
-// reconnect is set, so a snapshot never asks a broker that failed it again.
-func (c *Conn) learn(bs []*sarama.Broker, reconnect bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	next := map[int32]*sarama.Broker{}
-	for _, b := range bs {
-		if _, lost := c.lost[b.ID()]; lost && !reconnect {
-			continue
-		}
-		delete(c.lost, b.ID())
-		if old, ok := c.known[b.ID()]; ok && old.Addr() == b.Addr() {
-			next[b.ID()] = old
-			continue
-		}
-		next[b.ID()] = b
-	}
-	for id, old := range c.known {
-		if next[id] != old {
-			delete(c.gates, old)
-			go func() { _ = old.Close() }()
-		}
-	}
-	c.known = next
-}
-
-// open connects b unless it is connected or connecting. It never waits:
-// sarama's Open returns at once when the broker was opened before, whereas
-// Broker.Connected would wait for a request in flight, however long a hung
-// broker takes.
-func (c *Conn) open(b *sarama.Broker) {
-	err := b.Open(c.conf)
-	if err != nil && !errors.Is(err, sarama.ErrAlreadyConnected) {
-		c.logf("open broker %s: %v", b.Addr(), err)
-	}
 }
 
 // check drops b after a failure that says the broker is silent or unreachable
@@ -268,80 +206,12 @@ func (c *Conn) check(b *sarama.Broker, err error) error {
 	case connectionDropped(err):
 		c.logf("broker %d (%s): %v: the connection dropped; the next request reconnects", b.ID(), b.Addr(), err)
 	default:
-		c.drop(b, err)
+		c.brokers.drop(b, err)
 	}
 	return err
 }
 
-// askable reports whether b may be asked again after its connection dropped: not
-// when b was dropped from the snapshot (a silent broker must not be asked again
-// before the next snapshot).
-func (c *Conn) askable(b *sarama.Broker) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.known[b.ID()] == b || slices.Contains(c.seeds, b)
-}
-
-// drop takes b out of the snapshot after err: no request queues behind a
-// connection whose replies are late, and the broker is not asked again until the
-// next Metadata answer brings it back, freshly connected. Its sarama connection
-// is closed in the background: Close waits for those replies.
-func (c *Conn) drop(b *sarama.Broker, err error) {
-	c.logf("broker %d (%s): %v: reconnecting on the next snapshot", b.ID(), b.Addr(), err)
-	c.mu.Lock()
-	if c.known[b.ID()] == b {
-		delete(c.known, b.ID())
-		c.lost[b.ID()] = err
-	}
-	delete(c.gates, b)
-	for i, s := range c.seeds {
-		if s == b {
-			c.seeds[i] = sarama.NewBroker(b.Addr())
-		}
-	}
-	c.mu.Unlock()
-	go func() { _ = b.Close() }()
-}
-
-// Broker returns the connected Broker with id.
-func (c *Conn) Broker(id int32) (*sarama.Broker, error) {
-	c.mu.Lock()
-	b, ok := c.known[id]
-	lostErr := c.lost[id]
-	c.mu.Unlock()
-	if lostErr != nil {
-		return nil, fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", id, lostErr)
-	}
-	if !ok {
-		return nil, fmt.Errorf("broker %d is not in the cluster metadata: %w", id, sarama.ErrBrokerNotFound)
-	}
-	c.open(b)
-	return b, nil
-}
-
-// Brokers returns every known broker sorted by id, connected.
-func (c *Conn) Brokers() []*sarama.Broker {
-	c.mu.Lock()
-	out := make([]*sarama.Broker, 0, len(c.known))
-	for _, b := range c.known {
-		out = append(out, b)
-	}
-	c.mu.Unlock()
-	slices.SortFunc(out, func(a, b *sarama.Broker) int { return int(a.ID()) - int(b.ID()) })
-	for _, b := range out {
-		c.open(b)
-	}
-	return out
-}
-
-// LostBrokers returns the brokers dropped after a failure, with their errors.
-func (c *Conn) LostBrokers() map[int32]error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return maps.Clone(c.lost)
-}
-
-// Coordinator finds a group's Coordinator with FindCoordinator. A protocol error
+// Coordinator finds a group's coordinator with FindCoordinator. A protocol error
 // (GROUP_AUTHORIZATION_FAILED, COORDINATOR_NOT_AVAILABLE) is returned as the
 // broker said it, as a sarama.KError.
 func (c *Conn) Coordinator(ctx context.Context, group string) (*sarama.Broker, error) {
@@ -372,9 +242,7 @@ func (c *Conn) Close() error {
 	if c.kgo != nil {
 		c.kgo.Close()
 	}
-	c.mu.Lock()
-	all := append(slices.Clone(c.seeds), slices.Collect(maps.Values(c.known))...)
-	c.mu.Unlock()
+	all := c.brokers.all()
 	done := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
@@ -391,6 +259,15 @@ func (c *Conn) Close() error {
 	}
 	return nil
 }
+
+// Broker returns the connected broker with id.
+func (c *Conn) Broker(id int32) (*sarama.Broker, error) { return c.brokers.broker(id) }
+
+// Brokers returns every known broker sorted by id, connected.
+func (c *Conn) Brokers() []*sarama.Broker { return c.brokers.sorted() }
+
+// LostBrokers returns the brokers dropped after a failure, with their errors.
+func (c *Conn) LostBrokers() map[int32]error { return c.brokers.lostCopy() }
 
 // Timeout is --timeout: what one request may take.
 func (c *Conn) Timeout() time.Duration { return c.cfg.Timeout }

@@ -44,7 +44,7 @@ func (c *Conn) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request, 
 			return nil, fmt.Errorf("%s: not asked: %w", name, err)
 		}
 		defer release()
-	} else if err := c.lostErr(b); err != nil {
+	} else if err := c.brokers.lostErr(b.ID()); err != nil {
 		return nil, fmt.Errorf("%s: not asked: %w", name, err)
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
@@ -72,42 +72,25 @@ func (c *Conn) kgoCall(ctx context.Context, b *sarama.Broker, req kmsg.Request, 
 		c.logf("broker %d (%s): %s: %v", b.ID(), b.Addr(), name, err)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	c.drop(b, err)
+	c.brokers.drop(b, err)
 	return nil, err
 }
 
 // kgoTurn waits for b's turn: until no other kgo request is out to b, or ctx is done.
 // A broker dropped meanwhile is not asked (a silent broker costs one --timeout).
 func (c *Conn) kgoTurn(ctx context.Context, b *sarama.Broker) (release func(), err error) {
-	c.mu.Lock()
-	turn := c.kgoTurns[b.ID()]
-	if turn == nil {
-		turn = make(chan struct{}, 1)
-		c.kgoTurns[b.ID()] = turn
-	}
-	c.mu.Unlock()
+	turn := c.brokers.kgoTurn(b.ID())
 	select {
 	case turn <- struct{}{}:
 	case <-ctx.Done():
 		return nil, deadlineErr(ctx.Err())
 	}
 	release = func() { <-turn }
-	if err := c.lostErr(b); err != nil {
+	if err := c.brokers.lostErr(b.ID()); err != nil {
 		release()
 		return nil, err
 	}
 	return release, nil
-}
-
-// lostErr says why b is not asked when a failure dropped it in this snapshot; nil otherwise.
-func (c *Conn) lostErr(b *sarama.Broker) error {
-	c.mu.Lock()
-	lostErr := c.lost[b.ID()]
-	c.mu.Unlock()
-	if lostErr != nil {
-		return fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", b.ID(), lostErr)
-	}
-	return nil
 }
 
 // brokerTooOld reports kgo's refusal to send a request the broker's ApiVersions does not

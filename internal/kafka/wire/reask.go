@@ -75,7 +75,7 @@ var MovedCodes = map[string]bool{
 	"FENCED_LEADER_EPOCH": true, "UNKNOWN_LEADER_EPOCH": true, "OFFSET_NOT_AVAILABLE": true,
 }
 
-// Moved reports whether e is worth asking again: a coordinator or leader that Moved, or a
+// Moved reports whether e is worth asking again: a coordinator or leader that moved, or a
 // broker that refused or closed the connection (not one that stayed silent: a timeout has
 // cost its --timeout already, and its broker is not asked again in this snapshot).
 func Moved(e *model.Error) bool {

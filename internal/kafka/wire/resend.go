@@ -3,8 +3,6 @@ package wire
 import (
 	"context"
 	"sync"
-
-	"github.com/IBM/sarama"
 )
 
 // resendGate orders the requests to one sarama broker so that a request sent again after
@@ -77,17 +75,4 @@ func (g *resendGate) notify() {
 		close(g.changed)
 		g.changed = nil
 	}
-}
-
-// resendGate returns b's gate. A gate belongs to one sarama.Broker (one connection), not to
-// a broker id: a seed and the known broker of the same id connect separately.
-func (c *Conn) resendGate(b *sarama.Broker) *resendGate {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	g := c.gates[b]
-	if g == nil {
-		g = &resendGate{}
-		c.gates[b] = g
-	}
-	return g
 }

@@ -139,12 +139,13 @@ func (s *brokerSet) drop(b *sarama.Broker, err error) {
 
 // broker returns the connected broker with id.
 func (s *brokerSet) broker(id int32) (*sarama.Broker, error) {
-	if err := s.lostErr(id); err != nil {
-		return nil, err
-	}
 	s.mu.Lock()
 	b, ok := s.known[id]
+	lost := s.lost[id]
 	s.mu.Unlock()
+	if lost != nil {
+		return nil, lostError(id, lost)
+	}
 	if !ok {
 		return nil, fmt.Errorf("broker %d is not in the cluster metadata: %w", id, sarama.ErrBrokerNotFound)
 	}
@@ -159,9 +160,14 @@ func (s *brokerSet) lostErr(id int32) error {
 	err := s.lost[id]
 	s.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", id, err)
+		return lostError(id, err)
 	}
 	return nil
+}
+
+// lostError is why broker id, dropped after err, is not asked.
+func lostError(id int32, err error) error {
+	return fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", id, err)
 }
 
 // sorted returns every known broker sorted by id, connected.

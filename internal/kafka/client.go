@@ -29,8 +29,8 @@ var (
 )
 
 // Client reads snapshots of one cluster and writes offsets to it. It is safe for
-// concurrent use; it keeps its connections, and what does not change between
-// snapshots, for its lifetime. Each method is one of its rooms' (doc.go).
+// concurrent use; it keeps its connections, and what its reads learned, between
+// snapshots for its lifetime. Each method is one of its rooms' (doc.go).
 type Client struct {
 	conn      *wire.Conn
 	groups    *groupread.Reader

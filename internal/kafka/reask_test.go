@@ -1,9 +1,11 @@
 package kafka_test
 
-// A coordinator or a leader that moves (internal/kafka/wire/reask.go, internal/kafka/groupread/reask.go) and a group that ListGroups leaves out
-// (internal/kafka/groupread/unlisted.go, remember.go), on the fake cluster: kfake's control functions answer what
-// a real cluster answers while its brokers move — NOT_COORDINATOR, COORDINATOR_LOAD_IN_
-// PROGRESS, NOT_LEADER_OR_FOLLOWER, a ListGroups without the group and without an error.
+// A coordinator or a leader that moves (internal/kafka/wire/reask.go,
+// internal/kafka/groupread/reask.go) and a group that ListGroups leaves out
+// (internal/kafka/groupread/unlisted.go, internal/kafka/groupread/remember.go), on the
+// fake cluster: kfake's control functions answer what a real cluster answers while its
+// brokers move — NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, NOT_LEADER_OR_FOLLOWER, a
+// ListGroups without the group and without an error.
 
 import (
 	"context"

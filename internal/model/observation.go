@@ -104,3 +104,12 @@ type PartitionOffsets struct {
 	RiskOffset *int64
 	Error      *Error
 }
+
+// Positions returns the group's positions: its committed offsets, or a share group's
+// start offsets.
+func (g *GroupObservation) Positions() map[TP]int64 {
+	if g.Type == TypeShare {
+		return g.StartOffsets
+	}
+	return g.Committed
+}

@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // CompareTP orders by topic, then partition.
 func CompareTP(a, b TP) int {
@@ -8,6 +11,16 @@ func CompareTP(a, b TP) int {
 		return strings.Compare(a.Topic, b.Topic)
 	}
 	return int(a.Partition) - int(b.Partition)
+}
+
+// SortedTPs returns m's partitions in CompareTP's order.
+func SortedTPs[V any](m map[TP]V) []TP {
+	out := make([]TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, CompareTP)
+	return out
 }
 
 // LagSortKey is the total lag for ordering groups: the lower bound when the total

@@ -7,7 +7,7 @@ import (
 
 // openAPI describes the read API (docs/api.md): every answer's fields and their types.
 // Every field of every document is required and no other is allowed, so that the test
-// that validates the answers against it (api_schema_test.go) fails when a field is added
+// that validates the answers against it (TestAPIAnswersMatchTheSchema, api_demo_test.go) fails when a field is added
 // to docs/json.md's documents and not here.
 //
 //go:embed openapi.json

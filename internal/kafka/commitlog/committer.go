@@ -1,5 +1,9 @@
 package commitlog
 
+// Committers outside the group (docs/statuses.md#committers-outside-the-group): the records of
+// __consumer_offsets show every commit with its time, also a committer's commit of the same
+// offset again on an idle partition, which OffsetFetch cannot tell from no commit.
+
 import (
 	"context"
 	"time"

@@ -1,5 +1,9 @@
 package commitlog
 
+// Decoding the records of __consumer_offsets with franz-go's kmsg types. Every key starts
+// with an int16, the record type (Kafka's CoordinatorRecordType); every group-scoped key
+// then holds the group id as a non-flexible string (int16 length).
+
 import (
 	"encoding/binary"
 	"strings"

@@ -1,5 +1,9 @@
 package commitlog
 
+// Reading __consumer_offsets directly (no group join): the only place that holds a
+// commit's time and the time a classic group became Empty. docs/kafka.md says what is
+// read and why; state.go keeps what was read between snapshots.
+
 import (
 	"context"
 	"errors"
@@ -21,8 +25,8 @@ type Options struct {
 	// partitions; 0 means model.DefaultCommitLogBudget.
 	MaxBytes int64
 	// Window is how far back a group's Recent commits reach (default
-	// DefaultCommitLogWindow); PerPartition caps them per partition (default
-	// DefaultCommitLogRecent).
+	// defaultWindow, 5 minutes); PerPartition caps them per partition (default
+	// defaultRecent, 8).
 	Window       time.Duration
 	PerPartition int
 	// History says which groups keep their Recent commits; nil: every group. The
@@ -46,8 +50,8 @@ type Options struct {
 
 // The defaults of Options.
 const (
-	DefaultCommitLogWindow = 5 * time.Minute
-	DefaultCommitLogRecent = 8
+	defaultWindow = 5 * time.Minute
+	defaultRecent = 8
 )
 
 // Fetch sizes of the read: a round asks each broker for at most commitLogRoundBytes,
@@ -64,10 +68,10 @@ func (o Options) withDefaults() Options {
 		o.MaxBytes = model.DefaultCommitLogBudget
 	}
 	if o.Window <= 0 {
-		o.Window = DefaultCommitLogWindow
+		o.Window = defaultWindow
 	}
 	if o.PerPartition <= 0 {
-		o.PerPartition = DefaultCommitLogRecent
+		o.PerPartition = defaultRecent
 	}
 	if o.FirstWindow <= 0 {
 		o.FirstWindow = searchFirstWindow

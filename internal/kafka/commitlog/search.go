@@ -1,5 +1,13 @@
 package commitlog
 
+// Reading only what a one-shot snapshot's answer uses of __consumer_offsets
+// (model.CommitLogNeed): each partition newest first, in windows that reach further back,
+// each larger than the one before, until every group asked for has what it needs or the
+// log's start is reached. A group that committed recently is found in the newest window; one
+// that committed long ago costs a few large Fetches, not one per MiB. docs/kafka.md
+// ("The commit log") says what is read, when, and its bound; window.go holds one
+// partition's windows and what they found.
+
 import (
 	"context"
 	"maps"

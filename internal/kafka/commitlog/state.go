@@ -1,5 +1,10 @@
 package commitlog
 
+// What the reads of __consumer_offsets keep between snapshots: per partition of the
+// topic, how far it was read and, for the groups asked for, each partition's last
+// commit, its recent commits and the last GroupMetadata record. Memory is bounded by
+// the groups in view, not by the log: about 100 bytes per (group, partition) commit.
+
 import (
 	"context"
 	"encoding/binary"

@@ -1,5 +1,13 @@
 package commitlog
 
+// One partition of __consumer_offsets searched newest first (search.go): windows
+// [start, end), each read forward, each next one ending where the one before began. A
+// group's last commit of a partition is its newest record there that counts, by record
+// offset, as Kafka's coordinator keeps "the most recent committed offset" when transactional
+// and plain commits mix (OffsetMetadataManager.replayEndTransactionMarker, compared by
+// recordOffset): a plain commit, or a transactional one whose producer's next marker is a
+// commit. That marker follows the record, in its window or in a newer one already read.
+
 import (
 	"cmp"
 	"encoding/binary"
@@ -195,7 +203,7 @@ func (sp *searchPartition) apply(blk *sarama.FetchResponseBlock) (int64, int64, 
 		return 0, 0, true
 	}
 	from := sp.next
-	var records, bytes, wire int64
+	var records, bytes, wireBytes int64
 	next, batches := walkRecords(blk, sp.next, func(r logRecord) {
 		if r.off >= sp.end {
 			return
@@ -203,9 +211,9 @@ func (sp *searchPartition) apply(blk *sarama.FetchResponseBlock) (int64, int64, 
 		records++
 		n := int64(len(r.key) + len(r.value))
 		bytes += n
-		wire += n + 8 // a record's own fields, about
+		wireBytes += n + 8 // a record's own fields, about
 		if r.legacy {
-			wire += 26 // a message's header, less the 8 above
+			wireBytes += 26 // a message's header, less the 8 above
 		}
 		if sp.firstTs < 0 {
 			sp.firstTs = r.at.UnixMilli()
@@ -217,9 +225,9 @@ func (sp *searchPartition) apply(blk *sarama.FetchResponseBlock) (int64, int64, 
 		sp.record(r.off, r.key, r.value, r.at, r.producer)
 	})
 	sp.next = max(sp.next, next)
-	wire += 61 * batches // a batch's header
+	wireBytes += 61 * batches // a batch's header
 	if sp.next > from {
-		sp.bytes += wire
+		sp.bytes += wireBytes
 		sp.offsets += min(sp.next, sp.end) - from
 	}
 	if sp.next >= sp.end || sp.next >= blk.HighWaterMarkOffset {

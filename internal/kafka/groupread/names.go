@@ -8,7 +8,7 @@ import (
 )
 
 // GroupNames lists the groups every broker coordinates, as a snapshot lists them
-// (listGroups: one ListGroups per broker), sorted; what shell completion offers. It fails
+// (ListGroups: one ListGroups per broker), sorted; what shell completion offers. It fails
 // only when no broker answered; the groups of a broker that did not answer are missing.
 func (c *Reader) GroupNames(ctx context.Context) ([]string, error) {
 	brokers := c.conn.Brokers()

@@ -1,5 +1,11 @@
 package groupread
 
+// Committed offsets from a coordinator below OffsetFetch v8 (Kafka before 3.0), which takes one
+// group per request: at 1,000 groups that is 1,000 requests. sarama sends one request at a
+// time per broker and waits for its answer, so these go through kgo, which pipelines them on
+// its connection to the coordinator: the broker works on the next while an answer travels
+// back (docs/testing.md#speed).
+
 import (
 	"context"
 	"sync"

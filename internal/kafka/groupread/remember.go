@@ -1,6 +1,16 @@
 package groupread
 
+// No group vanishes silently between two snapshots of one client (a --watch, the TUI, a
+// long-running server): the groups of its last snapshot of all groups are remembered, and
+// one that ListGroups leaves out of the next (its coordinator moving, or its broker's
+// ListGroups failing) is asked of its coordinator directly (unlisted.go). Until its
+// coordinator has said for goneAfter that the group does not exist, it is shown gone (state
+// Dead, a not-found error saying why), never left out silently: a coordinator that has just
+// moved can say so of a group committed a moment before the move (unlisted.go). A group this
+// client deleted itself is forgotten at once (forget).
+
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -92,12 +102,12 @@ func (m *groupMemory) set(groups []ListedGroup, gone map[string]bool) {
 }
 
 // KeepRemembered adds to listed the remembered groups it lacks, as their coordinators
-// describe them (lookup). A group found is added as found; one whose lookup failed with
+// describe them (lookupUnlisted). A group found is added as found; one whose lookup failed with
 // its remembered type, its state unknown and an error that says it was listed a moment
 // ago; one its coordinator does not know as gone (Dead, GROUP_ID_NOT_FOUND: no problem to
 // act on), until the coordinator has said so for goneAfter, and then it is left out
 // (deleted). It then remembers the result.
-func (c *Reader) KeepRemembered(lookup func([]string) []ListedGroup, listed []ListedGroup, now time.Time) []ListedGroup {
+func (c *Reader) KeepRemembered(ctx context.Context, listed []ListedGroup, now time.Time) []ListedGroup {
 	gone := map[string]bool{}
 	if missing := c.seen.missing(listed); len(missing) > 0 {
 		names := make([]string, 0, len(missing))
@@ -105,7 +115,7 @@ func (c *Reader) KeepRemembered(lookup func([]string) []ListedGroup, listed []Li
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		for _, lg := range lookup(names) {
+		for _, lg := range c.lookupUnlisted(ctx, names) {
 			typ := missing[lg.Name]
 			const before = "left out of ListGroups in this snapshot though listed in the previous one (its coordinator moving?), "
 			switch {

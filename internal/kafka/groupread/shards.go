@@ -1,5 +1,18 @@
 package groupread
 
+// A listing of all groups that a moving coordinator shard left incomplete. Kafka's
+// ListGroups answers only from the __consumer_offsets partitions its broker has loaded:
+// while a partition's leadership moves (a controlled shutdown, a broker fenced after
+// kill -9, a preferred election) the groups of that partition are left out for a moment,
+// with no error (unlisted.go). A watch remembers the groups it showed (remember.go); a
+// one-shot listing has no memory, so it checks the shards instead: before and after
+// ListGroups each partition's leader is asked to describe a group that maps to that
+// partition, which it answers only from a shard it has loaded (COORDINATOR_LOAD_IN_PROGRESS,
+// NOT_COORDINATOR otherwise). A shard that was moving, or whose leader changed between the
+// two checks, makes the listing be asked again (reask.go); one still moving when the
+// re-asks run out is reported as a listing error, so the snapshot says its groups may be
+// missing instead of leaving them out silently.
+
 import (
 	"context"
 	"fmt"
@@ -21,7 +34,7 @@ type shardState struct {
 	moving map[int32]string
 }
 
-// ListGroupsSettled is listGroups for a listing of all groups, asked again while a
+// ListGroupsSettled is ListGroups for a listing of all groups, asked again while a
 // coordinator shard moves under it. When the shards cannot be checked (the topic is not
 // visible, its leaders unknown) the listing is what ListGroups said, as before.
 func (c *Reader) ListGroupsSettled(ctx context.Context) ([]ListedGroup, []model.Error) {

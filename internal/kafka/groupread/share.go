@@ -1,5 +1,10 @@
 package groupread
 
+// Share groups (KIP-932): described with ShareGroupDescribe, their positions are the
+// share-partition start offsets of DescribeShareGroupOffsets, and share.auto.offset.reset is
+// a group config read with DescribeConfigs. sarama speaks none of the first two; they go
+// through franz-go's kgo client (internal/kafka/wire/kgocall.go).
+
 import (
 	"context"
 	"errors"

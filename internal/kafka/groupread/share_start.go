@@ -9,7 +9,7 @@ import (
 )
 
 // ShareUnwritable says why the coordinator of group cannot take share-group start offsets,
-// or "" when it can: shareUnwritable of the coordinator found for the name (a share group
+// or "" when it can: ShareUnwritableAt of the coordinator found for the name (a share group
 // no broker lists yet has one too).
 func (c *Reader) ShareUnwritable(ctx context.Context, group string) string {
 	ctx, cancel := context.WithTimeout(ctx, c.conn.SnapshotBudget())

@@ -1,5 +1,10 @@
 package groupread
 
+// Streams groups (KIP-1071): described with StreamsGroupDescribe (franz-go's kgo, internal/kafka/wire/kgocall.go),
+// which gives the topology, each member's tasks and, while a task restores its state stores,
+// the changelog offsets the member last reported (model.StreamsRestore); their committed
+// offsets are ordinary OffsetFetch offsets, read with the other groups' (offsets.go).
+
 import (
 	"context"
 	"slices"

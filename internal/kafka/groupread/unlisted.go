@@ -1,5 +1,15 @@
 package groupread
 
+// Groups that ListGroups did not report: a group named with --group, or one listed in the
+// client's previous snapshot (remember.go). Kafka's ListGroups leaves out, with no error,
+// the groups of a coordinator shard that is loading or unloading (a __consumer_offsets
+// partition whose leader is moving), so a missing group is not yet a group that does not
+// exist: its coordinator is asked directly. The coordinator answers only from a shard it
+// has loaded (COORDINATOR_LOAD_IN_PROGRESS or NOT_COORDINATOR otherwise), but a new
+// coordinator reads at its high watermark, which can trail the log it loaded for a moment
+// after the move: a group committed just before the move is then "not found" there. So an
+// error and a "does not exist" are both asked again (internal/kafka/wire/reask.go).
+
 import (
 	"context"
 	"slices"
@@ -10,12 +20,12 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// LookupUnlisted locates each group and learns from its coordinator whether it exists
+// lookupUnlisted locates each group and learns from its coordinator whether it exists
 // and of which type, asking again while the coordinator moved or says the group does
 // not exist. A group found is returned as listed (it exists; its state is its
 // describe's); one its coordinator does not know as a Dead classic group, not listed;
 // one whose lookup failed with its error (findErr).
-func (c *Reader) LookupUnlisted(ctx context.Context, names []string) []ListedGroup {
+func (c *Reader) lookupUnlisted(ctx context.Context, names []string) []ListedGroup {
 	out := map[string]ListedGroup{}
 	pending := names
 	r := wire.NewReasker(c.conn)
@@ -135,27 +145,5 @@ func (c *Reader) SelectGroups(ctx context.Context, listed []ListedGroup, names [
 			missing = append(missing, n)
 		}
 	}
-	return append(out, c.LookupUnlisted(ctx, missing)...)
-}
-
-// MarkNotFound gives a named group that does not exist a not-found error: no
-// broker lists it, it has no commits and no members. When a broker's listing
-// failed (it may be the one that knows the group), existence cannot be ruled
-// out: the group carries that failure instead, so it is unknown, never ok.
-func MarkNotFound(obs *model.Observation) {
-	for i := range obs.Groups {
-		g := &obs.Groups[i]
-		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
-			continue
-		}
-		if len(obs.ListingErrors) > 0 {
-			e := obs.ListingErrors[0]
-			e.Message = "cannot tell whether the group exists: " + e.Message
-			g.Error = e.WithGroup(g.Group)
-		} else {
-			g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
-				Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
-		}
-		obs.Errors = append(obs.Errors, *g.Error)
-	}
+	return append(out, c.lookupUnlisted(ctx, missing)...)
 }

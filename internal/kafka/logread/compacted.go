@@ -101,7 +101,7 @@ func (c *Reader) compactedReads(ctx context.Context, lay wire.TopicLayout, offse
 }
 
 // ObserveCompacted reads the commits on compacted topics into obs (their failures into
-// its errors) and returns the committed offsets still to be timed by committedTimestamps
+// its errors) and returns the committed offsets still to be timed by CommittedTimestamps
 // with the timestamps these reads learned.
 func (c *Reader) ObserveCompacted(ctx context.Context, obs *model.Observation, lay wire.TopicLayout, want []model.TPO, budget int64) ([]model.TPO, map[model.TPO]time.Time) {
 	obs.Compacted = c.compactedReads(ctx, lay, obs.Offsets, compactedCandidates(obs), budget)
@@ -111,7 +111,7 @@ func (c *Reader) ObserveCompacted(ctx context.Context, obs *model.Observation, l
 			failed[w.TP] = r.Error
 		}
 	}
-	for _, tp := range wire.SortedTPs(failed) {
+	for _, tp := range model.SortedTPs(failed) {
 		obs.Errors = append(obs.Errors, *failed[tp])
 	}
 	stamps := map[model.TPO]time.Time{}

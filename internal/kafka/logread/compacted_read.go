@@ -115,7 +115,7 @@ func leadCursors(curs []*compactedCursor, limited bool, room int64) map[model.TP
 	if !limited || int64(len(lead)) <= room {
 		return lead
 	}
-	tps := wire.SortedTPs(lead)
+	tps := model.SortedTPs(lead)
 	slices.SortStableFunc(tps, func(a, b model.TP) int {
 		return boolRank(lead[a].r.GapComplete) - boolRank(lead[b].r.GapComplete)
 	})

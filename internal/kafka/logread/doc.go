@@ -15,9 +15,9 @@ import (
 	"github.com/offsettui/offsettui/internal/model"
 )
 
-// Reader reads partitions and configs on one connection. It keeps what does not
-// change between snapshots (committed records' timestamps, commits a reader has
-// records after, configs) and is safe for concurrent use.
+// Reader reads partitions and configs on one connection. It keeps what it learned
+// between snapshots (committed records' timestamps, commits a reader has records
+// after, configs until their max age) and is safe for concurrent use.
 type Reader struct {
 	conn *wire.Conn
 

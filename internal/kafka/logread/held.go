@@ -37,7 +37,7 @@ func HoldPositions(obs *model.Observation) HeldPositions {
 			slots  []heldAt
 			looked bool
 		)
-		for tp, off := range Positions(g) {
+		for tp, off := range g.Positions() {
 			if !looked || tp.Topic != to.Name() {
 				to, looked = h.offsets.Topic(tp.Topic), true
 				if slots = h.at[tp.Topic]; slots == nil {
@@ -113,12 +113,4 @@ func atRisk(po model.PartitionOffsets, off int64) bool {
 		risk = *po.High
 	}
 	return off < risk
-}
-
-// Positions returns a group's positions: committed offsets, or a share group's start offsets.
-func Positions(g *model.GroupObservation) map[model.TP]int64 {
-	if g.Type == model.TypeShare {
-		return g.StartOffsets
-	}
-	return g.Committed
 }

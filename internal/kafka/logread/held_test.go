@@ -55,7 +55,7 @@ func TestHeldPositions(t *testing.T) {
 func heldByHand(obs *model.Observation, atRiskFirst bool) []model.TPO {
 	var all []model.TPO
 	for _, g := range obs.Groups {
-		for tp, off := range Positions(&g) {
+		for tp, off := range g.Positions() {
 			po, ok := obs.Offsets[tp]
 			if ok && tp.Partition < int32(obs.Topics[tp.Topic].Partitions) && po.Error == nil && off >= *po.Low && off < *po.High &&
 				!slices.Contains(all, model.TPO{TP: tp, Offset: off}) {

@@ -1,5 +1,11 @@
 package logread
 
+// Transaction markers: a read_committed consumer that commits "last record + 1" after the
+// last transaction sits before its commit marker for ever, since no consumer receives a
+// control record. Where a committed offset is below the high watermark with no open
+// transaction (last stable = high), one read_committed Fetch from it tells whether any record
+// such a consumer receives lies before high (docs/kafka.md#transactions).
+
 import (
 	"cmp"
 	"context"

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
-	"github.com/offsettui/offsettui/internal/kafka/groupread"
 	"github.com/offsettui/offsettui/internal/kafka/logread"
 	"github.com/offsettui/offsettui/internal/kafka/wire"
 	"github.com/offsettui/offsettui/internal/model"
@@ -31,7 +30,7 @@ func (c *Reader) Snapshot(ctx context.Context, q model.Query) (model.Snapshot, e
 // assemble classifies an observation as q asked.
 func (c *Reader) assemble(obs model.Observation, q model.Query) model.Snapshot {
 	start := time.Now()
-	groupread.MarkNotFound(&obs)
+	markNotFound(&obs)
 	s := assemble.Snapshot(obs, assemble.Options{Topics: q.Topics, WholeTopics: q.WholeTopics})
 	c.conn.Logf("snapshot: %d groups assembled in %v", len(s.Groups), time.Since(start).Round(time.Millisecond))
 	return s
@@ -165,7 +164,7 @@ func (c *Reader) observeGroups(ctx context.Context, obs *model.Observation, name
 		return nil, err
 	}
 	if len(names) == 0 {
-		listed = c.groups.KeepRemembered(func(missing []string) []groupread.ListedGroup { return c.groups.LookupUnlisted(ctx, missing) }, listed, obs.TakenAt)
+		listed = c.groups.KeepRemembered(ctx, listed, obs.TakenAt)
 	} else {
 		listed = c.groups.SelectGroups(ctx, listed, names)
 	}
@@ -286,7 +285,7 @@ func groupTopics(groups []*model.GroupObservation, only []string) []string {
 	set := map[string]bool{}
 	for _, g := range groups {
 		last := ""
-		for tp := range logread.Positions(g) {
+		for tp := range g.Positions() {
 			if tp.Topic != last || last == "" { // a group's commits are mostly on few topics
 				set[tp.Topic], last = true, tp.Topic
 			}
@@ -327,7 +326,7 @@ func layoutPartitions(lay wire.TopicLayout, groups []*model.GroupObservation, to
 	for _, g := range groups {
 		// One lookup per topic run: a group's commits are mostly on few topics.
 		last, n, wanted := "", 0, false
-		for tp := range logread.Positions(g) {
+		for tp := range g.Positions() {
 			if tp.Topic != last || last == "" {
 				last, n, wanted = tp.Topic, lay.Partitions[tp.Topic], in[tp.Topic]
 			}
@@ -379,4 +378,26 @@ func mapKeys[V any](m map[model.TP]V) []model.TP {
 		out = append(out, tp)
 	}
 	return out
+}
+
+// markNotFound gives a named group that does not exist a not-found error: no
+// broker lists it, it has no commits and no members. When a broker's listing
+// failed (it may be the one that knows the group), existence cannot be ruled
+// out: the group carries that failure instead, so it is unknown, never ok.
+func markNotFound(obs *model.Observation) {
+	for i := range obs.Groups {
+		g := &obs.Groups[i]
+		if g.Listed || g.Error != nil || len(g.Committed) > 0 || len(g.Members) > 0 {
+			continue
+		}
+		if len(obs.ListingErrors) > 0 {
+			e := obs.ListingErrors[0]
+			e.Message = "cannot tell whether the group exists: " + e.Message
+			g.Error = e.WithGroup(g.Group)
+		} else {
+			g.Error = (&model.Error{Kind: model.KindNotFound, Code: model.Ptr("GROUP_ID_NOT_FOUND"),
+				Message: "the group does not exist: no broker lists it and it has no committed offsets"}).WithGroup(g.Group)
+		}
+		obs.Errors = append(obs.Errors, *g.Error)
+	}
 }

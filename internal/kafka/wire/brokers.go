@@ -144,7 +144,7 @@ func (s *brokerSet) broker(id int32) (*sarama.Broker, error) {
 	lost := s.lost[id]
 	s.mu.Unlock()
 	if lost != nil {
-		return nil, lostError(id, lost)
+		return nil, droppedErr(id, lost)
 	}
 	if !ok {
 		return nil, fmt.Errorf("broker %d is not in the cluster metadata: %w", id, sarama.ErrBrokerNotFound)
@@ -160,13 +160,13 @@ func (s *brokerSet) lostErr(id int32) error {
 	err := s.lost[id]
 	s.mu.Unlock()
 	if err != nil {
-		return lostError(id, err)
+		return droppedErr(id, err)
 	}
 	return nil
 }
 
-// lostError is why broker id, dropped after err, is not asked.
-func lostError(id int32, err error) error {
+// droppedErr is why broker id, dropped after err, is not asked.
+func droppedErr(id int32, err error) error {
 	return fmt.Errorf("broker %d failed a request moments ago (%w); it is asked again on the next snapshot", id, err)
 }
 

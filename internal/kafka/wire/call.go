@@ -30,7 +30,7 @@ func Call[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func() (T,
 	return callTries(ctx, c, b, send, 2)
 }
 
-// CallOnce is call for a write: it is sent once, and when its answer is lost the
+// CallOnce is Call for a write: it is sent once, and when its answer is lost the
 // caller reads back what happened instead of writing again.
 func CallOnce[T any](ctx context.Context, c *Conn, b *sarama.Broker, send func() (T, error)) (T, error) {
 	return callTries(ctx, c, b, send, 1)

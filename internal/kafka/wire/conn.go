@@ -12,7 +12,6 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/kafka/clientconfig"
-	"github.com/offsettui/offsettui/internal/model"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -269,9 +268,6 @@ func (c *Conn) Brokers() []*sarama.Broker { return c.brokers.sorted() }
 // LostBrokers returns the brokers dropped after a failure, with their errors.
 func (c *Conn) LostBrokers() map[int32]error { return c.brokers.lostCopy() }
 
-// Timeout is --timeout: what one request may take.
-func (c *Conn) Timeout() time.Duration { return c.cfg.Timeout }
-
 // Now is the client's clock.
 func (c *Conn) Now() time.Time { return c.cfg.Now() }
 
@@ -283,7 +279,7 @@ func (c *Conn) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
 
 // Run calls fn for each item concurrently, bounded by the client's semaphore,
 // and waits for all. Every item gets its call, even after the caller's deadline: a
-// request then fails at once (see call) and the item records why, instead of
+// request then fails at once (see Call) and the item records why, instead of
 // silently missing from the result.
 func Run[T any](c *Conn, items []T, fn func(T)) {
 	var wg sync.WaitGroup
@@ -297,14 +293,4 @@ func Run[T any](c *Conn, items []T, fn func(T)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// SortedTPs returns m's partitions in order.
-func SortedTPs[V any](m map[model.TP]V) []model.TP {
-	out := make([]model.TP, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
-	}
-	slices.SortFunc(out, model.CompareTP)
-	return out
 }

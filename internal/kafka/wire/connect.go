@@ -1,5 +1,10 @@
 package wire
 
+// How both clients connect. sarama speaks what classic and consumer groups need; franz-go's
+// kgo speaks the share- and streams-group requests sarama lacks (docs/design-wire.md). Both
+// are configured here from the same clientconfig.Settings, so they reach the same brokers
+// with the same TLS config, SASL mechanism and credentials or token source.
+
 import (
 	"context"
 	"fmt"

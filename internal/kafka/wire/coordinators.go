@@ -38,7 +38,7 @@ func (c *Conn) FindCoordinators(ctx context.Context, names []string) (map[string
 			}
 			if br, err := c.Broker(co.NodeID); err != nil {
 				e := FindCoordinatorErr(err, co.Key)
-				e.Broker = model.Ptr(co.NodeID) // the coordinator that cannot be asked (onLostBroker)
+				e.Broker = model.Ptr(co.NodeID) // the coordinator that cannot be asked (OnLostBroker)
 				errs[co.Key] = e
 			} else {
 				coords[co.Key] = br
@@ -57,7 +57,7 @@ func (c *Conn) FindCoordinators(ctx context.Context, names []string) (map[string
 	return coords, errs
 }
 
-// findEach is findCoordinators with one FindCoordinator request per group, for brokers
+// findEach is FindCoordinators with one FindCoordinator request per group, for brokers
 // older than FindCoordinator v4 (Kafka 2.8).
 func (c *Conn) findEach(ctx context.Context, names []string) (map[string]*sarama.Broker, map[string]*model.Error) {
 	var mu sync.Mutex

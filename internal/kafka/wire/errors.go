@@ -130,6 +130,7 @@ func describeConnErr(err error) error {
 	return err
 }
 
+// OrText is s, or fallback when s is empty: a broker's message, or the code's own text.
 func OrText(s, fallback string) string {
 	if s == "" {
 		return fallback

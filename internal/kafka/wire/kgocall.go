@@ -1,5 +1,15 @@
 package wire
 
+// Requests sent with franz-go's kgo client (the share- and streams-group requests sarama
+// does not speak) to one broker, by id. kgo dials, negotiates versions, authenticates,
+// re-authenticates and retries a read once on a fresh connection; what is decided here is
+// what a failure costs (docs/cli.md "Deadlines"): a broker that stays silent for --timeout,
+// or cannot be connected to, is dropped until the next snapshot, whichever client found it
+// so; any other failure (a connection dropped twice, a refused authentication) costs only
+// the items of that request. One request at a time goes to a broker, as with sarama: kgo
+// would pipeline them on one connection, and a connection that drops under one request
+// would take the others (a share and a streams describe) with it.
+
 import (
 	"context"
 	"errors"
@@ -20,7 +30,7 @@ func (c *Conn) KgoRead(ctx context.Context, b *sarama.Broker, req kmsg.Request) 
 	return c.kgoCall(ctx, b, req, true, true)
 }
 
-// KgoPipelined is kgoRead without waiting for b's turn: kgo pipelines it on b's connection
+// KgoPipelined is KgoRead without waiting for b's turn: kgo pipelines it on b's connection
 // beside the others. For many small reads of one kind (internal/kafka/groupread/offsets_each.go), where a dropped
 // connection costs each of them one retry.
 func (c *Conn) KgoPipelined(ctx context.Context, b *sarama.Broker, req kmsg.Request) (kmsg.Response, error) {
@@ -95,7 +105,7 @@ func (c *Conn) kgoTurn(ctx context.Context, b *sarama.Broker) (release func(), e
 
 // brokerTooOld reports kgo's refusal to send a request the broker's ApiVersions does not
 // list. kgo's error for it is unexported, so it is known by its text
-// (TestKgoUnsupportedRequest fails if that text changes).
+// (TestKgoNegotiatesVersions fails if that text changes).
 func brokerTooOld(err error) bool {
 	return strings.HasPrefix(err.Error(), "broker is too old")
 }

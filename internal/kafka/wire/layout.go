@@ -13,7 +13,7 @@ type TopicLayout struct {
 	Leader     map[model.TP]int32
 	Errs       map[model.TP]*model.Error
 	TopicErrs  map[string]*model.Error
-	// Visible and clusterID are what the request's visibility probe showed.
+	// Visible and ClusterID are what the request's visibility probe showed.
 	Visible *bool
 	// ProbeDenied: see metadataAnswer.
 	ProbeDenied bool

@@ -1,5 +1,13 @@
 package wire
 
+// Asking again what failed because a group coordinator or a partition leader was moving
+// (a broker restarting, a leader election): Kafka answers NOT_COORDINATOR,
+// COORDINATOR_LOAD_IN_PROGRESS or COORDINATOR_NOT_AVAILABLE for a coordinator that moved or
+// is loading, NOT_LEADER_OR_FOLLOWER or LEADER_NOT_AVAILABLE for a partition mid-election,
+// and a broker that is shutting down closes its connections. Such an answer is usually
+// stale within a few hundred milliseconds, so it is asked again, a bounded number of times,
+// inside the snapshot's one deadline (docs/kafka.md "When brokers move").
+
 import (
 	"context"
 	"time"
@@ -47,7 +55,7 @@ func (r *Reasker) Wait(ctx context.Context) bool {
 	}
 }
 
-// WaitPatiently is wait past the rule's re-asks (a reset's phase waiting for a leader just
+// WaitPatiently is Wait past the rule's re-asks (a reset's phase waiting for a leader just
 // elected): after them, each wait is as long as the rule's last, for as long as one
 // --timeout is left of the deadline after it.
 func (r *Reasker) WaitPatiently(ctx context.Context) bool {
@@ -68,8 +76,8 @@ func (r *Reasker) WaitPatiently(ctx context.Context) bool {
 	}
 }
 
-// MovedCodes are the answers of a coordinator or leader that moved or is loading.
-var MovedCodes = map[string]bool{
+// movedCodes are the answers of a coordinator or leader that moved or is loading.
+var movedCodes = map[string]bool{
 	"NOT_COORDINATOR": true, "COORDINATOR_LOAD_IN_PROGRESS": true, "COORDINATOR_NOT_AVAILABLE": true,
 	"NOT_LEADER_OR_FOLLOWER": true, "LEADER_NOT_AVAILABLE": true, "REPLICA_NOT_AVAILABLE": true,
 	"FENCED_LEADER_EPOCH": true, "UNKNOWN_LEADER_EPOCH": true, "OFFSET_NOT_AVAILABLE": true,
@@ -83,13 +91,13 @@ func Moved(e *model.Error) bool {
 	case e == nil:
 		return false
 	case e.Code != nil:
-		return MovedCodes[*e.Code]
+		return movedCodes[*e.Code]
 	}
 	return e.Kind == model.KindUnreachable
 }
 
 // OnLostBroker reports whether e is the failure of a broker dropped in this snapshot
-// (conn.go): it is not asked again before the next snapshot, so asking again for
+// (brokers.go): it is not asked again before the next snapshot, so asking again for
 // what it leads or coordinates is pointless until another broker takes it over.
 func (c *Conn) OnLostBroker(e *model.Error) bool {
 	if e == nil || e.Broker == nil {
@@ -99,5 +107,5 @@ func (c *Conn) OnLostBroker(e *model.Error) bool {
 	return lost
 }
 
-// MovedKError is moved for a protocol error code.
-func MovedKError(k sarama.KError) bool { return MovedCodes[CodeName(int16(k))] }
+// MovedKError is Moved for a protocol error code.
+func MovedKError(k sarama.KError) bool { return movedCodes[CodeName(int16(k))] }

@@ -1,5 +1,7 @@
 package wire
 
+// SCRAM runs on xdg-go/scram: sarama ships no SCRAM implementation.
+
 import (
 	"errors"
 

@@ -1,5 +1,9 @@
 package wire
 
+// The brokers' request versions, asked once per snapshot: what the cluster cannot be asked
+// follows from them (model.ClusterCapabilities, docs/kafka.md "Kafka versions"). sarama
+// lowers each request to what its broker supports by itself; these versions are for saying so.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,19 @@
 package wire
 
+// Whether the principal can see every topic matters because Kafka's OffsetFetch
+// for all of a group's topics silently leaves out the topics the principal may
+// not Describe: a group's lag would look smaller than it is, and a group whose
+// only topic is hidden would look like it has no commits (docs/kafka.md).
+//
+// Each Metadata request carries a probe: a topic name that does not exist. Kafka
+// answers TOPIC_AUTHORIZATION_FAILED for a name the principal may not Describe,
+// existing or not, and UNKNOWN_TOPIC_OR_PARTITION otherwise. The same request
+// asks for the principal's cluster operations. All topics count as visible only
+// when the probe is Describe-able and the principal holds CLUSTER_ACTION on the
+// cluster, which only super users, brokers and clusters without an authorizer
+// have; anything less may hide topics. A denied probe is told apart (probeDenied):
+// it is the broker's word, where a missing CLUSTER_ACTION is only a possibility.
+
 import (
 	"crypto/rand"
 	"encoding/hex"

@@ -34,7 +34,7 @@ func (c *Writer) CommitOffsets(ctx context.Context, group string, offsets map[mo
 		if err != nil {
 			return nil, err
 		}
-		return rejections(group, wire.SortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
+		return rejections(group, model.SortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
 			k, ok := resp.Errors[tp.Topic][tp.Partition]
 			switch {
 			case !ok || k == sarama.ErrNoError:
@@ -56,7 +56,8 @@ func (c *Writer) CommitOffsets(ctx context.Context, group string, offsets map[mo
 // write every partition of which the coordinator refused because it moved or is loading
 // (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS: nothing written) is sent again to the
 // coordinator found anew, as FindCoordinator answering COORDINATOR_NOT_AVAILABLE is
-// asked again (internal/kafka/wire/reask.go); a write without an answer is never sent again.
+// asked again (internal/kafka/wire/reask.go); a write without an answer is not sent again
+// by writeGroup (send decides how it is sent: deletegroup.go's may go twice).
 func (c *Writer) writeGroup(ctx context.Context, group, what string, send func(context.Context, *sarama.Broker) ([]model.Error, error)) ([]model.Error, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.conn.SnapshotBudget())
 	defer cancel()
@@ -84,7 +85,7 @@ func (c *Writer) writeGroup(ctx context.Context, group, what string, send func(c
 // loading: the write was not applied anywhere.
 func allMoved(rejected []model.Error) bool {
 	for i := range rejected {
-		if e := &rejected[i]; e.Code == nil || !wire.MovedCodes[*e.Code] || !strings.Contains(*e.Code, "COORDINATOR") {
+		if e := &rejected[i]; e.Code == nil || !wire.Moved(e) || !strings.Contains(*e.Code, "COORDINATOR") {
 			return false
 		}
 	}

@@ -1,5 +1,10 @@
 package write
 
+// Writing share-group start offsets, as kafka-share-groups.sh --reset-offsets does:
+// AlterShareGroupOffsets to set them, DeleteShareGroupOffsets to drop a topic's, and
+// DescribeShareGroupOffsets to read them back (internal/kafka/groupread/share_start.go). The broker takes them only for a share group
+// without members (else NON_EMPTY_GROUP), and offsettui never joins the group.
+
 import (
 	"context"
 	"slices"
@@ -23,7 +28,7 @@ func (c *Writer) AlterShareOffsets(ctx context.Context, group string, offsets ma
 		req := kmsg.NewPtrAlterShareGroupOffsetsRequest()
 		req.GroupID = group
 		byTopic := map[string]*kmsg.AlterShareGroupOffsetsRequestTopic{}
-		for _, tp := range wire.SortedTPs(offsets) {
+		for _, tp := range model.SortedTPs(offsets) {
 			t := byTopic[tp.Topic]
 			if t == nil {
 				req.Topics = append(req.Topics, kmsg.NewAlterShareGroupOffsetsRequestTopic())
@@ -46,7 +51,7 @@ func (c *Writer) AlterShareOffsets(ctx context.Context, group string, offsets ma
 				got[model.TP{Topic: t.Topic, Partition: p.Partition}] = p
 			}
 		}
-		return rejections(group, wire.SortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
+		return rejections(group, model.SortedTPs(offsets), func(tp model.TP) (*model.Error, bool) {
 			if resp.ErrorCode != 0 {
 				return model.Ptr(shareWriteErr(resp.ErrorCode, resp.ErrorMessage)), true
 			}

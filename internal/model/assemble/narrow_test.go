@@ -61,8 +61,8 @@ func narrowFleet(visible bool) model.Observation {
 
 // readOf is the observation a read of only the group named (and with topics, of only
 // those, whole when whole) would make of the cluster fleet observed: internal/kafka's
-// query (snapshot.go: the group's topics, plus the whole topics) and its judgement of a
-// group no broker lists (unlisted.go: markNotFound).
+// query (internal/kafka/snapshot/snapshot.go: the group's topics, plus the whole topics)
+// and its judgement of a group no broker lists (markNotFound, internal/kafka/snapshot).
 func readOf(fleet model.Observation, group string, topics []string, whole bool) model.Observation {
 	obs := fleet
 	obs.Groups, obs.Topics, obs.Offsets, obs.Errors = nil, map[string]model.Topic{}, map[model.TP]model.PartitionOffsets{}, nil

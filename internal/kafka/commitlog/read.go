@@ -116,7 +116,7 @@ func (c *Reader) Read(ctx context.Context, groups []string, opt Options) (map[st
 
 	byPartition := map[int32][]string{}
 	for _, g := range groups {
-		p := offsetsPartition(g, int32(n))
+		p := wire.OffsetsPartition(g, int32(n))
 		byPartition[p] = append(byPartition[p], g)
 	}
 	reads := c.partitionReads(lay, n, byPartition, opt)
@@ -384,28 +384,4 @@ func (r *partitionRead) read(blk *sarama.FetchResponseBlock) (int64, int64) {
 		}
 	}
 	return r.st.apply(blk, r.opt)
-}
-
-// offsetsPartition is the partition of __consumer_offsets that holds group's records:
-// Java's String.hashCode of the group id (over UTF-16 code units), its absolute value
-// (Kafka's Utils.abs: 0 for math.MinInt32), modulo the partition count
-// (GroupCoordinatorService.partitionFor in Kafka's group-coordinator).
-func offsetsPartition(group string, partitions int32) int32 {
-	var h int32
-	for _, r := range group {
-		if r >= 0x10000 { // a surrogate pair in UTF-16
-			r -= 0x10000
-			h = 31*h + int32(0xD800+(r>>10))
-			h = 31*h + int32(0xDC00+(r&0x3FF))
-			continue
-		}
-		h = 31*h + int32(r)
-	}
-	switch {
-	case h == -1<<31:
-		h = 0
-	case h < 0:
-		h = -h
-	}
-	return h % partitions
 }

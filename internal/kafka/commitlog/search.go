@@ -63,7 +63,7 @@ func (c *Reader) Search(ctx context.Context, needs map[string]model.CommitLogNee
 	since := c.conn.Now().Add(-opt.Window).UnixMilli()
 	parts := map[int32]*searchPartition{}
 	for _, g := range groups {
-		p := offsetsPartition(g, int32(n))
+		p := wire.OffsetsPartition(g, int32(n))
 		if parts[p] == nil {
 			parts[p] = newSearchPartition(p, since, opt)
 		}

@@ -16,11 +16,9 @@ package groupread
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf16"
 
 	"github.com/IBM/sarama"
 	"github.com/offsettui/offsettui/internal/kafka/wire"
@@ -173,25 +171,10 @@ func shardProbes(n int) []string {
 	left := n
 	for i := 0; left > 0; i++ {
 		name := fmt.Sprintf("offsettui-shard-probe-%d", i)
-		if p := groupPartition(name, n); out[p] == "" {
+		if p := wire.OffsetsPartition(name, int32(n)); out[p] == "" {
 			out[p] = name
 			left--
 		}
 	}
 	return out
-}
-
-// groupPartition is the __consumer_offsets partition of group among n.
-func groupPartition(group string, n int) int32 {
-	var h int32
-	for _, u := range utf16.Encode([]rune(group)) {
-		h = 31*h + int32(u)
-	}
-	switch {
-	case h == math.MinInt32:
-		h = 0
-	case h < 0:
-		h = -h
-	}
-	return h % int32(n)
 }

@@ -1,36 +1,19 @@
 package groupread
 
-import "testing"
+import (
+	"testing"
 
-// TestGroupPartition: the partition of a group is Kafka's abs(groupId.hashCode()) %
-// partitions, with Java's String.hashCode (values well known from Java) and Utils.abs
-// (Math.abs, 0 for Integer.MIN_VALUE, which "polygenelubricants" hashes to). On the real
+	"github.com/offsettui/offsettui/internal/kafka/wire"
+)
+
+// TestShardProbes: each probe's name maps to the partition it probes. On the real
 // cluster the probes' coordinators are the leaders of their partitions
 // (TestRealClusterShardProbes).
-func TestGroupPartition(t *testing.T) {
-	for _, c := range []struct {
-		group string
-		n     int
-		want  int32
-	}{
-		{"abc", 50, 96354 % 50},
-		{"hello", 50, 99162322 % 50},
-		{"polygenelubricants", 50, 0},
-		{"Aa", 7, 2112 % 7}, // "Aa" and "BB" collide in Java
-		{"BB", 7, 2112 % 7},
-		{"", 50, 0},
-		{"offsettui-shard-probe-0", 6, 2}, // hashCode -727707860: Math.abs gives 2, the sign bit cleared 0
-		{"€", 50, 0x20AC % 50},            // one UTF-16 unit
-		{"😀", 50, (0xD83D*31 + 0xDE00) % 50},
-	} {
-		if got := groupPartition(c.group, c.n); got != c.want {
-			t.Errorf("groupPartition(%q, %d) = %d, want %d", c.group, c.n, got, c.want)
-		}
-	}
+func TestShardProbes(t *testing.T) {
 	probes := shardProbes(50)
 	for p, name := range probes {
-		if name == "" || groupPartition(name, 50) != int32(p) {
-			t.Errorf("probe of partition %d is %q, which maps to %d", p, name, groupPartition(name, 50))
+		if name == "" || wire.OffsetsPartition(name, 50) != int32(p) {
+			t.Errorf("probe of partition %d is %q, which maps to %d", p, name, wire.OffsetsPartition(name, 50))
 		}
 	}
 }

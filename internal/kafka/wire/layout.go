@@ -54,6 +54,3 @@ func (c *Conn) Metadata(ctx context.Context, topics []string) (TopicLayout, erro
 	}
 	return lay, nil
 }
-
-// OffsetsTopic is Kafka's internal topic of group metadata and commits.
-const OffsetsTopic = "__consumer_offsets"

@@ -45,14 +45,7 @@ func (r *Reasker) Wait(ctx context.Context) bool {
 		return false
 	}
 	r.done++
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return pause(ctx, d)
 }
 
 // WaitPatiently is Wait past the rule's re-asks (a reset's phase waiting for a leader just
@@ -66,6 +59,11 @@ func (r *Reasker) WaitPatiently(ctx context.Context) bool {
 	if dl, ok := ctx.Deadline(); !ok || time.Until(dl)-d < r.reserve {
 		return false
 	}
+	return pause(ctx, d)
+}
+
+// pause waits d, or until ctx is done; true when d passed.
+func pause(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
